@@ -1,0 +1,1 @@
+//! Content layer: the TOML model, loading (embedded and folders) and validation.
