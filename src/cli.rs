@@ -1,4 +1,173 @@
-//! Command line.
-pub fn main() -> std::process::ExitCode {
-    std::process::ExitCode::SUCCESS
+//! Command line: parsing, plain-text subcommands and exit codes. Exit 0 on success, 1 on a
+//! content or input error, 2 on a usage error (clap's own).
+
+mod paths;
+mod show;
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::content::{self, Loaded};
+use crate::sim::catalog::SimCatalog;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "kubedrill",
+    version,
+    about = "Learn and rehearse Kubernetes interview questions on desired-state reconciliation",
+    long_about = None
+)]
+pub struct Cli {
+    /// Extra folder of content TOML files (repeatable)
+    #[arg(long = "content", value_name = "DIR", global = true)]
+    pub content: Vec<PathBuf>,
+    /// Where progress is stored [env: KUBEDRILL_DATA_DIR]
+    #[arg(long, value_name = "DIR", global = true)]
+    pub data_dir: Option<PathBuf>,
+    /// Seed for everything random (demo pod names, question order)
+    #[arg(long, value_name = "N", global = true)]
+    pub seed: Option<u64>,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// One row per question: id, topic, level, importance, frequency, scenario
+    List {
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+    /// Print a question in full, tiers in order
+    Show {
+        /// Question id, as `kubedrill list` shows it
+        id: String,
+    },
+    /// Validate content: the loaded set, or the given files and folders
+    Check {
+        /// Files or folders to check instead of the loaded set
+        paths: Vec<PathBuf>,
+    },
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Table,
+    Json,
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Colour and bold only for a terminal, and never under NO_COLOR.
+fn styled(stream: &impl IsTerminal) -> bool {
+    stream.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// Shipped content, then the config folder's `content/`, then each `--content` folder.
+fn load_all(cli: &Cli) -> Loaded {
+    let mut sources = content::shipped_sources();
+    let mut dirs: Vec<PathBuf> = paths::config_content_dir()
+        .filter(|d| d.is_dir())
+        .into_iter()
+        .collect();
+    dirs.extend(cli.content.iter().cloned());
+    let (user, read_errors) = content::read_paths(&dirs);
+    sources.extend(user);
+    content::load(sources, read_errors, &SimCatalog)
+}
+
+/// For commands that use content: warn about broken files without failing.
+fn warn_broken(loaded: &Loaded) {
+    if loaded.broken_files.is_empty() {
+        return;
+    }
+    eprintln!(
+        "warning: skipped {} content file(s) with problems: {} (run `kubedrill check` for details)",
+        loaded.broken_files.len(),
+        loaded.broken_files.join(", ")
+    );
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    let Some(command) = &cli.command else {
+        println!(
+            "kubedrill: the terminal app is not built yet. Meanwhile: `kubedrill list`, \
+             `kubedrill show ID`, `kubedrill check`. See `kubedrill --help`."
+        );
+        return Ok(ExitCode::SUCCESS);
+    };
+    let mut out = std::io::stdout().lock();
+    match command {
+        Command::List { format } => {
+            let loaded = load_all(&cli);
+            warn_broken(&loaded);
+            let text = match format {
+                Format::Table => show::list_table(&loaded.deck),
+                Format::Json => show::list_json(&loaded.deck)?,
+            };
+            write_out(&mut out, &text)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Show { id } => {
+            let loaded = load_all(&cli);
+            warn_broken(&loaded);
+            match loaded.deck.question(id) {
+                Some(q) => {
+                    let text = show::question(&loaded.deck, q, styled(&std::io::stdout()));
+                    write_out(&mut out, &text)?;
+                    Ok(ExitCode::SUCCESS)
+                }
+                None => {
+                    let ids: Vec<&str> = loaded
+                        .deck
+                        .questions
+                        .iter()
+                        .map(|q| q.id.as_str())
+                        .collect();
+                    eprintln!("error: no question with id `{id}`");
+                    match crate::content::nearest_id(id, &ids) {
+                        Some(near) => eprintln!("help: did you mean `{near}`?"),
+                        None => eprintln!("help: `kubedrill list` shows every id"),
+                    }
+                    Ok(ExitCode::from(1))
+                }
+            }
+        }
+        Command::Check { paths } => {
+            let loaded = if paths.is_empty() {
+                load_all(&cli)
+            } else {
+                let (sources, errors) = content::read_paths(paths);
+                content::load(sources, errors, &SimCatalog)
+            };
+            write_out(&mut out, &loaded.render(styled(&std::io::stdout())))?;
+            write_out(&mut out, &show::check_summary(&loaded))?;
+            Ok(if loaded.is_clean() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
+    }
+}
+
+/// Writes to stdout; a closed pipe (`kubedrill show x | head`) is not an error.
+fn write_out(out: &mut impl Write, text: &str) -> Result<()> {
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => Ok(r?),
+    }
 }

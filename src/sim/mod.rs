@@ -1,4 +1,6 @@
 //! The reconcile simulator: a pure library. No clock (time is a tick counter the caller
 //! advances), no IO, and one seeded RNG, so the same input gives the same output.
 
+pub mod catalog;
+pub mod goal;
 pub mod scenario;

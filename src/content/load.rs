@@ -1,0 +1,230 @@
+//! Loading: the shipped files embedded in the binary, then user folders, each file
+//! validated on its own, then duplicate ids across all of them.
+
+use std::collections::HashMap;
+use std::fs;
+use std::io::Read;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use super::catalog::DemoCatalog;
+use super::diag::Diagnostic;
+use super::model::Deck;
+use super::parse::parse_file;
+use super::source::{Origin, Source};
+
+/// Files larger than this are refused: no real deck comes near it, and reading one
+/// would stall start-up.
+pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
+
+/// The shipped content, compiled in so the binary runs with no files beside it.
+pub const SHIPPED: &[(&str, &str)] = &[(
+    "content/reconciliation.toml",
+    include_str!("../../content/reconciliation.toml"),
+)];
+
+pub fn shipped_sources() -> Vec<Source> {
+    SHIPPED
+        .iter()
+        .map(|(name, text)| Source::new(*name, *text, Origin::Shipped))
+        .collect()
+}
+
+/// The result of loading a set of files. Files with any problem contribute nothing to
+/// the deck, so a broken user file never hides the rest.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    pub deck: Deck,
+    pub diagnostics: Vec<Diagnostic>,
+    pub sources: Vec<Source>,
+    /// Files that had problems, in load order.
+    pub broken_files: Vec<String>,
+}
+
+impl Loaded {
+    pub fn is_clean(&self) -> bool {
+        self.diagnostics.is_empty()
+    }
+
+    /// Every diagnostic, rendered in order, separated by blank lines.
+    pub fn render(&self, styled: bool) -> String {
+        let by_name: HashMap<&str, &Source> =
+            self.sources.iter().map(|s| (s.name.as_str(), s)).collect();
+        let mut out = String::new();
+        for d in &self.diagnostics {
+            out.push_str(&d.render(by_name.get(d.file.as_str()).copied(), styled));
+            out.push_str("\n\n");
+        }
+        out
+    }
+}
+
+/// Reads one file, refusing oversized and non-UTF-8 ones with a clear message.
+pub fn read_source(path: &Path) -> Result<Source, Box<Diagnostic>> {
+    let name = path.display().to_string();
+    let fail = |msg: String| Box::new(Diagnostic::file(name.clone(), msg));
+    let fail_help =
+        |msg: String, help: &str| Box::new(Diagnostic::file(name.clone(), msg).help(help));
+    let file = fs::File::open(path).map_err(|e| fail(format!("cannot read file: {e}")))?;
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    if len > MAX_FILE_BYTES {
+        return Err(fail_help(
+            format!("file is too large: {len} bytes, the limit is {MAX_FILE_BYTES} bytes (8 MiB)"),
+            "split the content into several topic files",
+        ));
+    }
+    let mut bytes = Vec::with_capacity(len as usize);
+    // Read at most one byte past the limit, in case the file grew after the check.
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| fail(format!("cannot read file: {e}")))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(fail(format!(
+            "file is too large: the limit is {MAX_FILE_BYTES} bytes"
+        )));
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(Source::new(name, text, Origin::User)),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let valid = String::from_utf8_lossy(&e.as_bytes()[..at]).into_owned();
+            let line = valid.matches('\n').count() + 1;
+            let col = valid.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            Err(fail_help(
+                format!(
+                    "file is not valid UTF-8: invalid byte 0x{:02X} at line {line}, column {col}",
+                    e.as_bytes()[at]
+                ),
+                "save the file as UTF-8",
+            ))
+        }
+    }
+}
+
+/// The `.toml` files under `path` (a file, or a folder searched recursively), sorted so
+/// the load order does not depend on the file system.
+pub fn toml_files(path: &Path) -> Result<Vec<PathBuf>, Box<Diagnostic>> {
+    let meta = fs::metadata(path)
+        .map_err(|e| Diagnostic::file(path.display().to_string(), format!("cannot open: {e}")))?;
+    if meta.is_file() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut out = Vec::new();
+    let mut stack = vec![path.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let entries = fs::read_dir(&dir).map_err(|e| {
+            Diagnostic::file(
+                dir.display().to_string(),
+                format!("cannot read folder: {e}"),
+            )
+        })?;
+        for entry in entries.flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e == "toml") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Reads every `.toml` file under each path. Unreadable paths become diagnostics.
+pub fn read_paths(paths: &[PathBuf]) -> (Vec<Source>, Vec<Diagnostic>) {
+    let mut sources = Vec::new();
+    let mut diags = Vec::new();
+    for path in paths {
+        match toml_files(path) {
+            Ok(files) => {
+                for f in files {
+                    match read_source(&f) {
+                        Ok(s) => sources.push(s),
+                        Err(d) => diags.push(*d),
+                    }
+                }
+            }
+            Err(d) => diags.push(*d),
+        }
+    }
+    (sources, diags)
+}
+
+/// Validates and merges the given sources (in order: shipped first, then user files).
+/// `read_errors` are problems met while reading files; they are reported first.
+pub fn load(
+    sources: Vec<Source>,
+    read_errors: Vec<Diagnostic>,
+    catalog: &dyn DemoCatalog,
+) -> Loaded {
+    let mut loaded = Loaded {
+        broken_files: read_errors.iter().map(|d| d.file.clone()).collect(),
+        diagnostics: read_errors,
+        ..Loaded::default()
+    };
+    let mut seen_q = Seen::new();
+    let mut seen_t = Seen::new();
+    for src in &sources {
+        let parsed = parse_file(src, catalog);
+        let mut diags = parsed.diagnostics;
+        if let Some((t, span)) = &parsed.topic {
+            diags.extend(duplicate(&sources, src, "topic", &t.id, span, &seen_t));
+        }
+        let mut in_file: HashMap<&str, &Range<usize>> = HashMap::new();
+        for (q, span) in &parsed.questions {
+            if let Some(first) = in_file.insert(&q.id, span) {
+                let (l, c) = src.line_col(first.start);
+                diags.push(
+                    Diagnostic::at(
+                        src,
+                        span.clone(),
+                        format!("duplicate question id `{}`", q.id),
+                    )
+                    .label(format!("first defined at {}:{l}:{c}", src.name))
+                    .help("ids must be unique across every loaded file: progress is keyed on them"),
+                );
+            } else {
+                diags.extend(duplicate(&sources, src, "question", &q.id, span, &seen_q));
+            }
+        }
+        if diags.is_empty() {
+            if let Some((t, span)) = parsed.topic {
+                seen_t.insert(t.id.clone(), (src.name.clone(), span));
+                loaded.deck.topics.push(t);
+            }
+            for (q, span) in parsed.questions {
+                seen_q.insert(q.id.clone(), (src.name.clone(), span));
+                loaded.deck.questions.push(q);
+            }
+        } else {
+            loaded.broken_files.push(src.name.clone());
+            loaded.diagnostics.extend(diags);
+        }
+    }
+    loaded.sources = sources;
+    loaded
+}
+
+type Seen = HashMap<String, (String, Range<usize>)>;
+
+/// A diagnostic if `id` was already defined in an earlier file.
+fn duplicate(
+    sources: &[Source],
+    src: &Source,
+    kind: &str,
+    id: &str,
+    span: &Range<usize>,
+    seen: &Seen,
+) -> Option<Diagnostic> {
+    let (file, first) = seen.get(id)?;
+    let (l, c) = sources
+        .iter()
+        .find(|s| &s.name == file)
+        .map_or((0, 0), |s| s.line_col(first.start));
+    Some(
+        Diagnostic::at(src, span.clone(), format!("duplicate {kind} id `{id}`"))
+            .label(format!("first defined at {file}:{l}:{c}"))
+            .help("ids must be unique across every loaded file: progress is keyed on them"),
+    )
+}

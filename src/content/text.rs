@@ -1,0 +1,127 @@
+//! The character filter: TOML lets control and invisible format characters into strings
+//! through `\e` and `\u` escapes, and they can reorder or hide text on a terminal.
+
+/// A character that must not appear in content text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Forbidden {
+    /// Byte offset of the character in the checked text.
+    pub offset: usize,
+    pub ch: char,
+}
+
+impl Forbidden {
+    /// A readable name, e.g. `U+202E (right-to-left override)`.
+    pub fn describe(&self) -> String {
+        format!("U+{:04X} ({})", self.ch as u32, char_name(self.ch))
+    }
+}
+
+/// First forbidden character in `text`: any control character but newline, and the
+/// bidi-control, zero-width and other invisible format characters.
+pub fn find_forbidden(text: &str) -> Option<Forbidden> {
+    // Fast path: scan bytes; only ASCII controls and multi-byte sequences need a look.
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b < 0x80 {
+            if (b < 0x20 && b != b'\n') || b == 0x7f {
+                return Some(Forbidden {
+                    offset: i,
+                    ch: b as char,
+                });
+            }
+            i += 1;
+            continue;
+        }
+        let ch = text[i..].chars().next()?;
+        if is_forbidden(ch) {
+            return Some(Forbidden { offset: i, ch });
+        }
+        i += ch.len_utf8();
+    }
+    None
+}
+
+fn is_forbidden(ch: char) -> bool {
+    matches!(ch,
+        '\u{80}'..='\u{9f}'           // C1 controls
+        | '\u{ad}'                    // soft hyphen
+        | '\u{61c}'                   // Arabic letter mark
+        | '\u{180e}'                  // Mongolian vowel separator
+        | '\u{200b}'..='\u{200f}'     // zero-width space/joiners, LRM, RLM
+        | '\u{2028}' | '\u{2029}'     // line and paragraph separators
+        | '\u{202a}'..='\u{202e}'     // bidi embeddings and overrides
+        | '\u{2060}'..='\u{2064}'     // word joiner, invisible operators
+        | '\u{2066}'..='\u{2069}'     // bidi isolates
+        | '\u{feff}'                  // zero-width no-break space (BOM)
+        | '\u{fff9}'..='\u{fffb}'     // interlinear annotation
+    )
+}
+
+fn char_name(ch: char) -> &'static str {
+    match ch {
+        '\t' => "tab",
+        '\r' => "carriage return",
+        '\u{1b}' => "escape",
+        '\0' => "null",
+        '\u{7}' => "bell",
+        '\u{8}' => "backspace",
+        '\u{7f}' => "delete",
+        '\u{0}'..='\u{1f}' | '\u{80}'..='\u{9f}' => "control character",
+        '\u{ad}' => "soft hyphen",
+        '\u{200b}' => "zero-width space",
+        '\u{200c}' => "zero-width non-joiner",
+        '\u{200d}' => "zero-width joiner",
+        '\u{200e}' => "left-to-right mark",
+        '\u{200f}' => "right-to-left mark",
+        '\u{2028}' => "line separator",
+        '\u{2029}' => "paragraph separator",
+        '\u{202a}' => "left-to-right embedding",
+        '\u{202b}' => "right-to-left embedding",
+        '\u{202c}' => "pop directional formatting",
+        '\u{202d}' => "left-to-right override",
+        '\u{202e}' => "right-to-left override",
+        '\u{2066}' => "left-to-right isolate",
+        '\u{2067}' => "right-to-left isolate",
+        '\u{2068}' => "first strong isolate",
+        '\u{2069}' => "pop directional isolate",
+        '\u{2060}' => "word joiner",
+        '\u{feff}' => "zero-width no-break space",
+        _ => "invisible format character",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_text_and_newlines_pass() {
+        assert_eq!(
+            find_forbidden("spec = desired\nstatus = observed, ünïcode ok"),
+            None
+        );
+    }
+
+    #[test]
+    fn finds_controls_with_byte_offsets() {
+        let f = find_forbidden("ab\u{1b}[31m").unwrap();
+        assert_eq!((f.offset, f.ch), (2, '\u{1b}'));
+        assert_eq!(f.describe(), "U+001B (escape)");
+        assert_eq!(find_forbidden("a\tb").unwrap().describe(), "U+0009 (tab)");
+        assert_eq!(find_forbidden("a\r\nb").unwrap().offset, 1);
+        assert_eq!(find_forbidden("x\u{7f}").unwrap().offset, 1);
+    }
+
+    #[test]
+    fn finds_bidi_and_zero_width_after_multibyte_text() {
+        let f = find_forbidden("é\u{202e}evil").unwrap();
+        assert_eq!(f.offset, 2);
+        assert_eq!(f.describe(), "U+202E (right-to-left override)");
+        assert_eq!(find_forbidden("a\u{200b}b").unwrap().ch, '\u{200b}');
+        assert_eq!(find_forbidden("\u{2067}x").unwrap().offset, 0);
+        assert_eq!(find_forbidden("x\u{feff}").unwrap().ch, '\u{feff}');
+        assert_eq!(find_forbidden("c1\u{85}").unwrap().ch, '\u{85}');
+    }
+}

@@ -1,0 +1,249 @@
+//! Every kind of content error, one fixture file each (in the style of bottom's
+//! invalid-config tests): the message, the line and column, and the help where there is one.
+
+use std::path::{Path, PathBuf};
+
+use kubedrill::content::{self, Diagnostic};
+use kubedrill::sim::catalog::SimCatalog;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/bad-content")
+        .join(name)
+}
+
+fn check(name: &str) -> Vec<Diagnostic> {
+    let (sources, errors) = content::read_paths(&[fixture(name)]);
+    let loaded = content::load(sources, errors, &SimCatalog);
+    assert!(
+        loaded.deck.questions.is_empty(),
+        "{name}: a broken file must load nothing"
+    );
+    loaded.diagnostics
+}
+
+/// (file, line, column, message fragment, help fragment)
+const CASES: &[(&str, usize, usize, &str, &str)] = &[
+    ("syntax.toml", 13, 13, "invalid TOML", ""),
+    (
+        "unknown-key.toml",
+        10,
+        1,
+        "unknown key `promt` in [[question]]",
+        "did you mean `prompt`?",
+    ),
+    (
+        "unknown-table-key.toml",
+        50,
+        1,
+        "unknown key `why_not` in [[question.pitfall]]",
+        "did you mean `why`?",
+    ),
+    (
+        "missing-key.toml",
+        8,
+        1,
+        "missing required key `prompt` in [[question]]",
+        "",
+    ),
+    (
+        "no-pitfall.toml",
+        8,
+        1,
+        "missing required key `pitfall`",
+        "",
+    ),
+    (
+        "missing-topic.toml",
+        1,
+        1,
+        "missing the [topic] table",
+        "[topic]",
+    ),
+    (
+        "bad-level.toml",
+        11,
+        9,
+        "invalid level `expert`",
+        "junior, middle, senior, principal",
+    ),
+    (
+        "bad-importance.toml",
+        12,
+        14,
+        "invalid importance `critical`",
+        "must-know, should-know, nice-to-know",
+    ),
+    (
+        "frequency-range.toml",
+        13,
+        13,
+        "`frequency` is out of range: must be 0 to 100",
+        "",
+    ),
+    ("seconds-zero.toml", 18, 11, "`seconds` is out of range", ""),
+    (
+        "wrong-type.toml",
+        13,
+        13,
+        "`frequency` must be an integer, found a string",
+        "",
+    ),
+    ("empty-string.toml", 19, 8, "`text` must not be empty", ""),
+    ("escape-char.toml", 10, 21, "U+001B (escape)", "control"),
+    (
+        "bidi-char.toml",
+        48,
+        18,
+        "U+202E (right-to-left override)",
+        "reorder",
+    ),
+    ("zero-width.toml", 14, 35, "U+200B (zero-width space)", ""),
+    ("tab-char.toml", 23, 15, "U+0009 (tab)", "spaces"),
+    ("not-kebab-id.toml", 9, 6, "is not kebab-case", ""),
+    (
+        "unknown-scenario.toml",
+        52,
+        12,
+        "unknown demo scenario `spec-stat`",
+        "spec-status, self-healing, apply-semantics, field-fight",
+    ),
+    (
+        "bad-goal.toml",
+        58,
+        30,
+        "invalid challenge goal: unexpected `=`",
+        "==",
+    ),
+    (
+        "bad-runnable-line.toml",
+        39,
+        9,
+        "the demo's kubectl has no command `frobnicate`",
+        "supported:",
+    ),
+    (
+        "bad-setup-line.toml",
+        53,
+        11,
+        "`helm` is not a kubectl command",
+        "tick",
+    ),
+    (
+        "duplicate-id.toml",
+        61,
+        6,
+        "duplicate question id `fixture-question`",
+        "unique",
+    ),
+];
+
+#[test]
+fn each_bad_fixture_reports_its_error_where_it_is() {
+    for &(file, line, col, message, help) in CASES {
+        let diags = check(file);
+        assert_eq!(
+            diags.len(),
+            1,
+            "{file}: expected exactly one problem, got {diags:#?}"
+        );
+        let d = &diags[0];
+        assert!(
+            d.message.contains(message),
+            "{file}: message {:?} lacks {message:?}",
+            d.message
+        );
+        assert_eq!(
+            (d.line, d.col),
+            (line, col),
+            "{file}: wrong location for {:?}",
+            d.message
+        );
+        assert!(d.file.ends_with(file), "{file}: names {}", d.file);
+        if !help.is_empty() {
+            let h = d.help.as_deref().unwrap_or("");
+            assert!(h.contains(help), "{file}: help {h:?} lacks {help:?}");
+        }
+    }
+}
+
+#[test]
+fn every_fixture_file_is_covered_by_a_case() {
+    let mut files: Vec<String> = std::fs::read_dir(fixture(""))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".toml"))
+        .collect();
+    files.sort();
+    for f in files {
+        let covered = CASES.iter().any(|c| c.0 == f) || f == "not-utf8.toml";
+        assert!(covered, "{f} has no asserted case");
+    }
+}
+
+#[test]
+fn duplicate_ids_across_files_point_at_both() {
+    let (sources, errors) = content::read_paths(&[fixture("duplicate-across")]);
+    let loaded = content::load(sources, errors, &SimCatalog);
+    // The first file keeps its question; the second, with the duplicate, loads nothing.
+    assert_eq!(loaded.deck.questions.len(), 1);
+    assert_eq!(loaded.diagnostics.len(), 1, "{:#?}", loaded.diagnostics);
+    let d = &loaded.diagnostics[0];
+    assert!(d.file.ends_with("b.toml"));
+    assert_eq!((d.line, d.col), (9, 6));
+    assert!(d.label.as_deref().unwrap().contains("a.toml:9:6"), "{d:?}");
+}
+
+#[test]
+fn non_utf8_file_names_the_byte_and_place() {
+    let diags = check("not-utf8.toml");
+    assert_eq!(diags.len(), 1);
+    assert_eq!(
+        diags[0].message,
+        "file is not valid UTF-8: invalid byte 0xFF at line 19, column 15"
+    );
+}
+
+#[test]
+fn oversized_file_is_refused_without_reading_it_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("huge.toml");
+    let f = std::fs::File::create(&path).unwrap();
+    f.set_len(content::MAX_FILE_BYTES + 1).unwrap();
+    let (sources, errors) = content::read_paths(&[path]);
+    assert!(sources.is_empty());
+    assert_eq!(errors.len(), 1);
+    assert!(
+        errors[0].message.starts_with("file is too large"),
+        "{}",
+        errors[0].message
+    );
+}
+
+#[test]
+fn all_problems_in_a_file_are_reported_together_in_order() {
+    let base = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/good/minimal.toml"),
+    )
+    .unwrap();
+    let text = base
+        .replace("level = \"junior\"", "level = \"guru\"")
+        .replace("frequency = 50", "frequency = 101")
+        .replace("why = \"The correction.\"", "why = \"\"");
+    let src = content::Source::new("many.toml", text, content::Origin::User);
+    let loaded = content::load(vec![src], vec![], &SimCatalog);
+    let lines: Vec<usize> = loaded.diagnostics.iter().map(|d| d.line).collect();
+    assert_eq!(lines, [11, 13, 49], "{:#?}", loaded.diagnostics);
+}
+
+#[test]
+fn a_broken_user_file_does_not_hide_the_shipped_content() {
+    let mut sources = content::shipped_sources();
+    let (user, errors) = content::read_paths(&[fixture("bad-level.toml")]);
+    sources.extend(user);
+    let loaded = content::load(sources, errors, &SimCatalog);
+    assert_eq!(loaded.broken_files.len(), 1);
+    assert!(loaded.broken_files[0].ends_with("bad-level.toml"));
+    let shipped = content::load(content::shipped_sources(), vec![], &SimCatalog);
+    assert_eq!(loaded.deck.questions.len(), shipped.deck.questions.len());
+}
