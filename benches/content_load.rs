@@ -1,1 +1,42 @@
-fn main() {}
+//! Load + validate decks of realistic questions, beside a plain `toml::from_str` of the
+//! same text (the parser is the floor).
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use kubedrill::content::{self, Origin, Source};
+use kubedrill::sim::catalog::SimCatalog;
+
+#[path = "deckgen.rs"]
+mod deckgen;
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("content");
+    group.sample_size(10);
+    for n in [100usize, 1_000, 10_000] {
+        let files = deckgen::deck(n);
+        let bytes: usize = files.iter().map(|(_, t)| t.len()).sum();
+        group.throughput(Throughput::Bytes(bytes as u64));
+        group.bench_with_input(BenchmarkId::new("toml_from_str", n), &files, |b, files| {
+            b.iter(|| {
+                for (_, text) in files {
+                    let t: toml::Table = toml::from_str(text).expect("valid");
+                    std::hint::black_box(t);
+                }
+            })
+        });
+        group.bench_with_input(BenchmarkId::new("load_and_validate", n), &files, |b, files| {
+            b.iter(|| {
+                let sources = files
+                    .iter()
+                    .map(|(name, text)| Source::new(name.clone(), text.clone(), Origin::User))
+                    .collect();
+                let loaded = content::load(sources, vec![], &SimCatalog);
+                assert!(loaded.is_clean());
+                std::hint::black_box(loaded.deck.questions.len())
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

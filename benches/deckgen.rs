@@ -1,0 +1,87 @@
+//! Generates realistic decks for benchmarks: every field filled, at the sizes the shipped
+//! questions have, split into topic files of at most 100 questions.
+
+const WORDS: &[&str] = &[
+    "the", "controller", "reconciles", "desired", "state", "against", "observed", "status",
+    "while", "informers", "cache", "objects", "and", "a", "work", "queue", "deduplicates",
+    "keys", "so", "each", "sync", "reads", "current", "spec", "from", "replicas", "pods",
+    "generation", "bumps", "when", "changes", "observedGeneration", "records", "what", "it",
+    "acted", "on", "server-side", "apply", "tracks", "field", "managers", "conflicts",
+];
+
+struct Words(u64);
+
+impl Words {
+    fn take(&mut self, n: usize) -> String {
+        let mut out = String::with_capacity(n * 8);
+        for i in 0..n {
+            // xorshift: deterministic and dependency-free
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            if i > 0 {
+                out.push(if i % 14 == 0 { '\n' } else { ' ' });
+            }
+            out.push_str(WORDS[(self.0 % WORDS.len() as u64) as usize]);
+        }
+        out
+    }
+}
+
+fn question(w: &mut Words, topic: usize, n: usize) -> String {
+    let levels = ["junior", "middle", "senior", "principal"];
+    let importance = ["must-know", "should-know", "nice-to-know"];
+    let mut q = format!(
+        "[[question]]\nid = \"q-{topic}-{n}\"\nprompt = \"{}?\"\nlevel = \"{}\"\nimportance = \"{}\"\nfrequency = {}\n",
+        w.take(30).replace('\n', " "),
+        levels[n % 4],
+        importance[n % 3],
+        n % 101
+    );
+    let kps: Vec<String> = (0..5).map(|_| format!("\"{}\"", w.take(5).replace('\n', " "))).collect();
+    q += &format!("keypoints = [{}]\nanalogy = \"{}\"\n\n", kps.join(", "), w.take(30).replace('\n', " "));
+    q += &format!("[question.basics]\nseconds = 20\ntext = '''\n{}'''\n\n", w.take(40));
+    q += &format!("[question.solid]\nseconds = 50\ntext = '''\n{}'''\n\n", w.take(130));
+    q += &format!(
+        "[question.deeper]\njunior = '''\n{}'''\nmiddle = '''\n{}'''\nsenior = '''\n{}'''\nprincipal = '''\n{}'''\n\n",
+        w.take(50), w.take(50), w.take(50), w.take(50)
+    );
+    q += &format!("[question.explainer]\ntext = '''\n## Heading\n\n{}\n\n- {}\n'''\n\n", w.take(480), w.take(20));
+    q += "[[question.code]]\nlang = \"bash\"\ncaption = \"Compare spec and status\"\nrunnable = true\ntext = '''\nkubectl get deploy web -o jsonpath='{.spec.replicas}'\nkubectl get deploy web -o wide\nkubectl describe deploy web\n'''\n\n";
+    for _ in 0..2 {
+        q += &format!("[[question.followup]]\nq = \"{}?\"\na = '''\n{}'''\n\n", w.take(15).replace('\n', " "), w.take(50));
+    }
+    for _ in 0..4 {
+        q += &format!(
+            "[[question.pitfall]]\nclaim = \"{}\"\nwhy = '''\n{}'''\n\n",
+            w.take(15).replace('\n', " "),
+            w.take(30)
+        );
+    }
+    q += "[question.demo]\nscenario = \"spec-status\"\nsetup = [\"kubectl scale deploy web --replicas=5\"]\n\n";
+    q += "[[question.demo.challenge]]\ntitle = \"Make the controller fall behind\"\nhint = \"Pause the deployment controller, then scale.\"\ngoal = \"deploy.status.observedGeneration < deploy.metadata.generation\"\n\n";
+    q += "[[question.demo.challenge]]\ntitle = \"Watch it revert a forged status\"\nhint = \"Patch status through the subresource.\"\ngoal = \"events(\\\"ScalingReplicaSet\\\") >= 1 and pods(\\\"ready\\\") == deploy.spec.replicas\"\n\n";
+    q
+}
+
+/// `questions` questions as (file name, TOML text) pairs.
+pub fn deck(questions: usize) -> Vec<(String, String)> {
+    let mut w = Words(0x9e37_79b9_7f4a_7c15);
+    let mut files = Vec::new();
+    let mut made = 0;
+    let mut topic = 0;
+    while made < questions {
+        let n = (questions - made).min(100);
+        let mut text = format!(
+            "[topic]\nid = \"topic-{topic}\"\ntitle = \"Topic {topic}\"\npart_of = \"Kubernetes\"\nsummary = \"{}\"\nroadmaps = [\"bench\"]\n\n",
+            w.take(40).replace('\n', " ")
+        );
+        for i in 0..n {
+            text += &question(&mut w, topic, i);
+        }
+        files.push((format!("topic-{topic}.toml"), text));
+        made += n;
+        topic += 1;
+    }
+    files
+}

@@ -1,0 +1,202 @@
+//! `list`, `show` and `check` through the real binary: output and exit codes.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+/// The binary with a private, empty config folder so the user's own content never leaks in.
+fn kubedrill(config: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("kubedrill").unwrap();
+    cmd.env("KUBEDRILL_CONFIG_DIR", config).env_remove("NO_COLOR");
+    cmd
+}
+
+fn fixtures() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures"))
+}
+
+#[test]
+fn check_of_the_shipped_content_is_clean() {
+    let cfg = tempfile::tempdir().unwrap();
+    kubedrill(cfg.path())
+        .arg("check")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::starts_with("ok: "))
+        .stdout(predicate::str::contains("no problems"));
+}
+
+#[test]
+fn check_of_a_bad_file_prints_rustc_style_and_exits_1() {
+    let cfg = tempfile::tempdir().unwrap();
+    let out = kubedrill(cfg.path())
+        .arg("check")
+        .arg(fixtures().join("bad-content/bad-level.toml"))
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("error: invalid level `expert`"), "{out}");
+    assert!(out.contains("bad-level.toml:11:9"), "{out}");
+    assert!(out.contains("11 | level = \"expert\""), "{out}");
+    assert!(out.contains("^^^^^^^^ not a valid level"), "{out}");
+    assert!(out.contains("help: valid values: junior, middle, senior, principal"), "{out}");
+    // Not a terminal: no escape codes.
+    assert!(!out.contains('\x1b'), "{out}");
+}
+
+#[test]
+fn check_reports_every_file_of_a_folder_together() {
+    let cfg = tempfile::tempdir().unwrap();
+    let out = kubedrill(cfg.path())
+        .arg("check")
+        .arg(fixtures().join("bad-content"))
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    for file in ["syntax.toml", "bidi-char.toml", "not-utf8.toml", "duplicate-across/b.toml"] {
+        assert!(out.contains(file), "{file} missing from:\n{out}");
+    }
+}
+
+#[test]
+fn check_of_a_good_file_exits_0() {
+    let cfg = tempfile::tempdir().unwrap();
+    kubedrill(cfg.path())
+        .arg("check")
+        .arg(fixtures().join("good/minimal.toml"))
+        .assert()
+        .code(0)
+        .stdout("ok: 1 question(s) in 1 topic(s), 1 file(s) checked, no problems\n");
+}
+
+#[test]
+fn a_missing_path_is_an_input_error() {
+    let cfg = tempfile::tempdir().unwrap();
+    kubedrill(cfg.path())
+        .args(["check", "/nonexistent/kubedrill"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("cannot open"));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let cfg = tempfile::tempdir().unwrap();
+    kubedrill(cfg.path()).arg("frobnicate").assert().code(2);
+    kubedrill(cfg.path()).args(["list", "--format", "xml"]).assert().code(2);
+    kubedrill(cfg.path()).arg("show").assert().code(2);
+}
+
+#[test]
+fn list_shows_the_four_seed_questions() {
+    let cfg = tempfile::tempdir().unwrap();
+    let out = kubedrill(cfg.path()).arg("list").assert().code(0).get_output().stdout.clone();
+    let out = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("ID "), "{out}");
+    assert!(lines[0].ends_with("SCENARIO"));
+    let row = lines.iter().find(|l| l.starts_with("spec-vs-status ")).expect("spec-vs-status row");
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(
+        cells,
+        ["spec-vs-status", "desired-state-reconciliation", "junior", "must-know", "72%", "spec-status"]
+    );
+    for id in ["deleted-pod-returns", "create-replace-apply", "replica-count-fight"] {
+        assert!(out.contains(id), "{id} missing");
+    }
+}
+
+#[test]
+fn list_json_has_the_contract_fields() {
+    let cfg = tempfile::tempdir().unwrap();
+    let out = kubedrill(cfg.path())
+        .args(["list", "--format", "json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let rows: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    let fight = rows.iter().find(|r| r["id"] == "replica-count-fight").unwrap();
+    assert_eq!(fight["topic"], "desired-state-reconciliation");
+    assert_eq!(fight["level"], "senior");
+    assert_eq!(fight["importance"], "should-know");
+    assert_eq!(fight["frequency"], 34);
+    assert_eq!(fight["scenario"], "field-fight");
+}
+
+#[test]
+fn show_prints_tiers_in_order_without_escapes() {
+    let cfg = tempfile::tempdir().unwrap();
+    let out = kubedrill(cfg.path())
+        .args(["show", "spec-vs-status"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(!out.contains('\x1b'));
+    let order = [
+        "Question", "Keypoints", "Basics (about 10 s)", "Solid answer (about 50 s)", "Going deeper",
+        "For a junior:", "For a principal:", "Explainer", "Code (bash)", "Follow-ups", "Analogy",
+        "Pitfalls", "Demo: scenario `spec-status`",
+    ];
+    let mut at = 0;
+    for heading in order {
+        let found = out[at..].find(heading).unwrap_or_else(|| panic!("{heading} missing or out of order"));
+        at += found + heading.len();
+    }
+}
+
+#[test]
+fn show_of_an_unknown_id_suggests_the_nearest() {
+    let cfg = tempfile::tempdir().unwrap();
+    kubedrill(cfg.path())
+        .args(["show", "spec-vs-stats"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("no question with id `spec-vs-stats`"))
+        .stderr(predicate::str::contains("did you mean `spec-vs-status`?"));
+}
+
+#[test]
+fn user_content_folders_add_questions_and_broken_ones_only_warn() {
+    let cfg = tempfile::tempdir().unwrap();
+    let good = fixtures().join("good");
+    let out = kubedrill(cfg.path())
+        .arg("--content")
+        .arg(&good)
+        .arg("list")
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    assert!(String::from_utf8(out).unwrap().contains("fixture-question"));
+
+    // A broken file in the config folder: list still works, with a warning naming it.
+    let content = cfg.path().join("content");
+    std::fs::create_dir_all(&content).unwrap();
+    std::fs::copy(fixtures().join("bad-content/bad-goal.toml"), content.join("mine.toml")).unwrap();
+    kubedrill(cfg.path())
+        .arg("list")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("spec-vs-status"))
+        .stderr(predicate::str::contains("mine.toml"));
+    kubedrill(cfg.path())
+        .arg("check")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("mine.toml:58:30"));
+}

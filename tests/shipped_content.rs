@@ -1,0 +1,63 @@
+//! The shipped deck: it loads cleanly and every question fills every field the format has.
+
+use kubedrill::content::{self, Level, Question};
+use kubedrill::sim::catalog::SimCatalog;
+
+fn deck() -> content::Deck {
+    let loaded = content::load(content::shipped_sources(), vec![], &SimCatalog);
+    assert!(loaded.is_clean(), "{}", loaded.render(false));
+    loaded.deck
+}
+
+#[test]
+fn the_four_seed_questions_have_their_fixed_metadata() {
+    let deck = deck();
+    let expect = [
+        ("spec-vs-status", "junior", "must-know", 72, "spec-status", 10),
+        ("deleted-pod-returns", "middle", "must-know", 58, "self-healing", 20),
+        ("create-replace-apply", "middle", "should-know", 48, "apply-semantics", 20),
+        ("replica-count-fight", "senior", "should-know", 34, "field-fight", 20),
+    ];
+    for (id, level, importance, freq, scenario, basics) in expect {
+        let q = deck.question(id).unwrap_or_else(|| panic!("{id} missing"));
+        assert_eq!(q.topic, "desired-state-reconciliation");
+        assert_eq!(q.level.as_str(), level, "{id}");
+        assert_eq!(q.importance.as_str(), importance, "{id}");
+        assert_eq!(q.frequency, freq, "{id}");
+        assert_eq!(q.demo.scenario, scenario, "{id}");
+        assert_eq!(q.basics.seconds, basics, "{id}");
+        assert_eq!(q.solid.seconds, 50, "{id}");
+    }
+    let topic = deck.topic("desired-state-reconciliation").unwrap();
+    assert_eq!(topic.title, "Desired-State Reconciliation");
+    assert_eq!(topic.part_of.as_deref(), Some("Kubernetes"));
+    assert!(topic.summary.is_some() && !topic.roadmaps.is_empty());
+}
+
+fn assert_full(q: &Question) {
+    let id = &q.id;
+    assert!(q.keypoints.len() >= 3, "{id}: keypoints");
+    assert!(q.analogy.is_some(), "{id}: analogy");
+    for level in Level::ALL {
+        assert!(q.deeper.at(*level).is_some(), "{id}: deeper.{level}");
+    }
+    assert!(q.explainer.as_ref().is_some_and(|e| e.split_whitespace().count() >= 250), "{id}: explainer");
+    assert!(q.code.iter().any(|c| c.runnable && c.lines().all(|l| l.starts_with("kubectl "))), "{id}: runnable kubectl code");
+    assert!(q.code.iter().all(|c| c.caption.is_some()), "{id}: code captions");
+    assert!(q.followups.len() >= 2, "{id}: follow-ups");
+    assert!(q.pitfalls.len() >= 4, "{id}: pitfalls");
+    assert!(q.demo.challenges.len() >= 2, "{id}: challenges");
+    assert!(q.demo.challenges.iter().all(|c| c.hint.is_some()), "{id}: challenge hints");
+    // The solid answer is about 50 s of speech: roughly 100 to 170 words.
+    let words = q.solid.text.split_whitespace().count();
+    assert!((90..=180).contains(&words), "{id}: solid answer has {words} words");
+}
+
+#[test]
+fn every_shipped_question_fills_every_field() {
+    let deck = deck();
+    assert!(!deck.questions.is_empty());
+    for q in &deck.questions {
+        assert_full(q);
+    }
+}
