@@ -23,17 +23,21 @@ fn bench(c: &mut Criterion) {
                 }
             })
         });
-        group.bench_with_input(BenchmarkId::new("load_and_validate", n), &files, |b, files| {
-            b.iter(|| {
-                let sources = files
-                    .iter()
-                    .map(|(name, text)| Source::new(name.clone(), text.clone(), Origin::User))
-                    .collect();
-                let loaded = content::load(sources, vec![], &SimCatalog);
-                assert!(loaded.is_clean());
-                std::hint::black_box(loaded.deck.questions.len())
-            })
-        });
+        group.bench_with_input(
+            BenchmarkId::new("load_and_validate", n),
+            &files,
+            |b, files| {
+                b.iter(|| {
+                    let sources = files
+                        .iter()
+                        .map(|(name, text)| Source::new(name.clone(), text.clone(), Origin::User))
+                        .collect();
+                    let loaded = content::load(sources, vec![], &SimCatalog);
+                    assert!(loaded.is_clean());
+                    std::hint::black_box(loaded.deck.questions.len())
+                })
+            },
+        );
     }
     group.finish();
 }

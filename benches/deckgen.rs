@@ -2,11 +2,49 @@
 //! questions have, split into topic files of at most 100 questions.
 
 const WORDS: &[&str] = &[
-    "the", "controller", "reconciles", "desired", "state", "against", "observed", "status",
-    "while", "informers", "cache", "objects", "and", "a", "work", "queue", "deduplicates",
-    "keys", "so", "each", "sync", "reads", "current", "spec", "from", "replicas", "pods",
-    "generation", "bumps", "when", "changes", "observedGeneration", "records", "what", "it",
-    "acted", "on", "server-side", "apply", "tracks", "field", "managers", "conflicts",
+    "the",
+    "controller",
+    "reconciles",
+    "desired",
+    "state",
+    "against",
+    "observed",
+    "status",
+    "while",
+    "informers",
+    "cache",
+    "objects",
+    "and",
+    "a",
+    "work",
+    "queue",
+    "deduplicates",
+    "keys",
+    "so",
+    "each",
+    "sync",
+    "reads",
+    "current",
+    "spec",
+    "from",
+    "replicas",
+    "pods",
+    "generation",
+    "bumps",
+    "when",
+    "changes",
+    "observedGeneration",
+    "records",
+    "what",
+    "it",
+    "acted",
+    "on",
+    "server-side",
+    "apply",
+    "tracks",
+    "field",
+    "managers",
+    "conflicts",
 ];
 
 struct Words(u64);
@@ -38,18 +76,41 @@ fn question(w: &mut Words, topic: usize, n: usize) -> String {
         importance[n % 3],
         n % 101
     );
-    let kps: Vec<String> = (0..5).map(|_| format!("\"{}\"", w.take(5).replace('\n', " "))).collect();
-    q += &format!("keypoints = [{}]\nanalogy = \"{}\"\n\n", kps.join(", "), w.take(30).replace('\n', " "));
-    q += &format!("[question.basics]\nseconds = 20\ntext = '''\n{}'''\n\n", w.take(40));
-    q += &format!("[question.solid]\nseconds = 50\ntext = '''\n{}'''\n\n", w.take(130));
+    let kps: Vec<String> = (0..5)
+        .map(|_| format!("\"{}\"", w.take(5).replace('\n', " ")))
+        .collect();
+    q += &format!(
+        "keypoints = [{}]\nanalogy = \"{}\"\n\n",
+        kps.join(", "),
+        w.take(30).replace('\n', " ")
+    );
+    q += &format!(
+        "[question.basics]\nseconds = 20\ntext = '''\n{}'''\n\n",
+        w.take(40)
+    );
+    q += &format!(
+        "[question.solid]\nseconds = 50\ntext = '''\n{}'''\n\n",
+        w.take(130)
+    );
     q += &format!(
         "[question.deeper]\njunior = '''\n{}'''\nmiddle = '''\n{}'''\nsenior = '''\n{}'''\nprincipal = '''\n{}'''\n\n",
-        w.take(50), w.take(50), w.take(50), w.take(50)
+        w.take(50),
+        w.take(50),
+        w.take(50),
+        w.take(50)
     );
-    q += &format!("[question.explainer]\ntext = '''\n## Heading\n\n{}\n\n- {}\n'''\n\n", w.take(480), w.take(20));
+    q += &format!(
+        "[question.explainer]\ntext = '''\n## Heading\n\n{}\n\n- {}\n'''\n\n",
+        w.take(480),
+        w.take(20)
+    );
     q += "[[question.code]]\nlang = \"bash\"\ncaption = \"Compare spec and status\"\nrunnable = true\ntext = '''\nkubectl get deploy web -o jsonpath='{.spec.replicas}'\nkubectl get deploy web -o wide\nkubectl describe deploy web\n'''\n\n";
     for _ in 0..2 {
-        q += &format!("[[question.followup]]\nq = \"{}?\"\na = '''\n{}'''\n\n", w.take(15).replace('\n', " "), w.take(50));
+        q += &format!(
+            "[[question.followup]]\nq = \"{}?\"\na = '''\n{}'''\n\n",
+            w.take(15).replace('\n', " "),
+            w.take(50)
+        );
     }
     for _ in 0..4 {
         q += &format!(

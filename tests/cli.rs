@@ -8,7 +8,8 @@ use predicates::prelude::*;
 /// The binary with a private, empty config folder so the user's own content never leaks in.
 fn kubedrill(config: &Path) -> Command {
     let mut cmd = Command::cargo_bin("kubedrill").unwrap();
-    cmd.env("KUBEDRILL_CONFIG_DIR", config).env_remove("NO_COLOR");
+    cmd.env("KUBEDRILL_CONFIG_DIR", config)
+        .env_remove("NO_COLOR");
     cmd
 }
 
@@ -43,7 +44,10 @@ fn check_of_a_bad_file_prints_rustc_style_and_exits_1() {
     assert!(out.contains("bad-level.toml:11:9"), "{out}");
     assert!(out.contains("11 | level = \"expert\""), "{out}");
     assert!(out.contains("^^^^^^^^ not a valid level"), "{out}");
-    assert!(out.contains("help: valid values: junior, middle, senior, principal"), "{out}");
+    assert!(
+        out.contains("help: valid values: junior, middle, senior, principal"),
+        "{out}"
+    );
     // Not a terminal: no escape codes.
     assert!(!out.contains('\x1b'), "{out}");
 }
@@ -60,7 +64,12 @@ fn check_reports_every_file_of_a_folder_together() {
         .stdout
         .clone();
     let out = String::from_utf8(out).unwrap();
-    for file in ["syntax.toml", "bidi-char.toml", "not-utf8.toml", "duplicate-across/b.toml"] {
+    for file in [
+        "syntax.toml",
+        "bidi-char.toml",
+        "not-utf8.toml",
+        "duplicate-across/b.toml",
+    ] {
         assert!(out.contains(file), "{file} missing from:\n{out}");
     }
 }
@@ -90,25 +99,48 @@ fn a_missing_path_is_an_input_error() {
 fn usage_errors_exit_2() {
     let cfg = tempfile::tempdir().unwrap();
     kubedrill(cfg.path()).arg("frobnicate").assert().code(2);
-    kubedrill(cfg.path()).args(["list", "--format", "xml"]).assert().code(2);
+    kubedrill(cfg.path())
+        .args(["list", "--format", "xml"])
+        .assert()
+        .code(2);
     kubedrill(cfg.path()).arg("show").assert().code(2);
 }
 
 #[test]
 fn list_shows_the_four_seed_questions() {
     let cfg = tempfile::tempdir().unwrap();
-    let out = kubedrill(cfg.path()).arg("list").assert().code(0).get_output().stdout.clone();
+    let out = kubedrill(cfg.path())
+        .arg("list")
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
     let out = String::from_utf8(out).unwrap();
     let lines: Vec<&str> = out.lines().collect();
     assert!(lines[0].starts_with("ID "), "{out}");
     assert!(lines[0].ends_with("SCENARIO"));
-    let row = lines.iter().find(|l| l.starts_with("spec-vs-status ")).expect("spec-vs-status row");
+    let row = lines
+        .iter()
+        .find(|l| l.starts_with("spec-vs-status "))
+        .expect("spec-vs-status row");
     let cells: Vec<&str> = row.split_whitespace().collect();
     assert_eq!(
         cells,
-        ["spec-vs-status", "desired-state-reconciliation", "junior", "must-know", "72%", "spec-status"]
+        [
+            "spec-vs-status",
+            "desired-state-reconciliation",
+            "junior",
+            "must-know",
+            "72%",
+            "spec-status"
+        ]
     );
-    for id in ["deleted-pod-returns", "create-replace-apply", "replica-count-fight"] {
+    for id in [
+        "deleted-pod-returns",
+        "create-replace-apply",
+        "replica-count-fight",
+    ] {
         assert!(out.contains(id), "{id} missing");
     }
 }
@@ -126,7 +158,10 @@ fn list_json_has_the_contract_fields() {
     let rows: serde_json::Value = serde_json::from_slice(&out).unwrap();
     let rows = rows.as_array().unwrap();
     assert_eq!(rows.len(), 4);
-    let fight = rows.iter().find(|r| r["id"] == "replica-count-fight").unwrap();
+    let fight = rows
+        .iter()
+        .find(|r| r["id"] == "replica-count-fight")
+        .unwrap();
     assert_eq!(fight["topic"], "desired-state-reconciliation");
     assert_eq!(fight["level"], "senior");
     assert_eq!(fight["importance"], "should-know");
@@ -147,13 +182,25 @@ fn show_prints_tiers_in_order_without_escapes() {
     let out = String::from_utf8(out).unwrap();
     assert!(!out.contains('\x1b'));
     let order = [
-        "Question", "Keypoints", "Basics (about 10 s)", "Solid answer (about 50 s)", "Going deeper",
-        "For a junior:", "For a principal:", "Explainer", "Code (bash)", "Follow-ups", "Analogy",
-        "Pitfalls", "Demo: scenario `spec-status`",
+        "Question",
+        "Keypoints",
+        "Basics (about 10 s)",
+        "Solid answer (about 50 s)",
+        "Going deeper",
+        "For a junior:",
+        "For a principal:",
+        "Explainer",
+        "Code (bash)",
+        "Follow-ups",
+        "Analogy",
+        "Pitfalls",
+        "Demo: scenario `spec-status`",
     ];
     let mut at = 0;
     for heading in order {
-        let found = out[at..].find(heading).unwrap_or_else(|| panic!("{heading} missing or out of order"));
+        let found = out[at..]
+            .find(heading)
+            .unwrap_or_else(|| panic!("{heading} missing or out of order"));
         at += found + heading.len();
     }
 }
@@ -165,7 +212,9 @@ fn show_of_an_unknown_id_suggests_the_nearest() {
         .args(["show", "spec-vs-stats"])
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("no question with id `spec-vs-stats`"))
+        .stderr(predicate::str::contains(
+            "no question with id `spec-vs-stats`",
+        ))
         .stderr(predicate::str::contains("did you mean `spec-vs-status`?"));
 }
 
@@ -187,7 +236,11 @@ fn user_content_folders_add_questions_and_broken_ones_only_warn() {
     // A broken file in the config folder: list still works, with a warning naming it.
     let content = cfg.path().join("content");
     std::fs::create_dir_all(&content).unwrap();
-    std::fs::copy(fixtures().join("bad-content/bad-goal.toml"), content.join("mine.toml")).unwrap();
+    std::fs::copy(
+        fixtures().join("bad-content/bad-goal.toml"),
+        content.join("mine.toml"),
+    )
+    .unwrap();
     kubedrill(cfg.path())
         .arg("list")
         .assert()

@@ -13,10 +13,38 @@ fn deck() -> content::Deck {
 fn the_four_seed_questions_have_their_fixed_metadata() {
     let deck = deck();
     let expect = [
-        ("spec-vs-status", "junior", "must-know", 72, "spec-status", 10),
-        ("deleted-pod-returns", "middle", "must-know", 58, "self-healing", 20),
-        ("create-replace-apply", "middle", "should-know", 48, "apply-semantics", 20),
-        ("replica-count-fight", "senior", "should-know", 34, "field-fight", 20),
+        (
+            "spec-vs-status",
+            "junior",
+            "must-know",
+            72,
+            "spec-status",
+            10,
+        ),
+        (
+            "deleted-pod-returns",
+            "middle",
+            "must-know",
+            58,
+            "self-healing",
+            20,
+        ),
+        (
+            "create-replace-apply",
+            "middle",
+            "should-know",
+            48,
+            "apply-semantics",
+            20,
+        ),
+        (
+            "replica-count-fight",
+            "senior",
+            "should-know",
+            34,
+            "field-fight",
+            20,
+        ),
     ];
     for (id, level, importance, freq, scenario, basics) in expect {
         let q = deck.question(id).unwrap_or_else(|| panic!("{id} missing"));
@@ -41,16 +69,35 @@ fn assert_full(q: &Question) {
     for level in Level::ALL {
         assert!(q.deeper.at(*level).is_some(), "{id}: deeper.{level}");
     }
-    assert!(q.explainer.as_ref().is_some_and(|e| e.split_whitespace().count() >= 250), "{id}: explainer");
-    assert!(q.code.iter().any(|c| c.runnable && c.lines().all(|l| l.starts_with("kubectl "))), "{id}: runnable kubectl code");
-    assert!(q.code.iter().all(|c| c.caption.is_some()), "{id}: code captions");
+    assert!(
+        q.explainer
+            .as_ref()
+            .is_some_and(|e| e.split_whitespace().count() >= 250),
+        "{id}: explainer"
+    );
+    assert!(
+        q.code
+            .iter()
+            .any(|c| c.runnable && c.lines().all(|l| l.starts_with("kubectl "))),
+        "{id}: runnable kubectl code"
+    );
+    assert!(
+        q.code.iter().all(|c| c.caption.is_some()),
+        "{id}: code captions"
+    );
     assert!(q.followups.len() >= 2, "{id}: follow-ups");
     assert!(q.pitfalls.len() >= 4, "{id}: pitfalls");
     assert!(q.demo.challenges.len() >= 2, "{id}: challenges");
-    assert!(q.demo.challenges.iter().all(|c| c.hint.is_some()), "{id}: challenge hints");
+    assert!(
+        q.demo.challenges.iter().all(|c| c.hint.is_some()),
+        "{id}: challenge hints"
+    );
     // The solid answer is about 50 s of speech: roughly 100 to 170 words.
     let words = q.solid.text.split_whitespace().count();
-    assert!((90..=180).contains(&words), "{id}: solid answer has {words} words");
+    assert!(
+        (90..=180).contains(&words),
+        "{id}: solid answer has {words} words"
+    );
 }
 
 #[test]

@@ -3,4 +3,5 @@
 
 pub mod catalog;
 pub mod goal;
+pub mod kubectl;
 pub mod scenario;

@@ -1,0 +1,1088 @@
+//! kubectl's command line: verbs, resource arguments and pflag-style flags, parsed into a
+//! typed [`Command`], with kubectl's own error words for mistakes.
+
+use std::fmt;
+
+/// A command-line mistake, printed to stderr exactly as kubectl prints it (exit code 1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UsageError(pub String);
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn usage(msg: impl Into<String>) -> UsageError {
+    UsageError(msg.into())
+}
+
+/// The resource kinds the demo serves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    Deployment,
+    ReplicaSet,
+    Pod,
+    Event,
+}
+
+impl Kind {
+    /// Resolves what a user may type: short names, singular, plural, with group.
+    pub fn parse(s: &str) -> Option<Kind> {
+        let lower = s.to_ascii_lowercase();
+        let base = lower
+            .strip_suffix(".apps")
+            .or_else(|| lower.strip_suffix(".apps/v1"))
+            .unwrap_or(&lower);
+        match base {
+            "deploy" | "deployment" | "deployments" => Some(Kind::Deployment),
+            "rs" | "replicaset" | "replicasets" => Some(Kind::ReplicaSet),
+            "po" | "pod" | "pods" => Some(Kind::Pod),
+            "ev" | "event" | "events" => Some(Kind::Event),
+            _ => None,
+        }
+    }
+
+    /// The resource as the API names it in errors: `deployments.apps`, `pods`.
+    pub fn group_resource(self) -> &'static str {
+        match self {
+            Kind::Deployment => "deployments.apps",
+            Kind::ReplicaSet => "replicasets.apps",
+            Kind::Pod => "pods",
+            Kind::Event => "events",
+        }
+    }
+
+    /// `lower(Kind)[.group]`, as the name printer writes it: `deployment.apps`.
+    pub fn kind_group(self) -> &'static str {
+        match self {
+            Kind::Deployment => "deployment.apps",
+            Kind::ReplicaSet => "replicaset.apps",
+            Kind::Pod => "pod",
+            Kind::Event => "event",
+        }
+    }
+
+    pub fn kind_name(self) -> &'static str {
+        match self {
+            Kind::Deployment => "Deployment",
+            Kind::ReplicaSet => "ReplicaSet",
+            Kind::Pod => "Pod",
+            Kind::Event => "Event",
+        }
+    }
+
+    pub fn from_kind_name(kind: &str) -> Option<Kind> {
+        [Kind::Deployment, Kind::ReplicaSet, Kind::Pod, Kind::Event]
+            .into_iter()
+            .find(|k| k.kind_name() == kind)
+    }
+}
+
+/// `-o` formats the demo prints.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Output {
+    Table,
+    Wide,
+    Json,
+    Yaml,
+    Name,
+    JsonPath(String),
+}
+
+/// Formats kubectl lists for `get`, in its own order.
+const GET_FORMATS: &str = "custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml";
+/// Formats of commands that print the changed object (`scale -o`, `apply -o`, ...).
+const OBJECT_FORMATS: &str = "go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,yaml";
+
+fn parse_output(s: &str, allowed: &str) -> Result<Output, UsageError> {
+    let out = match s {
+        "json" => Output::Json,
+        "yaml" => Output::Yaml,
+        "name" => Output::Name,
+        "wide" if allowed == GET_FORMATS => Output::Wide,
+        _ => match s.split_once('=') {
+            Some(("jsonpath", t)) => Output::JsonPath(t.to_string()),
+            _ => {
+                return Err(usage(format!(
+                    "error: unable to match a printer suitable for the output format \"{s}\", allowed formats are: {allowed}"
+                )));
+            }
+        },
+    };
+    Ok(out)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PatchType {
+    Strategic,
+    Merge,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RolloutAction {
+    Status,
+    History,
+    Undo,
+    Restart,
+    Pause,
+    Resume,
+}
+
+/// One `key=value` or `key-` argument of `label` / `annotate`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MetaChange {
+    Set(String, String),
+    Remove(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    pub kind: Kind,
+    pub names: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    Get {
+        kinds: Vec<Kind>,
+        names: Vec<String>,
+        output: Output,
+        selector: Option<String>,
+        show_managed_fields: bool,
+        show_labels: bool,
+        namespace: String,
+    },
+    Describe {
+        kind: Kind,
+        names: Vec<String>,
+        namespace: String,
+    },
+    Scale {
+        target: Target,
+        replicas: i64,
+        output: Option<Output>,
+    },
+    Delete {
+        target: Option<Target>,
+        file: Option<String>,
+        selector: Option<String>,
+        grace_period: Option<i64>,
+        now: bool,
+        force: bool,
+        namespace: String,
+    },
+    Patch {
+        target: Target,
+        patch_type: PatchType,
+        patch: String,
+        subresource: Option<String>,
+        output: Option<Output>,
+    },
+    CreateFile {
+        file: String,
+        output: Option<Output>,
+    },
+    CreateDeployment {
+        name: String,
+        images: Vec<String>,
+        replicas: i64,
+        port: Option<i64>,
+        dry_run: bool,
+        output: Option<Output>,
+    },
+    Replace {
+        file: String,
+        output: Option<Output>,
+    },
+    Apply {
+        file: String,
+        server_side: bool,
+        field_manager: Option<String>,
+        force_conflicts: bool,
+        output: Option<Output>,
+    },
+    Rollout {
+        action: RolloutAction,
+        target: Target,
+        to_revision: Option<i64>,
+    },
+    Label {
+        target: Target,
+        changes: Vec<MetaChange>,
+        overwrite: bool,
+        annotate: bool,
+    },
+    SetImage {
+        target: Target,
+        images: Vec<(String, String)>,
+    },
+}
+
+impl Command {
+    /// The verb, as `ran("verb")` in goals counts it.
+    pub fn verb(&self) -> &'static str {
+        match self {
+            Command::Get { .. } => "get",
+            Command::Describe { .. } => "describe",
+            Command::Scale { .. } => "scale",
+            Command::Delete { .. } => "delete",
+            Command::Patch { .. } => "patch",
+            Command::CreateFile { .. } | Command::CreateDeployment { .. } => "create",
+            Command::Replace { .. } => "replace",
+            Command::Apply { .. } => "apply",
+            Command::Rollout { .. } => "rollout",
+            Command::Label {
+                annotate: false, ..
+            } => "label",
+            Command::Label { annotate: true, .. } => "annotate",
+            Command::SetImage { .. } => "set",
+        }
+    }
+}
+
+// ---- flags ----
+
+#[derive(Clone, Copy)]
+struct Flag {
+    long: &'static str,
+    short: Option<char>,
+    value: bool,
+}
+
+const fn val(long: &'static str, short: Option<char>) -> Flag {
+    Flag {
+        long,
+        short,
+        value: true,
+    }
+}
+const fn boolean(long: &'static str) -> Flag {
+    Flag {
+        long,
+        short: None,
+        value: false,
+    }
+}
+
+const NAMESPACE: Flag = val("namespace", Some('n'));
+const OUTPUT: Flag = val("output", Some('o'));
+const FILENAME: Flag = val("filename", Some('f'));
+const SELECTOR: Flag = val("selector", Some('l'));
+
+/// Positional words and flag values, in order.
+#[derive(Default)]
+struct Flags {
+    positional: Vec<String>,
+    values: Vec<(&'static str, String)>,
+}
+
+impl Flags {
+    fn get(&self, long: &str) -> Option<&str> {
+        self.values
+            .iter()
+            .rev()
+            .find(|(l, _)| *l == long)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn all(&self, long: &str) -> Vec<String> {
+        self.values
+            .iter()
+            .filter(|(l, _)| *l == long)
+            .map(|(_, v)| v.clone())
+            .collect()
+    }
+
+    fn bool(&self, cmd: &str, long: &str) -> Result<bool, UsageError> {
+        match self.get(long) {
+            None => Ok(false),
+            Some("" | "true") => Ok(true),
+            Some("false") => Ok(false),
+            Some(v) => Err(usage(format!(
+                "error: invalid argument \"{v}\" for \"--{long}\" flag: strconv.ParseBool: parsing \"{v}\": invalid syntax\nSee 'kubectl {cmd} --help' for usage."
+            ))),
+        }
+    }
+
+    fn int(&self, cmd: &str, long: &str) -> Result<Option<i64>, UsageError> {
+        self.get(long)
+            .map(|v| {
+                v.parse().map_err(|_| {
+                    usage(format!(
+                        "error: invalid argument \"{v}\" for \"--{long}\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax\nSee 'kubectl {cmd} --help' for usage."
+                    ))
+                })
+            })
+            .transpose()
+    }
+
+    fn namespace(&self) -> String {
+        self.get("namespace").unwrap_or("default").to_string()
+    }
+}
+
+/// pflag semantics: `--x=v`, `--x v`, `-x v`, `-xv`, bool flags without a value, `--`
+/// ends flags.
+fn parse_flags(cmd: &str, words: &[String], specs: &[Flag]) -> Result<Flags, UsageError> {
+    let mut out = Flags::default();
+    let mut i = 0;
+    let see = format!("See 'kubectl {cmd} --help' for usage.");
+    while i < words.len() {
+        let w = &words[i];
+        i += 1;
+        if w == "--" {
+            out.positional.extend(words[i..].iter().cloned());
+            break;
+        }
+        if let Some(rest) = w.strip_prefix("--") {
+            let (name, inline) = match rest.split_once('=') {
+                Some((n, v)) => (n, Some(v.to_string())),
+                None => (rest, None),
+            };
+            let Some(spec) = specs.iter().find(|f| f.long == name) else {
+                return Err(usage(format!("error: unknown flag: --{name}\n{see}")));
+            };
+            let value = match (spec.value, inline) {
+                (_, Some(v)) => v,
+                (false, None) => String::new(),
+                (true, None) => {
+                    let Some(v) = words.get(i) else {
+                        return Err(usage(format!(
+                            "error: flag needs an argument: --{name}\n{see}"
+                        )));
+                    };
+                    i += 1;
+                    v.clone()
+                }
+            };
+            out.values.push((spec.long, value));
+        } else if w.len() > 1
+            && w.starts_with('-')
+            && !w[1..].starts_with(|c: char| c.is_ascii_digit())
+        {
+            let mut chars = w[1..].char_indices();
+            while let Some((at, c)) = chars.next() {
+                let Some(spec) = specs.iter().find(|f| f.short == Some(c)) else {
+                    return Err(usage(format!(
+                        "error: unknown shorthand flag: '{c}' in {w}\n{see}"
+                    )));
+                };
+                if !spec.value {
+                    out.values.push((spec.long, String::new()));
+                    continue;
+                }
+                let rest = &w[1 + at + c.len_utf8()..];
+                let value = if let Some(v) = rest.strip_prefix('=') {
+                    v.to_string()
+                } else if !rest.is_empty() {
+                    rest.to_string()
+                } else if let Some(v) = words.get(i) {
+                    i += 1;
+                    v.clone()
+                } else {
+                    return Err(usage(format!(
+                        "error: flag needs an argument: '{c}' in -{c}\n{see}"
+                    )));
+                };
+                out.values.push((spec.long, value));
+                break;
+            }
+        } else {
+            out.positional.push(w.clone());
+        }
+    }
+    Ok(out)
+}
+
+fn unknown_type(s: &str) -> UsageError {
+    usage(format!(
+        "error: the server doesn't have a resource type \"{s}\""
+    ))
+}
+
+/// `TYPE NAME...` or `TYPE/NAME...` (all the same type, as the demo needs).
+fn target(words: &[String]) -> Result<Option<Target>, UsageError> {
+    let Some(first) = words.first() else {
+        return Ok(None);
+    };
+    if first.contains('/') {
+        let mut kind = None;
+        let mut names = Vec::new();
+        for w in words {
+            let Some((t, n)) = w.split_once('/') else {
+                return Err(usage(format!(
+                    "error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'"
+                )));
+            };
+            let k = Kind::parse(t).ok_or_else(|| unknown_type(t))?;
+            if kind.is_some_and(|prev| prev != k) {
+                return Err(usage(
+                    "error: kubedrill's demo takes one resource type per command",
+                ));
+            }
+            kind = Some(k);
+            names.push(n.to_string());
+        }
+        return Ok(kind.map(|kind| Target { kind, names }));
+    }
+    let kind = Kind::parse(first).ok_or_else(|| unknown_type(first))?;
+    Ok(Some(Target {
+        kind,
+        names: words[1..].to_vec(),
+    }))
+}
+
+/// One named object: `deploy web` or `deploy/web`.
+fn one_target(words: &[String], none: &str) -> Result<Target, UsageError> {
+    match target(words)? {
+        Some(t) if t.names.len() == 1 => Ok(t),
+        Some(t) if t.names.len() > 1 => Err(usage(format!(
+            "error: kubedrill's demo takes one name here, got {}",
+            t.names.len()
+        ))),
+        _ => Err(usage(none.to_string())),
+    }
+}
+
+const NO_RESOURCES: &str = "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'";
+
+pub const VERBS: &[&str] = &[
+    "get", "describe", "scale", "delete", "patch", "create", "replace", "apply", "rollout",
+    "label", "annotate", "set",
+];
+
+/// Parses the words after `kubectl`.
+pub fn parse(words: &[String]) -> Result<Command, UsageError> {
+    let Some(verb) = words.first() else {
+        return Err(usage(
+            "error: kubectl needs a command, for example `kubectl get pods`",
+        ));
+    };
+    let rest = &words[1..];
+    match verb.as_str() {
+        "get" => get(rest),
+        "describe" => describe(rest),
+        "scale" => scale(rest),
+        "delete" => delete(rest),
+        "patch" => patch(rest),
+        "create" => create(rest),
+        "replace" => {
+            let f = parse_flags("replace", rest, &[FILENAME, NAMESPACE, OUTPUT])?;
+            let file = f.get("filename").ok_or_else(|| {
+                usage("error: must specify --filename to replace\nSee 'kubectl replace -h' for help and examples")
+            })?;
+            Ok(Command::Replace {
+                file: file.to_string(),
+                output: opt_output(&f)?,
+            })
+        }
+        "apply" => {
+            let f = parse_flags(
+                "apply",
+                rest,
+                &[
+                    FILENAME,
+                    NAMESPACE,
+                    OUTPUT,
+                    boolean("server-side"),
+                    val("field-manager", None),
+                    boolean("force-conflicts"),
+                ],
+            )?;
+            let file = f.get("filename").ok_or_else(|| {
+                usage("error: must specify one of -f and -k\nSee 'kubectl apply -h' for help and examples")
+            })?;
+            let server_side = f.bool("apply", "server-side")?;
+            let force_conflicts = f.bool("apply", "force-conflicts")?;
+            if force_conflicts && !server_side {
+                return Err(usage(
+                    "error: --force-conflicts only works with --server-side",
+                ));
+            }
+            Ok(Command::Apply {
+                file: file.to_string(),
+                server_side,
+                field_manager: f.get("field-manager").map(str::to_string),
+                force_conflicts,
+                output: opt_output(&f)?,
+            })
+        }
+        "rollout" => rollout(rest),
+        "label" | "annotate" => label(verb, rest),
+        "set" => set(rest),
+        other => {
+            let mut msg = format!("error: unknown command \"{other}\" for \"kubectl\"");
+            let near: Vec<&str> = VERBS
+                .iter()
+                .copied()
+                .filter(|v| strsim::levenshtein(v, other) <= 2)
+                .collect();
+            if !near.is_empty() {
+                msg.push_str("\n\nDid you mean this?");
+                for n in near {
+                    msg.push_str("\n\t");
+                    msg.push_str(n);
+                }
+            }
+            Err(usage(msg))
+        }
+    }
+}
+
+fn opt_output(f: &Flags) -> Result<Option<Output>, UsageError> {
+    f.get("output")
+        .map(|o| parse_output(o, OBJECT_FORMATS))
+        .transpose()
+}
+
+fn get(rest: &[String]) -> Result<Command, UsageError> {
+    let f = parse_flags(
+        "get",
+        rest,
+        &[
+            OUTPUT,
+            SELECTOR,
+            NAMESPACE,
+            boolean("show-managed-fields"),
+            boolean("show-labels"),
+        ],
+    )?;
+    let Some(first) = f.positional.first() else {
+        return Err(usage(
+            "You must specify the type of resource to get. Use \"kubectl api-resources\" for a complete list of supported resources.\n\nerror: Required resource not specified.\nUse \"kubectl explain <resource>\" for a detailed description of that resource (e.g. kubectl explain pods).\nSee 'kubectl get -h' for help and examples",
+        ));
+    };
+    let (kinds, names) = if first.contains('/') {
+        let t = target(&f.positional)?.ok_or_else(|| unknown_type(first))?;
+        (vec![t.kind], t.names)
+    } else {
+        let kinds = first
+            .split(',')
+            .map(|t| Kind::parse(t).ok_or_else(|| unknown_type(t)))
+            .collect::<Result<Vec<_>, _>>()?;
+        (kinds, f.positional[1..].to_vec())
+    };
+    let selector = f.get("selector").map(str::to_string);
+    if selector.is_some() && !names.is_empty() {
+        return Err(usage(
+            "error: name cannot be provided when a selector is specified",
+        ));
+    }
+    Ok(Command::Get {
+        kinds,
+        names,
+        output: f
+            .get("output")
+            .map_or(Ok(Output::Table), |o| parse_output(o, GET_FORMATS))?,
+        selector,
+        show_managed_fields: f.bool("get", "show-managed-fields")?,
+        show_labels: f.bool("get", "show-labels")?,
+        namespace: f.namespace(),
+    })
+}
+
+fn describe(rest: &[String]) -> Result<Command, UsageError> {
+    let f = parse_flags("describe", rest, &[NAMESPACE, SELECTOR])?;
+    let t = target(&f.positional)?.ok_or_else(|| {
+        usage("error: You must specify the type of resource to describe. Use \"kubectl api-resources\" for a complete list of supported resources.")
+    })?;
+    if t.kind != Kind::Deployment {
+        return Err(usage(format!(
+            "error: kubedrill's demo describes deployments only; try `kubectl get {} -o yaml`",
+            t.kind.group_resource().trim_end_matches(".apps")
+        )));
+    }
+    Ok(Command::Describe {
+        kind: t.kind,
+        names: t.names,
+        namespace: f.namespace(),
+    })
+}
+
+fn scale(rest: &[String]) -> Result<Command, UsageError> {
+    let f = parse_flags(
+        "scale",
+        rest,
+        &[
+            val("replicas", None),
+            NAMESPACE,
+            OUTPUT,
+            val("current-replicas", None),
+        ],
+    )?;
+    let Some(replicas) = f.int("scale", "replicas")? else {
+        // cobra checks required flags before the command runs.
+        return Err(usage("error: required flag(s) \"replicas\" not set"));
+    };
+    let target = one_target(&f.positional, "error: required resource not specified")?;
+    match Some(replicas) {
+        Some(n) if n >= 0 => Ok(Command::Scale {
+            target,
+            replicas: n,
+            output: opt_output(&f)?,
+        }),
+        _ => Err(usage(
+            "error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0",
+        )),
+    }
+}
+
+fn delete(rest: &[String]) -> Result<Command, UsageError> {
+    let f = parse_flags(
+        "delete",
+        rest,
+        &[
+            FILENAME,
+            SELECTOR,
+            NAMESPACE,
+            val("grace-period", None),
+            boolean("now"),
+            boolean("force"),
+            boolean("wait"),
+        ],
+    )?;
+    let target = target(&f.positional)?;
+    let file = f.get("filename").map(str::to_string);
+    let selector = f.get("selector").map(str::to_string);
+    match (&target, &file) {
+        (None, None) => return Err(usage(NO_RESOURCES)),
+        (Some(t), None) if t.names.is_empty() && selector.is_none() => {
+            return Err(usage(
+                "error: resource(s) were provided, but no name was specified",
+            ));
+        }
+        _ => {}
+    }
+    let now = f.bool("delete", "now")?;
+    let grace_period = f.int("delete", "grace-period")?;
+    if now && grace_period.is_some() {
+        return Err(usage(
+            "error: --now and --grace-period cannot be specified together",
+        ));
+    }
+    Ok(Command::Delete {
+        target,
+        file,
+        selector,
+        grace_period,
+        now,
+        force: f.bool("delete", "force")?,
+        namespace: f.namespace(),
+    })
+}
+
+fn patch(rest: &[String]) -> Result<Command, UsageError> {
+    let f = parse_flags(
+        "patch",
+        rest,
+        &[
+            val("patch", Some('p')),
+            val("type", None),
+            val("subresource", None),
+            NAMESPACE,
+            OUTPUT,
+        ],
+    )?;
+    let target = one_target(&f.positional, "error: required resource not specified")?;
+    let patch = f.get("patch").ok_or_else(|| {
+        usage("error: must specify --patch or --patch-file containing the contents of the patch")
+    })?;
+    let patch_type = match f.get("type").unwrap_or("strategic") {
+        "strategic" => PatchType::Strategic,
+        "merge" => PatchType::Merge,
+        "json" => PatchType::Json,
+        other => {
+            return Err(usage(format!(
+                "error: --type must be one of [json merge strategic], not \"{other}\""
+            )));
+        }
+    };
+    let subresource = f.get("subresource").map(str::to_string);
+    if let Some(s) = &subresource
+        && s != "status"
+        && s != "scale"
+    {
+        return Err(usage(format!(
+            "error: invalid subresource value: \"{s}\". Must be one of [status scale]"
+        )));
+    }
+    Ok(Command::Patch {
+        target,
+        patch_type,
+        patch: patch.to_string(),
+        subresource,
+        output: opt_output(&f)?,
+    })
+}
+
+fn create(rest: &[String]) -> Result<Command, UsageError> {
+    if rest
+        .first()
+        .is_some_and(|w| w == "deployment" || w == "deploy")
+    {
+        let f = parse_flags(
+            "create deployment",
+            &rest[1..],
+            &[
+                val("image", None),
+                val("replicas", Some('r')),
+                val("port", None),
+                val("dry-run", None),
+                NAMESPACE,
+                OUTPUT,
+            ],
+        )?;
+        let name = match f.positional.as_slice() {
+            [n] => n.clone(),
+            other => {
+                return Err(usage(format!(
+                    "error: exactly one NAME is required, got {}\nSee 'kubectl create deployment -h' for help and examples",
+                    other.len()
+                )));
+            }
+        };
+        let images = f.all("image");
+        if images.is_empty() {
+            return Err(usage("error: required flag(s) \"image\" not set"));
+        }
+        let dry_run = match f.get("dry-run") {
+            None | Some("none") => false,
+            Some("client" | "server") => true,
+            Some(other) => {
+                return Err(usage(format!(
+                    "error: Invalid dry-run value ({other}). Must be \"none\", \"server\", or \"client\"."
+                )));
+            }
+        };
+        return Ok(Command::CreateDeployment {
+            name,
+            images,
+            replicas: f.int("create deployment", "replicas")?.unwrap_or(1),
+            port: f.int("create deployment", "port")?,
+            dry_run,
+            output: opt_output(&f)?,
+        });
+    }
+    let f = parse_flags("create", rest, &[FILENAME, NAMESPACE, OUTPUT])?;
+    match (f.get("filename"), f.positional.first()) {
+        (Some(file), _) => Ok(Command::CreateFile {
+            file: file.to_string(),
+            output: opt_output(&f)?,
+        }),
+        (None, Some(sub)) => Err(usage(format!(
+            "error: kubedrill's demo can `create -f FILE` and `create deployment`, not `create {sub}`"
+        ))),
+        (None, None) => Err(usage(
+            "error: must specify one of -f and -k\n\nerror: unable to read URLs from filename: no filename given",
+        )),
+    }
+}
+
+fn rollout(rest: &[String]) -> Result<Command, UsageError> {
+    let Some(sub) = rest.first() else {
+        return Err(usage(
+            "error: kubectl rollout needs a subcommand: status, history, undo, restart, pause, resume\nSee 'kubectl rollout -h' for help and examples",
+        ));
+    };
+    let action = match sub.as_str() {
+        "status" => RolloutAction::Status,
+        "history" => RolloutAction::History,
+        "undo" => RolloutAction::Undo,
+        "restart" => RolloutAction::Restart,
+        "pause" => RolloutAction::Pause,
+        "resume" => RolloutAction::Resume,
+        other => {
+            return Err(usage(format!(
+                "error: unknown command \"{other}\"\nSee 'kubectl rollout -h' for help and examples"
+            )));
+        }
+    };
+    let cmd = format!("rollout {sub}");
+    let f = parse_flags(
+        &cmd,
+        &rest[1..],
+        &[
+            NAMESPACE,
+            val("to-revision", None),
+            boolean("watch"),
+            val("timeout", None),
+            val("revision", None),
+        ],
+    )?;
+    let target = one_target(&f.positional, "error: required resource not specified")?;
+    if target.kind != Kind::Deployment {
+        return Err(usage(format!(
+            "error: no rollout support for {}: kubedrill's demo rolls out deployments",
+            target.kind.group_resource()
+        )));
+    }
+    let to_revision = f.int(&cmd, "to-revision")?.or(f.int(&cmd, "revision")?);
+    Ok(Command::Rollout {
+        action,
+        target,
+        to_revision,
+    })
+}
+
+fn label(verb: &str, rest: &[String]) -> Result<Command, UsageError> {
+    let f = parse_flags(
+        verb,
+        rest,
+        &[boolean("overwrite"), NAMESPACE, SELECTOR, OUTPUT],
+    )?;
+    let (changes, objects): (Vec<&String>, Vec<&String>) = f
+        .positional
+        .iter()
+        .partition(|w| w.contains('=') || (w.ends_with('-') && !w.contains('/') && w.len() > 1));
+    let objects: Vec<String> = objects.into_iter().cloned().collect();
+    let target = one_target(&objects, NO_RESOURCES)?;
+    let what = if verb == "label" {
+        "label"
+    } else {
+        "annotation"
+    };
+    let mut out = Vec::new();
+    for c in changes {
+        if let Some((k, v)) = c.split_once('=') {
+            if k.is_empty() || v.contains('=') {
+                return Err(usage(format!("error: invalid {what} spec: {c}")));
+            }
+            out.push(MetaChange::Set(k.to_string(), v.to_string()));
+        } else {
+            out.push(MetaChange::Remove(c.trim_end_matches('-').to_string()));
+        }
+    }
+    if out.is_empty() {
+        return Err(usage(format!(
+            "error: at least one {what} update is required"
+        )));
+    }
+    Ok(Command::Label {
+        target,
+        changes: out,
+        overwrite: f.bool(verb, "overwrite")?,
+        annotate: verb == "annotate",
+    })
+}
+
+fn set(rest: &[String]) -> Result<Command, UsageError> {
+    match rest.first().map(String::as_str) {
+        Some("image") => {}
+        Some(other) => {
+            return Err(usage(format!(
+                "error: unknown command \"{other}\"\nSee 'kubectl set -h' for help and examples"
+            )));
+        }
+        None => {
+            return Err(usage(
+                "error: kubectl set needs a subcommand, e.g. `kubectl set image deploy/web app=nginx:1.28`",
+            ));
+        }
+    }
+    let f = parse_flags("set image", &rest[1..], &[NAMESPACE, SELECTOR, OUTPUT])?;
+    let (pairs, objects): (Vec<&String>, Vec<&String>) =
+        f.positional.iter().partition(|w| w.contains('='));
+    let objects: Vec<String> = objects.into_iter().cloned().collect();
+    let target = one_target(&objects, NO_RESOURCES)?;
+    if pairs.is_empty() {
+        return Err(usage("error: at least one image update is required"));
+    }
+    let images = pairs
+        .iter()
+        .filter_map(|p| {
+            p.split_once('=')
+                .map(|(c, i)| (c.to_string(), i.to_string()))
+        })
+        .collect();
+    Ok(Command::SetImage { target, images })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(line: &str) -> Result<Command, UsageError> {
+        let words: Vec<String> = line.split_whitespace().map(String::from).collect();
+        parse(&words)
+    }
+
+    fn err(line: &str) -> String {
+        p(line).unwrap_err().0
+    }
+
+    #[test]
+    fn get_forms() {
+        let Command::Get {
+            kinds,
+            names,
+            output,
+            ..
+        } = p("get deploy web -o wide").unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (kinds, names, output),
+            (
+                vec![Kind::Deployment],
+                vec!["web".to_string()],
+                Output::Wide
+            )
+        );
+        let Command::Get { kinds, .. } = p("get deploy,rs,po").unwrap() else {
+            panic!()
+        };
+        assert_eq!(kinds, [Kind::Deployment, Kind::ReplicaSet, Kind::Pod]);
+        let Command::Get {
+            kinds,
+            names,
+            output,
+            ..
+        } = p("get deployment.apps/web -ojsonpath={.spec}").unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (kinds, names, output),
+            (
+                vec![Kind::Deployment],
+                vec!["web".into()],
+                Output::JsonPath("{.spec}".into())
+            )
+        );
+        let Command::Get { selector, .. } = p("get pods -l app=web").unwrap() else {
+            panic!()
+        };
+        assert_eq!(selector.as_deref(), Some("app=web"));
+    }
+
+    #[test]
+    fn kubectl_error_words() {
+        assert_eq!(
+            err("scale deploy web --replica=3"),
+            "error: unknown flag: --replica\nSee 'kubectl scale --help' for usage."
+        );
+        assert_eq!(
+            err("get pods -x"),
+            "error: unknown shorthand flag: 'x' in -x\nSee 'kubectl get --help' for usage."
+        );
+        assert_eq!(
+            err("get foo"),
+            "error: the server doesn't have a resource type \"foo\""
+        );
+        assert!(err("get").starts_with("You must specify the type of resource to get."));
+        assert_eq!(
+            err("get pods -o bad"),
+            "error: unable to match a printer suitable for the output format \"bad\", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml"
+        );
+        assert_eq!(
+            err("scale deploy web --replicas=-1"),
+            "error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0"
+        );
+        assert_eq!(
+            err("scale deploy web"),
+            "error: required flag(s) \"replicas\" not set"
+        );
+        assert_eq!(
+            err("scale --replicas=2"),
+            "error: required resource not specified"
+        );
+        assert_eq!(
+            err("rollout status"),
+            "error: required resource not specified"
+        );
+        assert_eq!(
+            err("patch deploy web"),
+            "error: must specify --patch or --patch-file containing the contents of the patch"
+        );
+        assert_eq!(
+            err("label deploy web"),
+            "error: at least one label update is required"
+        );
+        assert_eq!(
+            err("label deploy web a=b=c"),
+            "error: invalid label spec: a=b=c"
+        );
+        assert!(
+            err("create deployment --image=x")
+                .starts_with("error: exactly one NAME is required, got 0")
+        );
+        assert!(err("delete").starts_with("error: You must provide one or more resources"));
+        assert_eq!(
+            err("gte pods"),
+            "error: unknown command \"gte\" for \"kubectl\"\n\nDid you mean this?\n\tget"
+        );
+        assert_eq!(
+            err("get pods web -l app=web"),
+            "error: name cannot be provided when a selector is specified"
+        );
+    }
+
+    #[test]
+    fn flags_in_every_position_and_form() {
+        let Command::Scale {
+            target, replicas, ..
+        } = p("scale --replicas 5 deploy/web").unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (target.kind, target.names, replicas),
+            (Kind::Deployment, vec!["web".into()], 5)
+        );
+        let Command::Delete {
+            target,
+            grace_period,
+            now,
+            ..
+        } = p("delete pod web-x --grace-period=0").unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (target.unwrap().names, grace_period, now),
+            (vec!["web-x".to_string()], Some(0), false)
+        );
+        let Command::Apply {
+            server_side,
+            field_manager,
+            force_conflicts,
+            ..
+        } = p("apply -f web.yaml --server-side --field-manager=me --force-conflicts").unwrap()
+        else {
+            panic!()
+        };
+        assert!(server_side && force_conflicts);
+        assert_eq!(field_manager.as_deref(), Some("me"));
+        let Command::Label {
+            changes, overwrite, ..
+        } = p("label deploy web tier=front old- --overwrite").unwrap()
+        else {
+            panic!()
+        };
+        assert!(overwrite);
+        assert_eq!(
+            changes,
+            [
+                MetaChange::Set("tier".into(), "front".into()),
+                MetaChange::Remove("old".into())
+            ]
+        );
+        let Command::SetImage { images, .. } = p("set image deploy/web app=nginx:1.28").unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(images, [("app".to_string(), "nginx:1.28".to_string())]);
+        let Command::Rollout {
+            action,
+            to_revision,
+            ..
+        } = p("rollout undo deploy/web --to-revision=1").unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!((action, to_revision), (RolloutAction::Undo, Some(1)));
+    }
+}

@@ -1,0 +1,3 @@
+//! The demo's kubectl: the command language parsed as kubectl parses it.
+
+pub mod args;
