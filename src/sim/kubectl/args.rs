@@ -362,8 +362,8 @@ fn parse_flags(cmd: &str, words: &[String], specs: &[Flag]) -> Result<Flags, Usa
             && w.starts_with('-')
             && !w[1..].starts_with(|c: char| c.is_ascii_digit())
         {
-            let mut chars = w[1..].char_indices();
-            while let Some((at, c)) = chars.next() {
+            let chars = w[1..].char_indices();
+            for (at, c) in chars {
                 let Some(spec) = specs.iter().find(|f| f.short == Some(c)) else {
                     return Err(usage(format!(
                         "error: unknown shorthand flag: '{c}' in {w}\n{see}"
@@ -412,9 +412,7 @@ fn target(words: &[String]) -> Result<Option<Target>, UsageError> {
         let mut names = Vec::new();
         for w in words {
             let Some((t, n)) = w.split_once('/') else {
-                return Err(usage(format!(
-                    "error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'"
-                )));
+                return Err(usage("error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'".to_string()));
             };
             let k = Kind::parse(t).ok_or_else(|| unknown_type(t))?;
             if kind.is_some_and(|prev| prev != k) {
