@@ -6,14 +6,8 @@ use crate::content::{DemoCatalog, Problem};
 use super::goal;
 use super::scenario::SCENARIO_IDS;
 
-/// kubectl verbs the demo understands.
-pub const KUBECTL_VERBS: &[&str] = &[
-    "get", "describe", "scale", "delete", "patch", "create", "replace", "apply", "rollout",
-    "label", "annotate", "set",
-];
-
-/// Directives of `kubedrill sim` that may also appear in content setup lines.
-pub const DIRECTIVES: &[&str] = &["tick"];
+use super::directive;
+use super::kubectl::args::VERBS as KUBECTL_VERBS;
 
 pub struct SimCatalog;
 
@@ -54,20 +48,23 @@ impl DemoCatalog for SimCatalog {
                     })
                 }
             }
-            "tick" => match words.next().map(str::parse::<u32>) {
-                Some(Ok(_)) => Ok(()),
-                _ => Err(Problem {
-                    span: 0..line.len(),
-                    message: "`tick` needs a number of seconds".into(),
-                    help: Some("for example `tick 5`".into()),
-                }),
-            },
+            w if directive::WORDS.contains(&w) => {
+                let all: Vec<String> = line.split_whitespace().map(String::from).collect();
+                match directive::parse(&all) {
+                    Some(Err(e)) => Err(Problem {
+                        span: 0..line.len(),
+                        message: e.trim_start_matches("error: ").to_string(),
+                        help: None,
+                    }),
+                    _ => Ok(()),
+                }
+            }
             other => Err(Problem {
                 span: verb_at(other),
                 message: format!("`{other}` is not a kubectl command or a demo directive"),
                 help: Some(format!(
                     "demo lines start with `kubectl` or one of: {}",
-                    DIRECTIVES.join(", ")
+                    directive::WORDS.join(", ")
                 )),
             }),
         }

@@ -2,6 +2,7 @@
 //! advances), no IO, and one seeded RNG, so the same input gives the same output.
 
 pub mod catalog;
+pub mod directive;
 pub mod goal;
 pub mod kubectl;
 pub mod scenario;

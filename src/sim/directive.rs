@@ -1,0 +1,277 @@
+//! Demo directives: what `kubedrill sim` accepts besides kubectl, for the manipulations a
+//! real cluster cannot do on request (pausing a controller, losing watch events, ...).
+
+use std::fmt;
+
+/// The components a directive can address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Component {
+    Deployment,
+    ReplicaSet,
+    Kubelet,
+    Autoscaler,
+    Gitops,
+}
+
+impl Component {
+    pub const ALL: [Component; 5] = [
+        Component::Deployment,
+        Component::ReplicaSet,
+        Component::Kubelet,
+        Component::Autoscaler,
+        Component::Gitops,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Component::Deployment => "deployment",
+            Component::ReplicaSet => "replicaset",
+            Component::Kubelet => "kubelet",
+            Component::Autoscaler => "autoscaler",
+            Component::Gitops => "gitops",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Component> {
+        match s {
+            "deployment" | "deploy" | "deployment-controller" => Some(Component::Deployment),
+            "replicaset" | "rs" | "replicaset-controller" => Some(Component::ReplicaSet),
+            "kubelet" => Some(Component::Kubelet),
+            "autoscaler" | "hpa" => Some(Component::Autoscaler),
+            "gitops" => Some(Component::Gitops),
+            _ => None,
+        }
+    }
+
+    /// Components with an informer and a work queue (the ones that can be edge-triggered
+    /// or lose events).
+    pub fn is_controller(self) -> bool {
+        matches!(self, Component::Deployment | Component::ReplicaSet)
+    }
+}
+
+impl fmt::Display for Component {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Trigger {
+    Level,
+    Edge,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ApplyMode {
+    ClientSide,
+    ServerSide,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Directive {
+    /// Advance simulated time by N seconds.
+    Tick(u64),
+    Help,
+    /// Workers stop; the informer keeps caching and queueing.
+    Pause(Component),
+    Resume(Component),
+    /// The process dies: cache, queue and in-memory expectations are lost.
+    Crash(Component),
+    /// Start again after a crash: relist, reconcile everything from current state.
+    Restart(Component),
+    /// Lose the next N watch events to this controller's informer.
+    Drop(Component, u32),
+    Trigger(Component, Trigger),
+    /// The autoscaler wants N replicas (its metrics say so) and writes `/scale` when the
+    /// Deployment differs.
+    AutoscalerTarget(u32),
+    /// The GitOps syncer re-applies its manifest every N seconds.
+    GitopsEvery(u64, ApplyMode),
+    /// List the scenario's files, or print one.
+    Files,
+    Cat(String),
+    /// Show the controllers' state.
+    Status,
+}
+
+pub const HELP: &str = "\
+kubedrill sim: one command per line.
+  kubectl ...                 a kubectl command against the simulated cluster
+  tick N                      advance simulated time by N seconds
+  pause|resume CONTROLLER     stop or restart a controller's workers (its informer keeps queueing)
+  crash|restart CONTROLLER    kill a controller (cache, queue, expectations lost) / start it (relists)
+  drop CONTROLLER N           lose the next N watch events to CONTROLLER (fault injection)
+  trigger CONTROLLER level|edge
+                              level: reconcile from cached state (what Kubernetes does);
+                              edge: act only on each event's delta (a teaching variant)
+  autoscaler N                the autoscaler's metrics now want N replicas
+  gitops every N [client-side|server-side]
+                              the GitOps syncer re-applies gitops.yaml every N seconds
+  files | cat FILE            list the scenario's manifest files / print one
+  status                      controllers: running, paused or crashed; trigger; queue length
+  help                        this text
+  # ...                       a comment
+CONTROLLER is deployment, replicaset, kubelet, autoscaler or gitops.
+The demo simplifies: one namespace (default), no scheduler and no nodes (pods run at once),
+no real containers (a pod is Running one second after creation and Ready a second later).";
+
+/// Parses a directive line already split into words; `None` if the first word is not a
+/// directive at all, `Some(Err)` for a directive used wrongly.
+pub fn parse(words: &[String]) -> Option<Result<Directive, String>> {
+    let first = words.first()?.as_str();
+    let args = &words[1..];
+    let component = |i: usize| -> Result<Component, String> {
+        let w = args.get(i).map(String::as_str).unwrap_or("");
+        Component::parse(w).ok_or_else(|| {
+            format!(
+                "error: `{first}` needs a controller: deployment, replicaset, kubelet, autoscaler or gitops{}",
+                if w.is_empty() { String::new() } else { format!(" (got `{w}`)") }
+            )
+        })
+    };
+    let number = |i: usize, what: &str| -> Result<u64, String> {
+        args.get(i)
+            .and_then(|w| w.parse().ok())
+            .ok_or_else(|| format!("error: `{first}` needs {what}"))
+    };
+    let d = match first {
+        "tick" => number(0, "a number of seconds, e.g. `tick 5`").map(Directive::Tick),
+        "help" => Ok(Directive::Help),
+        "pause" => component(0).map(Directive::Pause),
+        "resume" => component(0).map(Directive::Resume),
+        "crash" => component(0).map(Directive::Crash),
+        "restart" => component(0).map(Directive::Restart),
+        "drop" => component(0).and_then(|c| {
+            if !c.is_controller() {
+                return Err(format!("error: only the deployment and replicaset controllers watch events; `{c}` has none to drop"));
+            }
+            let n = number(1, "a number of events, e.g. `drop replicaset 1`")?;
+            Ok(Directive::Drop(c, n.min(u32::MAX as u64) as u32))
+        }),
+        "trigger" => component(0).and_then(|c| {
+            if !c.is_controller() {
+                return Err(format!("error: `{c}` has no work queue; only deployment and replicaset can switch triggering"));
+            }
+            match args.get(1).map(String::as_str) {
+                Some("level") => Ok(Directive::Trigger(c, Trigger::Level)),
+                Some("edge") => Ok(Directive::Trigger(c, Trigger::Edge)),
+                _ => Err("error: `trigger` needs `level` or `edge`, e.g. `trigger replicaset edge`".into()),
+            }
+        }),
+        "autoscaler" => number(0, "a replica count, e.g. `autoscaler 5`")
+            .map(|n| Directive::AutoscalerTarget(n.min(10_000) as u32)),
+        "gitops" => {
+            if args.first().map(String::as_str) != Some("every") {
+                Err("error: usage: `gitops every N [client-side|server-side]`".into())
+            } else {
+                number(1, "a period in seconds, e.g. `gitops every 10`").and_then(|n| {
+                    let mode = match args.get(2).map(String::as_str) {
+                        None | Some("client-side") => ApplyMode::ClientSide,
+                        Some("server-side") => ApplyMode::ServerSide,
+                        Some(other) => return Err(format!("error: unknown apply mode `{other}`: use client-side or server-side")),
+                    };
+                    if n == 0 {
+                        return Err("error: the period must be at least 1 second".into());
+                    }
+                    Ok(Directive::GitopsEvery(n, mode))
+                })
+            }
+        }
+        "files" => Ok(Directive::Files),
+        "cat" => args
+            .first()
+            .map(|f| Directive::Cat(f.clone()))
+            .ok_or_else(|| "error: `cat` needs a file name; `files` lists them".into()),
+        "status" => Ok(Directive::Status),
+        _ => return None,
+    };
+    Some(d)
+}
+
+/// Words that start a directive, for completion and for content checks.
+pub const WORDS: &[&str] = &[
+    "tick",
+    "help",
+    "pause",
+    "resume",
+    "crash",
+    "restart",
+    "drop",
+    "trigger",
+    "autoscaler",
+    "gitops",
+    "files",
+    "cat",
+    "status",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(line: &str) -> Option<Result<Directive, String>> {
+        let words: Vec<String> = line.split_whitespace().map(String::from).collect();
+        parse(&words)
+    }
+
+    #[test]
+    fn parses_each_directive() {
+        assert_eq!(p("tick 5"), Some(Ok(Directive::Tick(5))));
+        assert_eq!(
+            p("pause deployment"),
+            Some(Ok(Directive::Pause(Component::Deployment)))
+        );
+        assert_eq!(
+            p("crash rs"),
+            Some(Ok(Directive::Crash(Component::ReplicaSet)))
+        );
+        assert_eq!(
+            p("drop replicaset 2"),
+            Some(Ok(Directive::Drop(Component::ReplicaSet, 2)))
+        );
+        assert_eq!(
+            p("trigger replicaset edge"),
+            Some(Ok(Directive::Trigger(Component::ReplicaSet, Trigger::Edge)))
+        );
+        assert_eq!(p("autoscaler 6"), Some(Ok(Directive::AutoscalerTarget(6))));
+        assert_eq!(
+            p("gitops every 10 server-side"),
+            Some(Ok(Directive::GitopsEvery(10, ApplyMode::ServerSide)))
+        );
+        assert_eq!(
+            p("cat web.yaml"),
+            Some(Ok(Directive::Cat("web.yaml".into())))
+        );
+        assert_eq!(p("kubectl get pods"), None);
+    }
+
+    #[test]
+    fn misuse_says_how() {
+        assert!(p("tick").unwrap().unwrap_err().contains("tick 5"));
+        assert!(
+            p("pause scheduler")
+                .unwrap()
+                .unwrap_err()
+                .contains("got `scheduler`")
+        );
+        assert!(
+            p("drop kubelet 1")
+                .unwrap()
+                .unwrap_err()
+                .contains("only the deployment and replicaset")
+        );
+        assert!(
+            p("trigger deployment sideways")
+                .unwrap()
+                .unwrap_err()
+                .contains("level")
+        );
+        assert!(
+            p("gitops every 0")
+                .unwrap()
+                .unwrap_err()
+                .contains("at least 1")
+        );
+    }
+}
