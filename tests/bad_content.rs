@@ -119,9 +119,10 @@ const CASES: &[(&str, usize, usize, &str, &str)] = &[
         "bad-runnable-line.toml",
         39,
         9,
-        "the demo's kubectl has no command `frobnicate`",
+        "unknown command \"frobnicate\" for \"kubectl\"",
         "supported:",
     ),
+    ("bad-flag-line.toml", 53, 11, "unknown flag: --replica", ""),
     (
         "bad-setup-line.toml",
         53,

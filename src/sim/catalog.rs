@@ -6,8 +6,8 @@ use crate::content::{DemoCatalog, Problem};
 use super::goal;
 use super::scenario::SCENARIO_IDS;
 
-use super::directive;
-use super::kubectl::args::VERBS as KUBECTL_VERBS;
+use super::kubectl::args;
+use super::{directive, shell};
 
 pub struct SimCatalog;
 
@@ -25,43 +25,45 @@ impl DemoCatalog for SimCatalog {
     }
 
     fn check_line(&self, _scenario: &str, line: &str) -> Result<(), Problem> {
-        let mut words = line.split_whitespace();
-        let first = words.next().unwrap_or("");
-        let verb_at = |w: &str| {
+        let whole = 0..line.len().max(1);
+        let words = shell::split(line).map_err(|e| Problem {
+            span: whole.clone(),
+            message: e.to_string(),
+            help: Some("quote as a POSIX shell would".into()),
+        })?;
+        let first = words.first().map(String::as_str).unwrap_or("");
+        let at = |w: &str| {
             let start = line.find(w).unwrap_or(0);
             start..start + w.len().max(1)
         };
-        match first {
-            "kubectl" => {
-                let verb = words.next().unwrap_or("");
-                if KUBECTL_VERBS.contains(&verb) {
-                    Ok(())
-                } else {
+        if first == "kubectl" {
+            return match args::parse(&words[1..]) {
+                Ok(_) => Ok(()),
+                Err(e) => {
+                    let verb = words.get(1).map(String::as_str).unwrap_or("");
+                    let known = args::VERBS.contains(&verb);
                     Err(Problem {
-                        span: if verb.is_empty() {
-                            0..line.len()
+                        span: if known || verb.is_empty() {
+                            whole
                         } else {
-                            verb_at(verb)
+                            at(verb)
                         },
-                        message: format!("the demo's kubectl has no command `{verb}`"),
-                        help: Some(format!("supported: {}", KUBECTL_VERBS.join(", "))),
+                        message: first_line(&e.0),
+                        help: (!known).then(|| format!("supported: {}", args::VERBS.join(", "))),
                     })
                 }
-            }
-            w if directive::WORDS.contains(&w) => {
-                let all: Vec<String> = line.split_whitespace().map(String::from).collect();
-                match directive::parse(&all) {
-                    Some(Err(e)) => Err(Problem {
-                        span: 0..line.len(),
-                        message: e.trim_start_matches("error: ").to_string(),
-                        help: None,
-                    }),
-                    _ => Ok(()),
-                }
-            }
-            other => Err(Problem {
-                span: verb_at(other),
-                message: format!("`{other}` is not a kubectl command or a demo directive"),
+            };
+        }
+        match directive::parse(&words) {
+            Some(Ok(_)) => Ok(()),
+            Some(Err(e)) => Err(Problem {
+                span: whole,
+                message: first_line(&e),
+                help: None,
+            }),
+            None => Err(Problem {
+                span: at(first),
+                message: format!("`{first}` is not a kubectl command or a demo directive"),
                 help: Some(format!(
                     "demo lines start with `kubectl` or one of: {}",
                     directive::WORDS.join(", ")
@@ -69,4 +71,14 @@ impl DemoCatalog for SimCatalog {
             }),
         }
     }
+}
+
+/// kubectl errors can span lines; a diagnostic wants the first, without the prefix.
+fn first_line(msg: &str) -> String {
+    let line = msg
+        .lines()
+        .find(|l| l.starts_with("error:"))
+        .or(msg.lines().next())
+        .unwrap_or("");
+    line.trim_start_matches("error: ").to_string()
 }

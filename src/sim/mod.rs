@@ -6,3 +6,5 @@ pub mod directive;
 pub mod goal;
 pub mod kubectl;
 pub mod scenario;
+pub mod shell;
+pub mod time;
