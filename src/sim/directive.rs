@@ -86,8 +86,8 @@ pub enum Directive {
     /// The autoscaler wants N replicas (its metrics say so) and writes `/scale` when the
     /// Deployment differs.
     AutoscalerTarget(u32),
-    /// The GitOps syncer re-applies its manifest every N seconds.
-    GitopsEvery(u64, ApplyMode),
+    /// The GitOps syncer re-applies a manifest (default `gitops.yaml`) every N seconds.
+    GitopsEvery(u64, ApplyMode, Option<String>),
     /// List the scenario's files, or print one.
     Files,
     Cat(String),
@@ -106,8 +106,8 @@ kubedrill sim: one command per line.
                               level: reconcile from cached state (what Kubernetes does);
                               edge: act only on each event's delta (a teaching variant)
   autoscaler N                the autoscaler's metrics now want N replicas
-  gitops every N [client-side|server-side]
-                              the GitOps syncer re-applies gitops.yaml every N seconds
+  gitops every N [client-side|server-side] [FILE]
+                              the GitOps syncer re-applies FILE (gitops.yaml) every N seconds
   files | cat FILE            list the scenario's manifest files / print one
   status                      controllers: running, paused or crashed; trigger; queue length
   help                        this text
@@ -163,7 +163,7 @@ pub fn parse(words: &[String]) -> Option<Result<Directive, String>> {
             .map(|n| Directive::AutoscalerTarget(n.min(10_000) as u32)),
         "gitops" => {
             if args.first().map(String::as_str) != Some("every") {
-                Err("error: usage: `gitops every N [client-side|server-side]`".into())
+                Err("error: usage: `gitops every N [client-side|server-side] [FILE]`".into())
             } else {
                 number(1, "a period in seconds, e.g. `gitops every 10`").and_then(|n| {
                     let mode = match args.get(2).map(String::as_str) {
@@ -174,7 +174,7 @@ pub fn parse(words: &[String]) -> Option<Result<Directive, String>> {
                     if n == 0 {
                         return Err("error: the period must be at least 1 second".into());
                     }
-                    Ok(Directive::GitopsEvery(n, mode))
+                    Ok(Directive::GitopsEvery(n, mode, args.get(3).cloned()))
                 })
             }
         }
@@ -237,7 +237,7 @@ mod tests {
         assert_eq!(p("autoscaler 6"), Some(Ok(Directive::AutoscalerTarget(6))));
         assert_eq!(
             p("gitops every 10 server-side"),
-            Some(Ok(Directive::GitopsEvery(10, ApplyMode::ServerSide)))
+            Some(Ok(Directive::GitopsEvery(10, ApplyMode::ServerSide, None)))
         );
         assert_eq!(
             p("cat web.yaml"),

@@ -100,6 +100,7 @@ pub enum Func {
     Controller,
     Trigger,
     Dropped,
+    Forged,
     Time,
 }
 
@@ -107,7 +108,7 @@ pub enum Func {
 enum Arg {
     Str,
     OptStr,
-    Path,
+    Value,
     Num,
 }
 
@@ -120,8 +121,9 @@ impl Func {
         ("ran", Func::Ran, &[Arg::Str]),
         ("deleted", Func::Deleted, &[Arg::Str]),
         ("created", Func::Created, &[Arg::Str]),
-        ("changes", Func::Changes, &[Arg::Path]),
-        ("stable", Func::Stable, &[Arg::Path, Arg::Num]),
+        ("changes", Func::Changes, &[Arg::Value]),
+        ("stable", Func::Stable, &[Arg::Value, Arg::Num]),
+        ("forged", Func::Forged, &[]),
         ("managers", Func::Managers, &[Arg::Str]),
         ("owner", Func::Owner, &[Arg::Str]),
         ("controller", Func::Controller, &[Arg::Str]),
@@ -150,7 +152,8 @@ impl Func {
 #[derive(Debug, Clone, PartialEq)]
 pub enum CallArg {
     Str(String),
-    Path(Path),
+    /// A path or a nested call whose value is tracked over time (`changes`, `stable`).
+    Value(Box<Operand>),
     Num(f64),
 }
 
@@ -199,15 +202,15 @@ impl Goal {
         }
     }
 
-    /// Every path the goal reads through `changes` and `stable`, so the demo can keep
-    /// their history.
-    pub fn tracked_paths(&self) -> Vec<&Path> {
+    /// Every value the goal follows through `changes` and `stable`, so the demo can
+    /// keep their history (keyed by their text, see `Display`).
+    pub fn tracked(&self) -> Vec<&Operand> {
         let mut out = Vec::new();
         self.walk_operands(&mut |o| {
             if let Operand::Call(Func::Changes | Func::Stable, args) = o {
                 for a in args {
-                    if let CallArg::Path(p) = a {
-                        out.push(p);
+                    if let CallArg::Value(v) = a {
+                        out.push(v.as_ref());
                     }
                 }
             }
@@ -228,8 +231,38 @@ impl Goal {
     }
 }
 
+impl fmt::Display for Operand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Operand::Num(n) => write!(f, "{n}"),
+            Operand::Str(s) => write!(f, "{s:?}"),
+            Operand::Null => f.write_str("null"),
+            Operand::Path(p) => write!(f, "{p}"),
+            Operand::Call(func, args) => {
+                let name = Func::ALL
+                    .iter()
+                    .find(|(_, g, _)| g == func)
+                    .map_or("?", |(n, _, _)| n);
+                write!(f, "{name}(")?;
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    match a {
+                        CallArg::Str(s) => write!(f, "{s:?}")?,
+                        CallArg::Value(v) => write!(f, "{v}")?,
+                        CallArg::Num(n) => write!(f, "{n}")?,
+                    }
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
 impl Operand {
-    fn value(&self, facts: &dyn Facts) -> Value {
+    /// The operand's current value.
+    pub fn value(&self, facts: &dyn Facts) -> Value {
         match self {
             Operand::Num(n) => serde_json::json!(n),
             Operand::Str(s) => Value::String(s.clone()),
@@ -589,7 +622,12 @@ impl Parser<'_> {
             let arg = match self.next() {
                 Some((Tok::Str(s), _)) => CallArg::Str(s),
                 Some((Tok::Num(n), _)) => CallArg::Num(n),
-                Some((Tok::Ident(w), s)) => CallArg::Path(self.path_from(&w, s)?),
+                Some((Tok::Ident(w), s)) if self.peek() == Some(&Tok::LParen) => {
+                    CallArg::Value(Box::new(self.call(&w, s)?))
+                }
+                Some((Tok::Ident(w), s)) => {
+                    CallArg::Value(Box::new(Operand::Path(self.path_from(&w, s)?)))
+                }
                 _ => return Err(err(aspan, "expected an argument")),
             };
             args.push((arg, aspan));
@@ -610,13 +648,13 @@ impl Parser<'_> {
             let ok = matches!(
                 (arg, want),
                 (CallArg::Str(_), Arg::Str | Arg::OptStr)
-                    | (CallArg::Path(_), Arg::Path)
+                    | (CallArg::Value(_), Arg::Value)
                     | (CallArg::Num(_), Arg::Num)
             );
             if !ok {
                 let what = match want {
                     Arg::Str | Arg::OptStr => "a \"string\"",
-                    Arg::Path => "a path such as deploy.spec.replicas",
+                    Arg::Value => "a path such as deploy.spec.replicas, or a call such as pods()",
                     Arg::Num => "a number of seconds",
                 };
                 return Err(err(
@@ -706,11 +744,11 @@ mod tests {
     }
 
     #[test]
-    fn tracked_paths_are_found() {
-        let g = parse("stable(deploy.spec.replicas, 30) and changes(deploy.spec.replicas) >= 4")
-            .unwrap();
-        let paths: Vec<String> = g.tracked_paths().iter().map(|p| p.to_string()).collect();
-        assert_eq!(paths, ["deploy.spec.replicas", "deploy.spec.replicas"]);
+    fn tracked_values_are_found() {
+        let g =
+            parse("stable(pods(\"ready\"), 30) and changes(deploy.spec.replicas) >= 4").unwrap();
+        let keys: Vec<String> = g.tracked().iter().map(|p| p.to_string()).collect();
+        assert_eq!(keys, ["pods(\"ready\")", "deploy.spec.replicas"]);
     }
 
     #[test]
