@@ -1,4 +1,9 @@
 //! The reconcile simulator: a pure library. No clock (time is a tick counter the caller
 //! advances), no IO, and one seeded RNG, so the same input gives the same output.
 
+pub mod jsonpath;
+pub mod output;
 pub mod scenario;
+pub mod shell;
+pub mod table;
+pub mod time;

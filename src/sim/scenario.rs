@@ -1,4 +1,9 @@
 //! Built-in scenarios.
 
 /// Ids of the shipped scenarios; content may only name one of these.
-pub const SCENARIO_IDS: &[&str] = &["spec-status", "self-healing", "apply-semantics", "field-fight"];
+pub const SCENARIO_IDS: &[&str] = &[
+    "spec-status",
+    "self-healing",
+    "apply-semantics",
+    "field-fight",
+];
