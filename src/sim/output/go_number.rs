@@ -64,6 +64,17 @@ fn yaml_float(f: f64) -> String {
     if f.is_infinite() {
         return if f > 0.0 { ".inf" } else { "-.inf" }.to_string();
     }
+    go_g_float(f)
+}
+
+/// Go's `strconv.FormatFloat(f, 'g', -1, 64)`, which is also what `fmt.Print` writes.
+pub fn go_g_float(f: f64) -> String {
+    if f.is_nan() {
+        return "NaN".to_string();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "+Inf" } else { "-Inf" }.to_string();
+    }
     if f == 0.0 {
         return if f.is_sign_negative() { "-0" } else { "0" }.to_string();
     }

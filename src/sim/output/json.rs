@@ -12,6 +12,41 @@ pub fn to_json(v: &Value) -> String {
     out
 }
 
+/// Go's `json.Marshal` (compact, HTML-safe), as jsonpath prints maps and lists.
+pub fn to_json_compact(v: &Value) -> String {
+    let mut out = String::new();
+    write_compact(&mut out, v);
+    out
+}
+
+fn write_compact(out: &mut String, v: &Value) {
+    match v {
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_compact(out, item);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (k, item)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_string(out, k);
+                out.push(':');
+                write_compact(out, item);
+            }
+            out.push('}');
+        }
+        scalar => write_value(out, scalar, 0),
+    }
+}
+
 fn write_value(out: &mut String, v: &Value, depth: usize) {
     match v {
         Value::Null => out.push_str("null"),

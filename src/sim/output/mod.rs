@@ -4,13 +4,13 @@
 //! reproduced here because serde's own formatting differs (escapes, float forms, quoting,
 //! line folding at 80 columns, key order).
 
-mod go_number;
+pub(crate) mod go_number;
 mod json;
 mod manifest;
 mod yaml;
 mod yaml_scalar;
 
-pub use json::to_json;
+pub use json::{to_json, to_json_compact};
 pub use manifest::{ManifestError, parse_manifest};
 pub use yaml::to_yaml;
 
