@@ -8,6 +8,7 @@ use std::cmp::Ordering;
 
 const BEST_WIDTH: usize = 80;
 const BEST_INDENT: usize = 2;
+const MAX_SIMPLE_KEY: usize = 128;
 
 /// The object exactly as `kubectl get -o yaml` prints it.
 pub fn to_yaml(v: &Value) -> String {
@@ -119,9 +120,18 @@ impl Emitter {
         keys.sort_by(|a, b| go_yaml_key_order(a, b));
         for key in keys {
             self.write_indent(inner);
-            self.string(key, inner, true);
-            self.put(':');
-            self.indention = false;
+            // go-yaml writes keys over 128 bytes or with line breaks as `? key` / `: value`.
+            if key.len() > MAX_SIMPLE_KEY || key.chars().any(is_break) {
+                self.put_str("? ");
+                self.indention = true;
+                self.string(key, inner + BEST_INDENT, false);
+                self.write_indent(inner);
+                self.put(':');
+            } else {
+                self.string(key, inner, true);
+                self.put(':');
+                self.indention = false;
+            }
             let value = &m[key.as_str()];
             match value {
                 // Sequences in a mapping are indentless: `- ` at the key's column.

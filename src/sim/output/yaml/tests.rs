@@ -47,6 +47,14 @@ fn escapes_block_hints_key_order_and_floats() {
 }
 
 #[test]
+fn folding_in_sequences_block_scalars_and_complex_keys() {
+    assert_fixture(
+        include_str!("../testdata/t3.kubectl.json"),
+        include_str!("../testdata/t3.kubectl.yaml"),
+    );
+}
+
+#[test]
 fn small_cases() {
     assert_eq!(to_yaml(&json!({})), "{}\n");
     assert_eq!(to_yaml(&json!({"a": {"b": []}})), "a:\n  b: []\n");
