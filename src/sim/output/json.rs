@@ -175,6 +175,7 @@ mod tests {
             include_str!("testdata/rich.kubectl.json"),
             include_str!("testdata/t2b.kubectl.json"),
             include_str!("testdata/t3.kubectl.json"),
+            include_str!("testdata/managed.kubectl.json"),
         ] {
             let v: Value = serde_json::from_str(text).expect("fixture");
             assert_eq!(to_json(&v), text);

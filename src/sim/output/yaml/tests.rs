@@ -55,6 +55,14 @@ fn folding_in_sequences_block_scalars_and_complex_keys() {
 }
 
 #[test]
+fn managed_fields_keys() {
+    assert_fixture(
+        include_str!("../testdata/managed.kubectl.json"),
+        include_str!("../testdata/managed.kubectl.yaml"),
+    );
+}
+
+#[test]
 fn small_cases() {
     assert_eq!(to_yaml(&json!({})), "{}\n");
     assert_eq!(to_yaml(&json!({"a": {"b": []}})), "a:\n  b: []\n");
