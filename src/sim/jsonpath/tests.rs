@@ -248,3 +248,79 @@ fn execution_error_layout() {
     );
     assert_eq!(err.to_string(), want);
 }
+
+#[test]
+fn filters_slices_and_errors_match_kubectl() {
+    // it.json: `kubectl label --local -f it.json x=y -o jsonpath=...` outputs (v1.32.4).
+    let it = serde_json::json!({"apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"labels": {"x": "y"}, "name": "w"},
+        "spec": {"items": [
+            {"name": "a", "n": 1, "ok": true, "f": 1.5, "tags": ["x", "y"]},
+            {"name": "b", "n": 2, "ok": false, "f": 2.5, "tags": ["y"]},
+            {"name": "c", "n": 3, "f": 0.5, "tags": []}]}});
+    let cases = [
+        ("{.spec.items[?(@.n>1)].name}", "b c"),
+        ("{.spec.items[?(@.name<\"b\")].name}", "a"),
+        (
+            "{range .spec.items[*]}{.name}{\"\\t\"}{.n}{\"\\n\"}{end}",
+            "a\t1\nb\t2\nc\t3\n",
+        ),
+        ("{.spec.items[*]['name','n']}", "a b c 1 2 3"),
+        ("{.spec.items[1:3].name}", "b c"),
+        ("{.spec.items[?(@.ok==true)].name}", "a"),
+        ("{.spec.items[?(@.f>=1.5)].name}", "a b"),
+        ("{.spec.items[?(@.name=='a')].n}", "1"),
+        ("{.spec.items[-2:].name}", "b c"),
+        ("{.spec.items[*].missing}", ""),
+        ("{.spec.items.name}", ""),
+        ("{.spec.items[0].name.x}", ""),
+        ("{.spec.items[?(@.ok)].name}", "a b"),
+        ("{.spec.items[?(@.n!=2)].f}", "1.5 0.5"),
+        ("{.spec.items[*].tags[*]}", "x y y"),
+        ("{.spec.items[0:0].name}", ""),
+        (" {.metadata.name} ", " w "),
+        ("{.metadata.name}{@.spec.items[0].name}", "wa"),
+        ("{.spec..name}", "a b c"),
+        ("{$.metadata.name}", "w"),
+    ];
+    for (template, want) in cases {
+        assert_eq!(run(template, &it), want, "{template}");
+    }
+    let errors = [
+        (
+            "{.spec.items[?(@.tags[0]==\"x\")].name}",
+            "array index out of bounds: index 0, length 0",
+        ),
+        (
+            "{.spec.items[0][0]}",
+            "map[string]interface {} is not array or slice",
+        ),
+        (
+            "{.spec.items[?(@.n==1.0)].name}",
+            "incompatible types for comparison",
+        ),
+        (
+            "{.spec[0]}",
+            "map[string]interface {} is not array or slice",
+        ),
+        (
+            "{.spec.items[2:1].name}",
+            "starting index 2 is greater than ending index 1",
+        ),
+        ("{.spec.items[::0].name}", "step must be > 0"),
+        (
+            "{.spec.items[?(@.tags[*]==\"y\")].name}",
+            "can only compare one element at a time",
+        ),
+        (
+            "{..tags[0]}",
+            "array index out of bounds: index 0, length 0",
+        ),
+    ];
+    for (template, want) in errors {
+        match parse(template).and_then(|p| p.execute(&it)) {
+            Err(JsonPathError::Execute { reason, .. }) => assert_eq!(reason, want, "{template}"),
+            other => panic!("{template}: {other:?}"),
+        }
+    }
+}
