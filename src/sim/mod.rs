@@ -4,7 +4,10 @@
 pub mod catalog;
 pub mod directive;
 pub mod goal;
+pub mod jsonpath;
 pub mod kubectl;
+pub mod output;
 pub mod scenario;
 pub mod shell;
+pub mod table;
 pub mod time;

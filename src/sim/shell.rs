@@ -28,6 +28,8 @@ pub fn split(line: &str) -> Result<Vec<String>, ShellError> {
                     in_word = false;
                 }
             }
+            // As in sh, `#` at the start of a word comments out the rest of the line.
+            '#' if !in_word => break,
             '\'' => {
                 in_word = true;
                 loop {
@@ -127,6 +129,16 @@ mod tests {
         assert_eq!(words(r#""a\"b\\c\$d\`e\nf""#), [r#"a"b\c$d`e\nf"#]);
         assert_eq!(words(r"'a\b'"), [r"a\b"]);
         assert_eq!(words("a\\\nb"), ["ab"]);
+    }
+
+    #[test]
+    fn comments_start_only_at_a_word() {
+        assert_eq!(
+            words("kubectl get pods # all of them"),
+            ["kubectl", "get", "pods"]
+        );
+        assert_eq!(words("# just a comment"), Vec::<String>::new());
+        assert_eq!(words("a#b '#c' \\#d"), ["a#b", "#c", "#d"]);
     }
 
     #[test]

@@ -261,6 +261,7 @@ mod tests {
     fn rfc1123z_like_describe() {
         assert_eq!(rfc1123z(EPOCH_UNIX), "Mon, 06 Jan 2025 10:00:00 +0000");
         assert_eq!(rfc1123z(0), "Thu, 01 Jan 1970 00:00:00 +0000");
+        assert_eq!(rfc1123z(-62_135_596_800), "Mon, 01 Jan 0001 00:00:00 +0000");
         assert_eq!(
             rfc1123z(EPOCH_UNIX + 86_400 * 6 + 5),
             "Sun, 12 Jan 2025 10:00:05 +0000"

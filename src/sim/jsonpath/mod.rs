@@ -1,0 +1,106 @@
+//! kubectl's `-o jsonpath=...` (client-go `util/jsonpath`, missing keys allowed) over
+//! `serde_json::Value`, with kubectl's error words.
+
+mod eval;
+mod parser;
+
+use serde_json::Value;
+use thiserror::Error;
+
+/// A parsed template.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JsonPath {
+    template: String,
+    nodes: Vec<parser::Node>,
+}
+
+/// kubectl's messages; the caller prints `error: ` before and one newline after.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum JsonPathError {
+    #[error("error parsing jsonpath {template}, {reason}")]
+    Parse { template: String, reason: String },
+    /// `object` is the Go `%#v` dump kubectl prints of the object it was given.
+    #[error(
+        "error executing jsonpath {}: Error executing template: {reason}. Printing more information for debugging the template:\n\ttemplate was:\n\t\t{template}\n\tobject given to jsonpath engine was:\n\t\t{object}\n\n",
+        go_quote(template)
+    )]
+    Execute {
+        template: String,
+        reason: String,
+        object: String,
+    },
+}
+
+/// Parses a template such as `{.items[*].metadata.name}`.
+pub fn parse(template: &str) -> Result<JsonPath, JsonPathError> {
+    let nodes = parser::parse_template(template).map_err(|reason| JsonPathError::Parse {
+        template: template.to_string(),
+        reason,
+    })?;
+    Ok(JsonPath {
+        template: template.to_string(),
+        nodes,
+    })
+}
+
+impl JsonPath {
+    /// The text kubectl prints for `data` (no trailing newline is added).
+    pub fn execute(&self, data: &Value) -> Result<String, JsonPathError> {
+        eval::execute(&self.nodes, data).map_err(|reason| JsonPathError::Execute {
+            template: self.template.clone(),
+            reason,
+            object: go_sharp_v(data),
+        })
+    }
+}
+
+/// Go's `strconv.Quote`.
+fn go_quote(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{b}' => out.push_str("\\v"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Go's `%#v` of the unstructured object (`map[string]interface {}{...}`, keys sorted).
+fn go_sharp_v(v: &Value) -> String {
+    match v {
+        Value::Null => "interface {}(nil)".to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) if n.is_f64() => {
+            crate::sim::output::go_number::go_g_float(n.as_f64().unwrap_or(0.0))
+        }
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => go_quote(s),
+        Value::Array(items) => {
+            let parts: Vec<String> = items.iter().map(go_sharp_v).collect();
+            format!("[]interface {{}}{{{}}}", parts.join(", "))
+        }
+        Value::Object(m) => {
+            let parts: Vec<String> = m
+                .iter()
+                .map(|(k, v)| format!("{}:{}", go_quote(k), go_sharp_v(v)))
+                .collect();
+            format!("map[string]interface {{}}{{{}}}", parts.join(", "))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

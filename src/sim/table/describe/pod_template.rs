@@ -1,0 +1,273 @@
+//! `DescribePodTemplate` and the container, volume and toleration blocks under it.
+
+use super::super::fields::{array_at, at, bool_at, int_at, sorted_pairs, str_at};
+use super::{annotations_multiline, int_or_string, labels_multiline};
+use serde_json::Value;
+
+/// `DescribePodTemplate` for kubectl 1.30+ (with Node-Selectors and Tolerations).
+pub(super) fn pod_template(w: &mut String, template: &Value) {
+    *w += "Pod Template:\n";
+    labels_multiline(
+        w,
+        "",
+        "  Labels",
+        &sorted_pairs(template, &["metadata", "labels"]),
+    );
+    if at(template, &["metadata", "annotations"])
+        .is_some_and(|a| a.as_object().is_some_and(|m| !m.is_empty()))
+    {
+        annotations_multiline(w, "  Annotations", template, &["metadata", "annotations"]);
+    }
+    let sa = str_at(template, &["spec", "serviceAccountName"]);
+    if !sa.is_empty() {
+        *w += &format!("  Service Account:\t{sa}\n");
+    }
+    let init = array_at(template, &["spec", "initContainers"]);
+    if !init.is_empty() {
+        containers(w, "Init Containers", init);
+    }
+    containers(w, "Containers", array_at(template, &["spec", "containers"]));
+    volumes(w, array_at(template, &["spec", "volumes"]));
+    labels_multiline(
+        w,
+        "  ",
+        "Node-Selectors",
+        &sorted_pairs(template, &["spec", "nodeSelector"]),
+    );
+    tolerations(w, array_at(template, &["spec", "tolerations"]));
+    let priority = str_at(template, &["spec", "priorityClassName"]);
+    if !priority.is_empty() {
+        *w += &format!("  Priority Class Name:\t{priority}\n");
+    }
+}
+
+fn containers(w: &mut String, label: &str, list: &[Value]) {
+    let none = if list.is_empty() { " <none>" } else { "" };
+    *w += &format!("  {label}:{none}\n");
+    for c in list {
+        *w += &format!("   {}:\n", str_at(c, &["name"]));
+        *w += &format!("    Image:\t{}\n", str_at(c, &["image"]));
+        let ports = array_at(c, &["ports"]);
+        let port_list = |field: &str| {
+            ports
+                .iter()
+                .map(|p| {
+                    let proto = match str_at(p, &["protocol"]) {
+                        "" => "TCP",
+                        other => other,
+                    };
+                    format!("{}/{proto}", int_at(p, &[field]))
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        for (single, plural, field) in [
+            ("Port", "Ports", "containerPort"),
+            ("Host Port", "Host Ports", "hostPort"),
+        ] {
+            let text = port_list(field);
+            if text.contains(',') {
+                *w += &format!("    {plural}:\t{text}\n");
+            } else {
+                *w += &format!(
+                    "    {single}:\t{}\n",
+                    if text.is_empty() { "<none>" } else { &text }
+                );
+            }
+        }
+        for (title, field) in [("Command", "command"), ("Args", "args")] {
+            let items = array_at(c, &[field]);
+            if !items.is_empty() {
+                *w += &format!("    {title}:\n");
+                for item in items {
+                    for line in item.as_str().unwrap_or("").split('\n') {
+                        *w += &format!("      {line}\n");
+                    }
+                }
+            }
+        }
+        for (title, field) in [("Limits", "limits"), ("Requests", "requests")] {
+            let pairs = sorted_pairs(c, &["resources", field]);
+            if !pairs.is_empty() {
+                *w += &format!("    {title}:\n");
+            }
+            for (name, quantity) in pairs {
+                *w += &format!("      {name}:\t{quantity}\n");
+            }
+        }
+        for (title, field) in [
+            ("Liveness", "livenessProbe"),
+            ("Readiness", "readinessProbe"),
+            ("Startup", "startupProbe"),
+        ] {
+            if let Some(p) = at(c, &[field]).filter(|p| p.is_object()) {
+                *w += &format!("    {title}:\t{}\n", describe_probe(p));
+            }
+        }
+        let env = array_at(c, &["env"]);
+        *w += &format!(
+            "    Environment:{}\n",
+            if env.is_empty() { "\t<none>" } else { "" }
+        );
+        for e in env {
+            let name = str_at(e, &["name"]);
+            if let Some(from) = at(e, &["valueFrom"]) {
+                *w += &format!("      {name}:\t{}\n", env_value_from(from));
+                continue;
+            }
+            for (i, line) in str_at(e, &["value"]).split('\n').enumerate() {
+                if i == 0 {
+                    *w += &format!("      {name}:\t{line}\n");
+                } else {
+                    *w += &format!("      \t{line}\n");
+                }
+            }
+        }
+        let mut mounts: Vec<&Value> = array_at(c, &["volumeMounts"]).iter().collect();
+        *w += &format!(
+            "    Mounts:{}\n",
+            if mounts.is_empty() { "\t<none>" } else { "" }
+        );
+        mounts.sort_by(|a, b| str_at(a, &["mountPath"]).cmp(str_at(b, &["mountPath"])));
+        for m in mounts {
+            let mut flags = vec![if bool_at(m, &["readOnly"]) {
+                "ro".to_string()
+            } else {
+                "rw".to_string()
+            }];
+            let sub = str_at(m, &["subPath"]);
+            if !sub.is_empty() {
+                flags.push(format!("path={sub:?}"));
+            }
+            *w += &format!(
+                "      {} from {} ({})\n",
+                str_at(m, &["mountPath"]),
+                str_at(m, &["name"]),
+                flags.join(",")
+            );
+        }
+    }
+}
+
+fn env_value_from(from: &Value) -> String {
+    if let Some(f) = at(from, &["fieldRef"]) {
+        return format!(
+            " ({}:{})",
+            str_at(f, &["apiVersion"]),
+            str_at(f, &["fieldPath"])
+        );
+    }
+    if let Some(s) = at(from, &["secretKeyRef"]) {
+        return format!(
+            "<set to the key '{}' in secret '{}'>  Optional: {}",
+            str_at(s, &["key"]),
+            str_at(s, &["name"]),
+            bool_at(s, &["optional"])
+        );
+    }
+    if let Some(c) = at(from, &["configMapKeyRef"]) {
+        return format!(
+            "<set to the key '{}' of config map '{}'>  Optional: {}",
+            str_at(c, &["key"]),
+            str_at(c, &["name"]),
+            bool_at(c, &["optional"])
+        );
+    }
+    String::new()
+}
+
+/// `DescribeProbe` for exec, httpGet and tcpSocket probes.
+fn describe_probe(p: &Value) -> String {
+    let attrs = format!(
+        "delay={}s timeout={}s period={}s #success={} #failure={}",
+        int_at(p, &["initialDelaySeconds"]),
+        int_at(p, &["timeoutSeconds"]),
+        int_at(p, &["periodSeconds"]),
+        int_at(p, &["successThreshold"]),
+        int_at(p, &["failureThreshold"]),
+    );
+    if let Some(exec) = at(p, &["exec"]) {
+        let cmd: Vec<&str> = array_at(exec, &["command"])
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        return format!("exec [{}] {attrs}", cmd.join(" "));
+    }
+    if let Some(h) = at(p, &["httpGet"]) {
+        let scheme = match str_at(h, &["scheme"]).to_lowercase() {
+            s if s.is_empty() => "http".to_string(),
+            s => s,
+        };
+        let port = int_or_string(h.get("port"));
+        let host = str_at(h, &["host"]);
+        return format!(
+            "http-get {scheme}://{host}:{port}{} {attrs}",
+            str_at(h, &["path"])
+        );
+    }
+    if let Some(t) = at(p, &["tcpSocket"]) {
+        return format!(
+            "tcp-socket {}:{} {attrs}",
+            str_at(t, &["host"]),
+            int_or_string(t.get("port"))
+        );
+    }
+    format!("unknown {attrs}")
+}
+
+fn volumes(w: &mut String, list: &[Value]) {
+    if list.is_empty() {
+        *w += "  Volumes:\t<none>\n";
+        return;
+    }
+    *w += "  Volumes:\n";
+    for v in list {
+        *w += &format!("   {}:\n", str_at(v, &["name"]));
+        if let Some(e) = at(v, &["emptyDir"]) {
+            *w += "    Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)\n";
+            *w += &format!("    Medium:\t{}\n", str_at(e, &["medium"]));
+            let limit = str_at(e, &["sizeLimit"]);
+            *w += &format!(
+                "    SizeLimit:\t{}\n",
+                if limit.is_empty() { "<unset>" } else { limit }
+            );
+        } else if let Some(c) = at(v, &["configMap"]) {
+            *w += "    Type:\tConfigMap (a volume populated by a ConfigMap)\n";
+            *w += &format!("    Name:\t{}\n", str_at(c, &["name"]));
+            *w += &format!("    Optional:\t{}\n", bool_at(c, &["optional"]));
+        } else if let Some(s) = at(v, &["secret"]) {
+            *w += "    Type:\tSecret (a volume populated by a Secret)\n";
+            *w += &format!("    SecretName:\t{}\n", str_at(s, &["secretName"]));
+            *w += &format!("    Optional:\t{}\n", bool_at(s, &["optional"]));
+        }
+    }
+}
+
+fn tolerations(w: &mut String, list: &[Value]) {
+    *w += "  Tolerations:\t";
+    if list.is_empty() {
+        *w += "<none>\n";
+        return;
+    }
+    for (i, t) in list.iter().enumerate() {
+        if i != 0 {
+            *w += "  \t";
+        }
+        *w += str_at(t, &["key"]);
+        let value = str_at(t, &["value"]);
+        if !value.is_empty() {
+            *w += &format!("={value}");
+        }
+        let effect = str_at(t, &["effect"]);
+        if !effect.is_empty() {
+            *w += &format!(":{effect}");
+        }
+        if str_at(t, &["operator"]) == "Exists" && value.is_empty() {
+            *w += " op=Exists";
+        }
+        if let Some(secs) = at(t, &["tolerationSeconds"]).and_then(Value::as_i64) {
+            *w += &format!(" for {secs}s");
+        }
+        *w += "\n";
+    }
+}

@@ -1,0 +1,14 @@
+//! kubectl's human-readable output: the tabwriter, `get` tables and `describe deployment`.
+
+mod describe;
+mod fields;
+mod get;
+mod pod_status;
+mod tabwriter;
+
+pub use describe::describe_deployment;
+pub use get::{Kind, TableOpts, get_table};
+pub use tabwriter::{TabWriter, tabulate};
+
+#[cfg(test)]
+mod tests;
