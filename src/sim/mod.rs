@@ -5,6 +5,7 @@ pub mod catalog;
 pub mod directive;
 pub mod goal;
 pub mod jsonpath;
+pub mod kind;
 pub mod kubectl;
 pub mod output;
 pub mod scenario;

@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+pub use crate::sim::kind::Kind;
+
 /// A command-line mistake, printed to stderr exactly as kubectl prints it (exit code 1).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UsageError(pub String);
@@ -15,68 +17,6 @@ impl fmt::Display for UsageError {
 
 fn usage(msg: impl Into<String>) -> UsageError {
     UsageError(msg.into())
-}
-
-/// The resource kinds the demo serves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Kind {
-    Deployment,
-    ReplicaSet,
-    Pod,
-    Event,
-}
-
-impl Kind {
-    /// Resolves what a user may type: short names, singular, plural, with group.
-    pub fn parse(s: &str) -> Option<Kind> {
-        let lower = s.to_ascii_lowercase();
-        let base = lower
-            .strip_suffix(".apps")
-            .or_else(|| lower.strip_suffix(".apps/v1"))
-            .unwrap_or(&lower);
-        match base {
-            "deploy" | "deployment" | "deployments" => Some(Kind::Deployment),
-            "rs" | "replicaset" | "replicasets" => Some(Kind::ReplicaSet),
-            "po" | "pod" | "pods" => Some(Kind::Pod),
-            "ev" | "event" | "events" => Some(Kind::Event),
-            _ => None,
-        }
-    }
-
-    /// The resource as the API names it in errors: `deployments.apps`, `pods`.
-    pub fn group_resource(self) -> &'static str {
-        match self {
-            Kind::Deployment => "deployments.apps",
-            Kind::ReplicaSet => "replicasets.apps",
-            Kind::Pod => "pods",
-            Kind::Event => "events",
-        }
-    }
-
-    /// `lower(Kind)[.group]`, as the name printer writes it: `deployment.apps`.
-    pub fn kind_group(self) -> &'static str {
-        match self {
-            Kind::Deployment => "deployment.apps",
-            Kind::ReplicaSet => "replicaset.apps",
-            Kind::Pod => "pod",
-            Kind::Event => "event",
-        }
-    }
-
-    pub fn kind_name(self) -> &'static str {
-        match self {
-            Kind::Deployment => "Deployment",
-            Kind::ReplicaSet => "ReplicaSet",
-            Kind::Pod => "Pod",
-            Kind::Event => "Event",
-        }
-    }
-
-    pub fn from_kind_name(kind: &str) -> Option<Kind> {
-        [Kind::Deployment, Kind::ReplicaSet, Kind::Pod, Kind::Event]
-            .into_iter()
-            .find(|k| k.kind_name() == kind)
-    }
 }
 
 /// `-o` formats the demo prints.

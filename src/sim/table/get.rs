@@ -7,25 +7,14 @@ use super::pod_status::pod_cells;
 use super::tabwriter::TabWriter;
 use serde_json::Value;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Kind {
-    Deployment,
-    ReplicaSet,
-    Pod,
-    Event,
+pub use crate::sim::kind::Kind;
+
+/// Table columns and cells per kind (printers.go `AddHandlers`).
+trait Columns {
+    fn columns(self, wide: bool) -> &'static [&'static str];
 }
 
-impl Kind {
-    /// `lower(Kind)[.group]`, the NAME prefix when several types are listed.
-    fn prefix(self) -> &'static str {
-        match self {
-            Kind::Deployment => "deployment.apps",
-            Kind::ReplicaSet => "replicaset.apps",
-            Kind::Pod => "pod",
-            Kind::Event => "event",
-        }
-    }
-
+impl Columns for Kind {
     fn columns(self, wide: bool) -> &'static [&'static str] {
         match (self, wide) {
             (Kind::Deployment, false) => &["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"],
@@ -111,7 +100,7 @@ pub fn get_table(kind: Kind, objects: &[Value], now: u64, opts: &TableOpts) -> S
         cells.truncate(columns.len());
         let mut cells: Vec<String> = cells.iter().map(|c| clean_cell(c)).collect();
         if let (true, Some(i)) = (opts.show_kind_prefix, name_col) {
-            cells[i] = format!("{}/{}", kind.prefix(), cells[i]);
+            cells[i] = format!("{}/{}", kind.kind_group(), cells[i]);
         }
         if opts.show_labels {
             cells.push(labels_cell(obj));

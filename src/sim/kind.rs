@@ -1,0 +1,63 @@
+//! The resource kinds the demo serves, and their names in every spelling kubectl uses.
+
+/// The resource kinds the demo serves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    Deployment,
+    ReplicaSet,
+    Pod,
+    Event,
+}
+
+impl Kind {
+    /// Resolves what a user may type: short names, singular, plural, with group.
+    pub fn parse(s: &str) -> Option<Kind> {
+        let lower = s.to_ascii_lowercase();
+        let base = lower
+            .strip_suffix(".apps")
+            .or_else(|| lower.strip_suffix(".apps/v1"))
+            .unwrap_or(&lower);
+        match base {
+            "deploy" | "deployment" | "deployments" => Some(Kind::Deployment),
+            "rs" | "replicaset" | "replicasets" => Some(Kind::ReplicaSet),
+            "po" | "pod" | "pods" => Some(Kind::Pod),
+            "ev" | "event" | "events" => Some(Kind::Event),
+            _ => None,
+        }
+    }
+
+    /// The resource as the API names it in errors: `deployments.apps`, `pods`.
+    pub fn group_resource(self) -> &'static str {
+        match self {
+            Kind::Deployment => "deployments.apps",
+            Kind::ReplicaSet => "replicasets.apps",
+            Kind::Pod => "pods",
+            Kind::Event => "events",
+        }
+    }
+
+    /// `lower(Kind)[.group]`, as the name printer writes it: `deployment.apps`.
+    pub fn kind_group(self) -> &'static str {
+        match self {
+            Kind::Deployment => "deployment.apps",
+            Kind::ReplicaSet => "replicaset.apps",
+            Kind::Pod => "pod",
+            Kind::Event => "event",
+        }
+    }
+
+    pub fn kind_name(self) -> &'static str {
+        match self {
+            Kind::Deployment => "Deployment",
+            Kind::ReplicaSet => "ReplicaSet",
+            Kind::Pod => "Pod",
+            Kind::Event => "Event",
+        }
+    }
+
+    pub fn from_kind_name(kind: &str) -> Option<Kind> {
+        [Kind::Deployment, Kind::ReplicaSet, Kind::Pod, Kind::Event]
+            .into_iter()
+            .find(|k| k.kind_name() == kind)
+    }
+}
