@@ -1,12 +1,18 @@
 //! The reconcile simulator: a pure library. No clock (time is a tick counter the caller
 //! advances), no IO, and one seeded RNG, so the same input gives the same output.
 
+pub mod api;
 pub mod catalog;
+pub mod cluster;
+pub mod controllers;
+pub mod defaults;
 pub mod directive;
 pub mod goal;
+pub mod informer;
 pub mod jsonpath;
 pub mod kind;
 pub mod kubectl;
+pub mod obj;
 pub mod output;
 pub mod scenario;
 pub mod shell;

@@ -1,0 +1,548 @@
+//! The API server: storage, resourceVersion, generation, the status subresource,
+//! optimistic concurrency, graceful deletion, cascading deletion and the watch stream
+//! (k8s-semantics A1-A8, E, H4-H6).
+
+use std::collections::{BTreeMap, VecDeque};
+
+use rand::RngExt;
+use rand::rngs::ChaCha8Rng;
+use serde_json::{Value, json};
+use thiserror::Error;
+
+use super::kind::Kind;
+use super::obj;
+use super::time::rfc3339;
+
+/// Why a request failed, as the API reports it (the `Reason` of a metav1.Status).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reason {
+    NotFound,
+    AlreadyExists,
+    Conflict,
+    Invalid,
+    BadRequest,
+}
+
+impl Reason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::NotFound => "NotFound",
+            Reason::AlreadyExists => "AlreadyExists",
+            Reason::Conflict => "Conflict",
+            Reason::Invalid => "Invalid",
+            Reason::BadRequest => "BadRequest",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{message}")]
+pub struct ApiError {
+    pub reason: Reason,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn not_found(kind: Kind, name: &str) -> Self {
+        ApiError {
+            reason: Reason::NotFound,
+            message: format!("{} \"{name}\" not found", kind.group_resource()),
+        }
+    }
+    pub fn already_exists(kind: Kind, name: &str) -> Self {
+        ApiError {
+            reason: Reason::AlreadyExists,
+            message: format!("{} \"{name}\" already exists", kind.group_resource()),
+        }
+    }
+    /// A6: a stale resourceVersion.
+    pub fn conflict(kind: Kind, name: &str) -> Self {
+        ApiError {
+            reason: Reason::Conflict,
+            message: format!(
+                "Operation cannot be fulfilled on {} \"{name}\": the object has been modified; please apply your changes to the latest version and try again",
+                kind.group_resource()
+            ),
+        }
+    }
+    pub fn invalid(message: impl Into<String>) -> Self {
+        ApiError {
+            reason: Reason::Invalid,
+            message: message.into(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventType {
+    Added,
+    Modified,
+    Deleted,
+}
+
+/// One entry of the watch stream: the object as stored after the write.
+#[derive(Debug, Clone)]
+pub struct WatchEvent {
+    pub seq: u64,
+    pub kind: Kind,
+    pub event: EventType,
+    pub object: Value,
+}
+
+/// What an Event says: `Normal`/`Warning`, the reason, the message, the reporting component.
+pub struct Note<'a> {
+    pub type_: &'a str,
+    pub reason: &'a str,
+    pub message: &'a str,
+    pub component: &'a str,
+}
+
+/// Who made a write, for managedFields and for the demo's own counters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Writer {
+    Learner,
+    Controller,
+}
+
+pub struct ApiServer {
+    objects: BTreeMap<Kind, BTreeMap<String, Value>>,
+    rv: u64,
+    log: VecDeque<WatchEvent>,
+    /// Sequence number of `log[0]`.
+    log_base: u64,
+    event_seq: u64,
+    pub(crate) rng: ChaCha8Rng,
+}
+
+/// The alphabet apimachinery's rand.String and SafeEncodeString use (no vowels, no 0/1/3).
+pub const NAME_ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+
+impl ApiServer {
+    pub fn new(rng: ChaCha8Rng) -> Self {
+        ApiServer {
+            objects: BTreeMap::new(),
+            rv: 1000,
+            log: VecDeque::new(),
+            log_base: 0,
+            event_seq: 0,
+            rng,
+        }
+    }
+
+    pub fn resource_version(&self) -> u64 {
+        self.rv
+    }
+
+    pub fn get(&self, kind: Kind, name: &str) -> Result<&Value, ApiError> {
+        self.objects
+            .get(&kind)
+            .and_then(|m| m.get(name))
+            .ok_or_else(|| ApiError::not_found(kind, name))
+    }
+
+    /// Objects of a kind in name order, as the API lists them.
+    pub fn list(&self, kind: Kind) -> impl Iterator<Item = &Value> {
+        self.objects.get(&kind).into_iter().flat_map(|m| m.values())
+    }
+
+    pub fn count(&self, kind: Kind) -> usize {
+        self.objects.get(&kind).map_or(0, BTreeMap::len)
+    }
+
+    /// Watch events from `seq` on.
+    pub fn events_since(&self, seq: u64) -> impl Iterator<Item = &WatchEvent> {
+        let skip = seq.saturating_sub(self.log_base) as usize;
+        self.log.iter().skip(skip)
+    }
+
+    pub fn next_seq(&self) -> u64 {
+        self.log_base + self.log.len() as u64
+    }
+
+    /// Drops watch history every consumer has read.
+    pub fn compact(&mut self, upto: u64) {
+        while self.log_base < upto && !self.log.is_empty() {
+            self.log.pop_front();
+            self.log_base += 1;
+        }
+    }
+
+    fn bump(&mut self, obj: &mut Value) {
+        self.rv += 1;
+        obj::set(
+            obj,
+            &["metadata", "resourceVersion"],
+            json!(self.rv.to_string()),
+        );
+    }
+
+    fn emit(&mut self, kind: Kind, event: EventType, object: &Value) {
+        let seq = self.next_seq();
+        self.log.push_back(WatchEvent {
+            seq,
+            kind,
+            event,
+            object: object.clone(),
+        });
+    }
+
+    pub fn random_suffix(&mut self, n: usize) -> String {
+        (0..n)
+            .map(|_| NAME_ALPHABET[self.rng.random_range(0..NAME_ALPHABET.len())] as char)
+            .collect()
+    }
+
+    fn uid(&mut self) -> String {
+        let b: [u8; 16] = self.rng.random();
+        let h: String = b.iter().map(|x| format!("{x:02x}")).collect();
+        // UUID v4 layout.
+        format!(
+            "{}-{}-4{}-a{}-{}",
+            &h[0..8],
+            &h[8..12],
+            &h[13..16],
+            &h[17..20],
+            &h[20..32]
+        )
+    }
+
+    /// A1: POST. Assigns name (from generateName), uid, creationTimestamp, generation 1 for
+    /// kinds that have it, and wipes status for workloads.
+    pub fn create(&mut self, kind: Kind, mut obj: Value, now: u64) -> Result<Value, ApiError> {
+        let mut name = obj::name(&obj).to_string();
+        if name.is_empty() {
+            let prefix = obj::str(&obj, &["metadata", "generateName"])
+                .unwrap_or("")
+                .to_string();
+            if prefix.is_empty() {
+                return Err(ApiError::invalid(format!(
+                    "{} \"\" is invalid: metadata.name: Required value: name or generateName is required",
+                    kind.kind_name()
+                )));
+            }
+            name = format!("{prefix}{}", self.random_suffix(5));
+            obj::set(&mut obj, &["metadata", "name"], json!(name));
+        }
+        if self
+            .objects
+            .get(&kind)
+            .is_some_and(|m| m.contains_key(&name))
+        {
+            return Err(ApiError::already_exists(kind, &name));
+        }
+        obj::set(&mut obj, &["metadata", "namespace"], json!("default"));
+        let uid = self.uid();
+        obj::set(&mut obj, &["metadata", "uid"], json!(uid));
+        obj::set(
+            &mut obj,
+            &["metadata", "creationTimestamp"],
+            json!(rfc3339(now)),
+        );
+        if matches!(kind, Kind::Deployment | Kind::ReplicaSet) {
+            obj::set(&mut obj, &["metadata", "generation"], json!(1));
+            obj::set(&mut obj, &["status"], json!({}));
+        }
+        if kind == Kind::Pod {
+            obj::set(
+                &mut obj,
+                &["status"],
+                json!({"phase": "Pending", "qosClass": "BestEffort"}),
+            );
+        }
+        super::defaults::apply(kind, &mut obj);
+        self.bump(&mut obj);
+        self.emit(kind, EventType::Added, &obj);
+        self.objects
+            .entry(kind)
+            .or_default()
+            .insert(name, obj.clone());
+        Ok(obj)
+    }
+
+    /// A2/A6/A7: PUT on the main endpoint. Status in the request is ignored; generation
+    /// moves only for spec (and, for Deployments, annotation) changes. With `rv`, a stale
+    /// version is a 409; without one the last write wins.
+    pub fn update(
+        &mut self,
+        kind: Kind,
+        mut obj: Value,
+        rv: Option<&str>,
+    ) -> Result<Value, ApiError> {
+        let name = obj::name(&obj).to_string();
+        let old = self.get(kind, &name)?.clone();
+        if let Some(rv) = rv
+            && obj::str(&old, &["metadata", "resourceVersion"]) != Some(rv)
+        {
+            return Err(ApiError::conflict(kind, &name));
+        }
+        // Fields the server owns cannot be changed by a client.
+        for f in [
+            "uid",
+            "creationTimestamp",
+            "namespace",
+            "generation",
+            "deletionTimestamp",
+        ] {
+            match obj::path(&old, &["metadata", f]) {
+                Some(v) => obj::set(&mut obj, &["metadata", f], v.clone()),
+                None => {
+                    obj::remove(&mut obj, &["metadata", f]);
+                }
+            }
+        }
+        match old.get("status") {
+            Some(s) => obj::set(&mut obj, &["status"], s.clone()),
+            None => {
+                obj::remove(&mut obj, &["status"]);
+            }
+        }
+        super::defaults::apply(kind, &mut obj);
+        let spec_changed = old.get("spec") != obj.get("spec");
+        let ann_changed = kind == Kind::Deployment
+            && obj::path(&old, &["metadata", "annotations"])
+                != obj::path(&obj, &["metadata", "annotations"]);
+        if (spec_changed || ann_changed) && kind != Kind::Pod {
+            let g = obj::int(&old, &["metadata", "generation"]).unwrap_or(0) + 1;
+            obj::set(&mut obj, &["metadata", "generation"], json!(g));
+        }
+        self.store_modified(kind, name, old, obj)
+    }
+
+    /// A3: PUT on `/status`. Spec (and a Deployment's labels) come from the stored object;
+    /// generation never moves.
+    pub fn update_status(&mut self, kind: Kind, mut obj: Value) -> Result<Value, ApiError> {
+        let name = obj::name(&obj).to_string();
+        let old = self.get(kind, &name)?.clone();
+        let mut keep = old.clone();
+        if let Some(s) = obj.get("status") {
+            obj::set(&mut keep, &["status"], s.clone());
+        }
+        if let Some(a) = obj::path(&obj, &["metadata", "annotations"]) {
+            obj::set(&mut keep, &["metadata", "annotations"], a.clone());
+        }
+        if kind == Kind::Pod {
+            // The kubelet's writes: pods carry no spec changes here either.
+            if let Some(l) = obj::path(&obj, &["metadata", "labels"]) {
+                obj::set(&mut keep, &["metadata", "labels"], l.clone());
+            }
+        }
+        obj = keep;
+        self.store_modified(kind, name, old, obj)
+    }
+
+    /// Metadata-only write by the server itself (ownerReferences, finalizers, labels).
+    pub fn update_metadata(
+        &mut self,
+        kind: Kind,
+        name: &str,
+        f: impl FnOnce(&mut Value),
+    ) -> Result<Value, ApiError> {
+        let old = self.get(kind, name)?.clone();
+        let mut obj = old.clone();
+        f(&mut obj);
+        self.store_modified(kind, name.to_string(), old, obj)
+    }
+
+    fn store_modified(
+        &mut self,
+        kind: Kind,
+        name: String,
+        old: Value,
+        mut obj: Value,
+    ) -> Result<Value, ApiError> {
+        // A write that changes nothing is not persisted: same resourceVersion, no event.
+        let mut probe = obj.clone();
+        obj::set(
+            &mut probe,
+            &["metadata", "resourceVersion"],
+            old["metadata"]["resourceVersion"].clone(),
+        );
+        if probe == old {
+            return Ok(old);
+        }
+        self.bump(&mut obj);
+        // H5: with finalizers gone, a deleting object is removed.
+        let finalizers_empty = obj::path(&obj, &["metadata", "finalizers"])
+            .and_then(Value::as_array)
+            .is_none_or(|a| a.is_empty());
+        if obj::is_deleting(&obj) && finalizers_empty && kind != Kind::Pod {
+            self.emit(kind, EventType::Deleted, &obj);
+            if let Some(m) = self.objects.get_mut(&kind) {
+                m.remove(&name);
+            }
+            return Ok(obj);
+        }
+        self.emit(kind, EventType::Modified, &obj);
+        self.objects
+            .entry(kind)
+            .or_default()
+            .insert(name, obj.clone());
+        Ok(obj)
+    }
+
+    /// DELETE. Pods are deleted gracefully (H4): `deletionTimestamp` is set and the kubelet
+    /// removes the pod after the grace period; 0 removes it at once. Objects with
+    /// finalizers stay until they are removed (H5). Dependents are collected by
+    /// [`Self::collect_garbage`].
+    pub fn delete(
+        &mut self,
+        kind: Kind,
+        name: &str,
+        grace: Option<i64>,
+        now: u64,
+    ) -> Result<Value, ApiError> {
+        let old = self.get(kind, name)?.clone();
+        let has_finalizers = obj::path(&old, &["metadata", "finalizers"])
+            .and_then(Value::as_array)
+            .is_some_and(|a| !a.is_empty());
+        if kind == Kind::Pod {
+            let terminal = matches!(
+                obj::str(&old, &["status", "phase"]),
+                Some("Succeeded" | "Failed")
+            );
+            let default = obj::int(&old, &["spec", "terminationGracePeriodSeconds"]).unwrap_or(30);
+            let grace = if terminal {
+                0
+            } else {
+                grace.unwrap_or(default)
+            };
+            if grace > 0 || has_finalizers {
+                if obj::is_deleting(&old) {
+                    return Ok(old);
+                }
+                let mut obj = old.clone();
+                obj::set(
+                    &mut obj,
+                    &["metadata", "deletionTimestamp"],
+                    json!(rfc3339(now + grace as u64)),
+                );
+                obj::set(
+                    &mut obj,
+                    &["metadata", "deletionGracePeriodSeconds"],
+                    json!(grace),
+                );
+                return self.store_modified(kind, name.to_string(), old, obj);
+            }
+            return Ok(self.remove(kind, name));
+        }
+        if has_finalizers {
+            if obj::is_deleting(&old) {
+                return Ok(old);
+            }
+            let mut obj = old.clone();
+            obj::set(
+                &mut obj,
+                &["metadata", "deletionTimestamp"],
+                json!(rfc3339(now)),
+            );
+            obj::set(
+                &mut obj,
+                &["metadata", "deletionGracePeriodSeconds"],
+                json!(0),
+            );
+            // A4: the first deletionTimestamp bumps generation.
+            if let Some(g) = obj::int(&old, &["metadata", "generation"]) {
+                obj::set(&mut obj, &["metadata", "generation"], json!(g + 1));
+            }
+            return self.store_modified(kind, name.to_string(), old, obj);
+        }
+        Ok(self.remove(kind, name))
+    }
+
+    /// Removes an object outright (the kubelet's final delete, or a delete with no grace).
+    pub fn remove(&mut self, kind: Kind, name: &str) -> Value {
+        let Some(mut obj) = self.objects.get_mut(&kind).and_then(|m| m.remove(name)) else {
+            return Value::Null;
+        };
+        self.bump(&mut obj);
+        self.emit(kind, EventType::Deleted, &obj);
+        obj
+    }
+
+    /// H6: background cascading deletion. Dependents whose controller owner no longer
+    /// exists are deleted (pods gracefully).
+    pub fn collect_garbage(&mut self, now: u64) {
+        let live: std::collections::HashSet<String> = [Kind::Deployment, Kind::ReplicaSet]
+            .iter()
+            .flat_map(|k| self.list(*k).map(|o| obj::uid(o).to_string()))
+            .collect();
+        for kind in [Kind::ReplicaSet, Kind::Pod] {
+            let orphans: Vec<String> = self
+                .list(kind)
+                .filter(|o| !obj::is_deleting(o))
+                .filter(|o| obj::controller_uid(o).is_some_and(|u| !live.contains(u)))
+                .map(|o| obj::name(o).to_string())
+                .collect();
+            for n in orphans {
+                let _ = self.delete(kind, &n, None, now);
+            }
+        }
+    }
+
+    /// Records a core/v1 Event, folding repeats into `count` as the event recorder does.
+    pub fn record_event(&mut self, involved: &Value, kind: Kind, note: Note<'_>, now: u64) {
+        let Note {
+            type_,
+            reason,
+            message,
+            component,
+        } = note;
+        let ts = json!(rfc3339(now));
+        let involved_name = obj::name(involved).to_string();
+        let existing = self.objects.get_mut(&Kind::Event).and_then(|m| {
+            m.values_mut().find(|e| {
+                e["involvedObject"]["name"] == json!(involved_name)
+                    && e["involvedObject"]["kind"] == json!(kind.kind_name())
+                    && e["reason"] == json!(reason)
+                    && e["message"] == json!(message)
+                    && e["type"] == json!(type_)
+            })
+        });
+        if let Some(e) = existing {
+            let c = e["count"].as_i64().unwrap_or(1) + 1;
+            e["count"] = json!(c);
+            e["lastTimestamp"] = ts;
+            self.rv += 1;
+            e["metadata"]["resourceVersion"] = json!(self.rv.to_string());
+            return;
+        }
+        self.event_seq += 1;
+        self.rv += 1;
+        let name = format!(
+            "{involved_name}.{:x}",
+            0x181_7a00_0000_0000_u64 + self.event_seq * 0x1_0000
+        );
+        let api_version = if kind == Kind::Pod { "v1" } else { "apps/v1" };
+        let event = json!({
+            "apiVersion": "v1",
+            "kind": "Event",
+            "count": 1,
+            "firstTimestamp": ts,
+            "lastTimestamp": ts,
+            "involvedObject": {
+                "apiVersion": api_version,
+                "kind": kind.kind_name(),
+                "name": involved_name,
+                "namespace": "default",
+                "resourceVersion": obj::str(involved, &["metadata", "resourceVersion"]).unwrap_or(""),
+                "uid": obj::uid(involved),
+            },
+            "message": message,
+            "metadata": {
+                "creationTimestamp": ts,
+                "name": name,
+                "namespace": "default",
+                "resourceVersion": self.rv.to_string(),
+            },
+            "reason": reason,
+            "reportingComponent": component,
+            "reportingInstance": "",
+            "source": {"component": component},
+            "type": type_,
+        });
+        self.objects
+            .entry(Kind::Event)
+            .or_default()
+            .insert(name, event);
+    }
+}

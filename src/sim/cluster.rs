@@ -1,0 +1,372 @@
+//! The simulated cluster: the API server, the controllers and the kubelet, advanced one
+//! simulated second at a time. Single-threaded and seeded: the same calls give the same
+//! cluster, byte for byte.
+
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
+
+use super::api::{ApiServer, EventType};
+use super::controllers::deployment::DeploymentController;
+use super::controllers::kubelet::Kubelet;
+use super::controllers::replicaset::ReplicaSetController;
+use super::directive::{Component, Trigger};
+use super::informer::RunState;
+use super::kind::Kind;
+
+/// The demo's resync period. kube-controller-manager uses 12 to 24 hours (D4); the demo
+/// shortens it so a lost event heals within a minute, and says so.
+pub const DEMO_RESYNC_SECONDS: u64 = 30;
+
+/// Rounds of deliver-and-process per settle: enough for any chain of reactions.
+const MAX_ROUNDS: usize = 32;
+
+pub struct Cluster {
+    pub api: ApiServer,
+    pub deployments: DeploymentController,
+    pub replicasets: ReplicaSetController,
+    pub kubelet: Kubelet,
+    now: u64,
+}
+
+impl Cluster {
+    pub fn new(seed: u64) -> Self {
+        Cluster {
+            api: ApiServer::new(ChaCha8Rng::seed_from_u64(seed)),
+            deployments: DeploymentController::new(DEMO_RESYNC_SECONDS),
+            replicasets: ReplicaSetController::new(DEMO_RESYNC_SECONDS),
+            kubelet: Kubelet::new(),
+            now: 0,
+        }
+    }
+
+    /// Simulated seconds since the start.
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    /// One simulated second: the kubelet moves pods on, resyncs fire, controllers react.
+    pub fn tick(&mut self) {
+        self.now += 1;
+        self.kubelet.tick(&mut self.api, self.now);
+        if self.deployments.informer.due_for_resync(self.now) {
+            self.deployments.resync();
+        }
+        if self.replicasets.informer.due_for_resync(self.now) {
+            self.replicasets.resync();
+        }
+        self.settle();
+    }
+
+    /// Lets the controllers react to everything written so far (controllers take
+    /// milliseconds; the demo's clock counts seconds).
+    pub fn settle(&mut self) {
+        for _ in 0..MAX_ROUNDS {
+            let before = self.api.next_seq();
+            let d = self.deployments.informer.deliver(&self.api);
+            let owners_deleted = d.iter().any(|x| {
+                x.event == EventType::Deleted
+                    && matches!(x.kind, Kind::Deployment | Kind::ReplicaSet)
+            });
+            self.deployments.handle(d);
+            let r = self.replicasets.informer.deliver(&self.api);
+            self.replicasets.handle(r);
+            let mut worked = self.deployments.process(&mut self.api, self.now);
+            worked += self.replicasets.process(&mut self.api, self.now);
+            if owners_deleted {
+                self.api.collect_garbage(self.now);
+            }
+            if worked == 0 && self.api.next_seq() == before {
+                break;
+            }
+        }
+        let low = self
+            .deployments
+            .informer
+            .cursor()
+            .min(self.replicasets.informer.cursor())
+            .min(self.kubelet.cursor());
+        self.api.compact(low);
+    }
+
+    pub fn state(&self, c: Component) -> RunState {
+        match c {
+            Component::Deployment => self.deployments.informer.state,
+            Component::ReplicaSet => self.replicasets.informer.state,
+            Component::Kubelet => self.kubelet.state,
+            Component::Autoscaler | Component::Gitops => RunState::Running,
+        }
+    }
+
+    pub fn trigger(&self, c: Component) -> Option<Trigger> {
+        match c {
+            Component::Deployment => Some(self.deployments.informer.trigger),
+            Component::ReplicaSet => Some(self.replicasets.informer.trigger),
+            _ => None,
+        }
+    }
+
+    pub fn queue_len(&self, c: Component) -> usize {
+        match c {
+            Component::Deployment => self.deployments.informer.queue_len(),
+            Component::ReplicaSet => self.replicasets.informer.queue_len(),
+            _ => 0,
+        }
+    }
+
+    pub fn dropped(&self) -> u64 {
+        self.deployments.informer.dropped + self.replicasets.informer.dropped
+    }
+
+    pub fn set_state(&mut self, c: Component, state: RunState) {
+        let now = self.now;
+        match (c, state) {
+            (Component::Deployment, RunState::Crashed) => self.deployments.informer.crash(),
+            (Component::ReplicaSet, RunState::Crashed) => self.replicasets.crash(),
+            (Component::Deployment, RunState::Running)
+                if self.deployments.informer.state == RunState::Crashed =>
+            {
+                let d = self.deployments.informer.relist(&self.api, now);
+                self.deployments.handle(d);
+            }
+            (Component::ReplicaSet, RunState::Running)
+                if self.replicasets.informer.state == RunState::Crashed =>
+            {
+                let d = self.replicasets.informer.relist(&self.api, now);
+                self.replicasets.handle(d);
+            }
+            (Component::Deployment, s) => self.deployments.informer.state = s,
+            (Component::ReplicaSet, s) => self.replicasets.informer.state = s,
+            (Component::Kubelet, RunState::Running) if self.kubelet.state == RunState::Crashed => {
+                self.kubelet = rebuilt_kubelet(&self.api, &self.kubelet);
+            }
+            (Component::Kubelet, s) => self.kubelet.state = s,
+            _ => {}
+        }
+        self.settle();
+    }
+
+    pub fn set_trigger(&mut self, c: Component, t: Trigger) {
+        match c {
+            Component::Deployment => self.deployments.informer.trigger = t,
+            Component::ReplicaSet => self.replicasets.informer.trigger = t,
+            _ => {}
+        }
+    }
+
+    pub fn drop_events(&mut self, c: Component, n: u32) {
+        match c {
+            Component::Deployment => self.deployments.informer.drop_next(n),
+            Component::ReplicaSet => self.replicasets.informer.drop_next(n),
+            _ => {}
+        }
+    }
+}
+
+/// A kubelet restarted after a crash rediscovers every pod from a list.
+fn rebuilt_kubelet(api: &ApiServer, old: &Kubelet) -> Kubelet {
+    let mut k = Kubelet::new();
+    k.start_after = old.start_after;
+    k.ready_after = old.ready_after;
+    k.relist(api);
+    k
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::obj;
+    use crate::sim::scenario::deployment;
+
+    fn web(seed: u64) -> Cluster {
+        let mut c = Cluster::new(seed);
+        c.api
+            .create(Kind::Deployment, deployment("web", "nginx:1.27", 3), 0)
+            .unwrap();
+        c.settle();
+        c
+    }
+
+    fn run(c: &mut Cluster, secs: u64) {
+        for _ in 0..secs {
+            c.tick();
+        }
+    }
+
+    fn ready_pods(c: &Cluster) -> usize {
+        c.api
+            .list(Kind::Pod)
+            .filter(|p| {
+                crate::sim::controllers::pods::is_active(p)
+                    && crate::sim::controllers::pods::is_ready(p)
+            })
+            .count()
+    }
+
+    #[test]
+    fn a_new_deployment_converges() {
+        let mut c = web(1);
+        run(&mut c, 4);
+        let d = c.api.get(Kind::Deployment, "web").unwrap();
+        assert_eq!(ready_pods(&c), 3);
+        assert_eq!(obj::int(d, &["status", "readyReplicas"]), Some(3));
+        assert_eq!(obj::int(d, &["status", "observedGeneration"]), Some(1));
+        let conds = d["status"]["conditions"].as_array().unwrap();
+        let reasons: Vec<(&str, &str)> = conds
+            .iter()
+            .map(|c| (c["type"].as_str().unwrap(), c["reason"].as_str().unwrap()))
+            .collect();
+        assert_eq!(
+            reasons,
+            [
+                ("Available", "MinimumReplicasAvailable"),
+                ("Progressing", "NewReplicaSetAvailable")
+            ]
+        );
+        assert_eq!(c.api.count(Kind::ReplicaSet), 1);
+    }
+
+    #[test]
+    fn a_deleted_pod_is_replaced_while_it_terminates() {
+        let mut c = web(2);
+        run(&mut c, 4);
+        let victim = obj::name(c.api.list(Kind::Pod).next().unwrap()).to_string();
+        c.api.delete(Kind::Pod, &victim, None, c.now()).unwrap();
+        c.settle();
+        assert_eq!(
+            c.api.count(Kind::Pod),
+            4,
+            "replacement created while the old pod terminates"
+        );
+        run(&mut c, 3);
+        assert_eq!(ready_pods(&c), 3);
+        run(&mut c, 30);
+        assert_eq!(
+            c.api.count(Kind::Pod),
+            3,
+            "the old pod is gone after its grace period"
+        );
+    }
+
+    #[test]
+    fn edge_triggered_stays_short_after_a_lost_event_level_recovers() {
+        for (trigger, expect_ready) in [(Trigger::Edge, 2), (Trigger::Level, 3)] {
+            let mut c = web(3);
+            run(&mut c, 4);
+            c.set_trigger(Component::ReplicaSet, trigger);
+            c.drop_events(Component::ReplicaSet, 1);
+            let victim = obj::name(c.api.list(Kind::Pod).next().unwrap()).to_string();
+            c.api.delete(Kind::Pod, &victim, None, c.now()).unwrap();
+            c.settle();
+            run(&mut c, 60);
+            assert_eq!(ready_pods(&c), expect_ready, "{trigger:?}");
+        }
+    }
+
+    #[test]
+    fn crash_and_restart_catches_up_by_relisting() {
+        let mut c = web(4);
+        run(&mut c, 4);
+        c.set_state(Component::ReplicaSet, RunState::Crashed);
+        let victim = obj::name(c.api.list(Kind::Pod).next().unwrap()).to_string();
+        c.api.delete(Kind::Pod, &victim, Some(0), c.now()).unwrap();
+        run(&mut c, 10);
+        assert_eq!(
+            ready_pods(&c),
+            2,
+            "nobody replaces pods while the controller is down"
+        );
+        c.set_state(Component::ReplicaSet, RunState::Running);
+        run(&mut c, 3);
+        assert_eq!(ready_pods(&c), 3);
+    }
+
+    #[test]
+    fn paused_controller_lets_observed_generation_lag() {
+        let mut c = web(5);
+        run(&mut c, 4);
+        c.set_state(Component::Deployment, RunState::Paused);
+        let mut d = c.api.get(Kind::Deployment, "web").unwrap().clone();
+        d["spec"]["replicas"] = serde_json::json!(5);
+        c.api.update(Kind::Deployment, d, None).unwrap();
+        run(&mut c, 5);
+        let d = c.api.get(Kind::Deployment, "web").unwrap();
+        assert_eq!(obj::int(d, &["metadata", "generation"]), Some(2));
+        assert_eq!(obj::int(d, &["status", "observedGeneration"]), Some(1));
+        c.set_state(Component::Deployment, RunState::Running);
+        run(&mut c, 4);
+        let d = c.api.get(Kind::Deployment, "web").unwrap();
+        assert_eq!(obj::int(d, &["status", "observedGeneration"]), Some(2));
+        assert_eq!(ready_pods(&c), 5);
+    }
+
+    #[test]
+    fn forged_status_is_reverted() {
+        let mut c = web(6);
+        run(&mut c, 4);
+        let mut d = c.api.get(Kind::Deployment, "web").unwrap().clone();
+        d["status"]["readyReplicas"] = serde_json::json!(0);
+        c.api.update_status(Kind::Deployment, d).unwrap();
+        assert_eq!(
+            obj::int(
+                c.api.get(Kind::Deployment, "web").unwrap(),
+                &["status", "readyReplicas"]
+            ),
+            Some(0)
+        );
+        // The update event enqueues the Deployment and the sync recomputes status.
+        c.settle();
+        assert_eq!(
+            obj::int(
+                c.api.get(Kind::Deployment, "web").unwrap(),
+                &["status", "readyReplicas"]
+            ),
+            Some(3)
+        );
+    }
+
+    #[test]
+    fn rolling_update_respects_surge_and_unavailability() {
+        let mut c = Cluster::new(7);
+        c.api
+            .create(Kind::Deployment, deployment("web", "nginx:1.27", 10), 0)
+            .unwrap();
+        c.settle();
+        run(&mut c, 5);
+        let mut d = c.api.get(Kind::Deployment, "web").unwrap().clone();
+        d["spec"]["template"]["spec"]["containers"][0]["image"] = serde_json::json!("nginx:1.28");
+        c.api.update(Kind::Deployment, d, None).unwrap();
+        c.settle();
+        for _ in 0..60 {
+            let pods: Vec<_> = c
+                .api
+                .list(Kind::Pod)
+                .filter(|p| crate::sim::controllers::pods::is_active(p))
+                .collect();
+            let available = ready_pods(&c);
+            assert!(pods.len() <= 13, "surge 3 exceeded: {} pods", pods.len());
+            assert!(
+                available >= 8,
+                "unavailable 2 exceeded: {available} available"
+            );
+            c.tick();
+        }
+        let d = c.api.get(Kind::Deployment, "web").unwrap();
+        assert_eq!(obj::int(d, &["status", "updatedReplicas"]), Some(10));
+        assert_eq!(obj::int(d, &["status", "availableReplicas"]), Some(10));
+        assert_eq!(c.api.count(Kind::ReplicaSet), 2);
+    }
+
+    #[test]
+    fn same_seed_same_names_other_seed_other_names() {
+        let names = |seed| {
+            let mut c = web(seed);
+            run(&mut c, 3);
+            c.api
+                .list(Kind::Pod)
+                .map(|p| obj::name(p).to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names(9), names(9));
+        assert_ne!(names(9), names(10));
+    }
+}

@@ -1,0 +1,217 @@
+//! A kubelet stand-in: takes new pods from Pending to Running to Ready over simulated
+//! seconds, and removes deleted pods when their grace period ends (H1-H4). The demo has
+//! no nodes: every pod runs "somewhere" as soon as it exists.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Value, json};
+
+use crate::sim::api::{ApiServer, EventType};
+use crate::sim::informer::RunState;
+use crate::sim::kind::Kind;
+use crate::sim::obj;
+use crate::sim::time::{parse_rfc3339, rfc3339, sim_unix};
+
+pub struct Kubelet {
+    pub state: RunState,
+    /// Seconds from creation to Running, and to Ready.
+    pub start_after: u64,
+    pub ready_after: u64,
+    cursor: u64,
+    /// Pods still starting, and pods terminating: the only ones a tick looks at.
+    starting: BTreeSet<String>,
+    terminating: BTreeSet<String>,
+    next_ip: u32,
+}
+
+impl Kubelet {
+    pub fn new() -> Self {
+        Kubelet {
+            state: RunState::Running,
+            start_after: 1,
+            ready_after: 2,
+            cursor: 0,
+            starting: BTreeSet::new(),
+            terminating: BTreeSet::new(),
+            next_ip: 4,
+        }
+    }
+
+    pub fn cursor(&self) -> u64 {
+        self.cursor
+    }
+
+    /// Starts tracking every existing pod, as after a restart.
+    pub fn relist(&mut self, api: &ApiServer) {
+        for p in api.list(Kind::Pod) {
+            let name = obj::name(p).to_string();
+            if obj::is_deleting(p) {
+                self.terminating.insert(name);
+            } else if !super::pods::is_ready(p) {
+                self.starting.insert(name);
+            }
+        }
+        self.cursor = api.next_seq();
+    }
+
+    fn observe(&mut self, api: &ApiServer) {
+        for e in api.events_since(self.cursor) {
+            if e.kind != Kind::Pod {
+                continue;
+            }
+            let name = obj::name(&e.object).to_string();
+            match e.event {
+                EventType::Deleted => {
+                    self.starting.remove(&name);
+                    self.terminating.remove(&name);
+                }
+                _ if obj::is_deleting(&e.object) => {
+                    self.starting.remove(&name);
+                    self.terminating.insert(name);
+                }
+                EventType::Added => {
+                    self.starting.insert(name);
+                }
+                EventType::Modified => {}
+            }
+        }
+        self.cursor = api.next_seq();
+    }
+
+    /// One simulated second of work.
+    pub fn tick(&mut self, api: &mut ApiServer, now: u64) {
+        if self.state == RunState::Crashed {
+            // A crashed kubelet misses events; it catches up from the list when restarted.
+            self.cursor = api.next_seq();
+            return;
+        }
+        self.observe(api);
+        if self.state == RunState::Paused {
+            return;
+        }
+        let now_unix = sim_unix(now);
+        for name in std::mem::take(&mut self.terminating) {
+            let Ok(pod) = api.get(Kind::Pod, &name) else {
+                continue;
+            };
+            let due = obj::str(pod, &["metadata", "deletionTimestamp"])
+                .and_then(parse_rfc3339)
+                .unwrap_or(0);
+            let finalizers = pod["metadata"]["finalizers"]
+                .as_array()
+                .is_some_and(|a| !a.is_empty());
+            if due <= now_unix && !finalizers {
+                api.remove(Kind::Pod, &name);
+            } else {
+                self.terminating.insert(name);
+            }
+        }
+        for name in std::mem::take(&mut self.starting) {
+            let Ok(pod) = api.get(Kind::Pod, &name) else {
+                continue;
+            };
+            let created = obj::str(pod, &["metadata", "creationTimestamp"])
+                .and_then(parse_rfc3339)
+                .unwrap_or(now_unix);
+            let age = (now_unix - created).max(0) as u64;
+            let mut next = pod.clone();
+            let done = self.advance(&mut next, age, now);
+            if next != *pod {
+                let _ = api.update_status(Kind::Pod, next);
+            }
+            if !done {
+                self.starting.insert(name);
+            }
+        }
+        self.observe(api);
+    }
+
+    /// Moves one pod along; returns true once it is Ready.
+    fn advance(&mut self, pod: &mut Value, age: u64, now: u64) -> bool {
+        let ts = json!(rfc3339(now));
+        let containers: Vec<String> = pod["spec"]["containers"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|c| c["name"].as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let image = |name: &str| -> Value {
+            pod["spec"]["containers"]
+                .as_array()
+                .and_then(|a| a.iter().find(|c| c["name"] == name))
+                .map_or(Value::Null, |c| c["image"].clone())
+        };
+        let phase = obj::str(pod, &["status", "phase"])
+            .unwrap_or("Pending")
+            .to_string();
+        let cond = |t: &str, s: bool, at: &Value| json!({"lastProbeTime": null, "lastTransitionTime": at, "status": if s { "True" } else { "False" }, "type": t});
+        if phase == "Pending" && pod["status"].get("containerStatuses").is_none() {
+            let statuses: Vec<Value> = containers
+                .iter()
+                .map(|c| json!({"image": image(c), "imageID": "", "lastState": {}, "name": c, "ready": false, "restartCount": 0, "started": false, "state": {"waiting": {"reason": "ContainerCreating"}}}))
+                .collect();
+            pod["status"] = json!({
+                "conditions": [cond("PodReadyToStartContainers", false, &ts), cond("Initialized", true, &ts), cond("Ready", false, &ts), cond("ContainersReady", false, &ts), cond("PodScheduled", true, &ts)],
+                "containerStatuses": statuses,
+                "phase": "Pending",
+                "qosClass": "BestEffort",
+                "startTime": ts,
+            });
+        }
+        if phase == "Pending" && age >= self.start_after {
+            let ip = format!("10.244.0.{}", self.next_ip);
+            self.next_ip = if self.next_ip >= 254 {
+                4
+            } else {
+                self.next_ip + 1
+            };
+            pod["status"]["phase"] = json!("Running");
+            pod["status"]["podIP"] = json!(ip);
+            pod["status"]["podIPs"] = json!([{"ip": ip}]);
+            set_condition(pod, "PodReadyToStartContainers", true, &ts);
+            if let Some(cs) = pod["status"]["containerStatuses"].as_array_mut() {
+                for c in cs {
+                    c["started"] = json!(true);
+                    c["state"] = json!({"running": {"startedAt": ts}});
+                    c["imageID"] = json!(format!(
+                        "docker.io/library/{}",
+                        c["image"].as_str().unwrap_or("")
+                    ));
+                    c["containerID"] = json!(format!("containerd://{:064x}", now * 7919 + age));
+                }
+            }
+        }
+        let running = obj::str(pod, &["status", "phase"]) == Some("Running");
+        if running && age >= self.ready_after {
+            set_condition(pod, "ContainersReady", true, &ts);
+            set_condition(pod, "Ready", true, &ts);
+            if let Some(cs) = pod["status"]["containerStatuses"].as_array_mut() {
+                for c in cs {
+                    c["ready"] = json!(true);
+                }
+            }
+            return true;
+        }
+        false
+    }
+}
+
+impl Default for Kubelet {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Sets a pod condition, keeping lastTransitionTime when the status does not change.
+fn set_condition(pod: &mut Value, t: &str, status: bool, ts: &Value) {
+    let s = if status { "True" } else { "False" };
+    if let Some(conds) = pod["status"]["conditions"].as_array_mut()
+        && let Some(c) = conds.iter_mut().find(|c| c["type"] == t)
+        && c["status"] != s
+    {
+        c["status"] = json!(s);
+        c["lastTransitionTime"] = ts.clone();
+    }
+}

@@ -1,0 +1,7 @@
+//! The controllers of kube-controller-manager the demo runs, and the kubelet stand-in.
+
+pub mod deployment;
+pub mod hash;
+pub mod kubelet;
+pub mod pods;
+pub mod replicaset;

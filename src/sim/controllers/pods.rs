@@ -1,0 +1,167 @@
+//! What controllers need to know about pods: active, ready, available (C1, H3) and the
+//! scale-down ranking (C5).
+
+use std::cmp::Ordering;
+
+use serde_json::Value;
+
+use crate::sim::obj;
+use crate::sim::time::parse_rfc3339;
+
+/// C1: not terminating and not Succeeded or Failed.
+pub fn is_active(pod: &Value) -> bool {
+    !obj::is_deleting(pod)
+        && !matches!(
+            obj::str(pod, &["status", "phase"]),
+            Some("Succeeded" | "Failed")
+        )
+}
+
+fn ready_condition(pod: &Value) -> Option<&Value> {
+    obj::path(pod, &["status", "conditions"])?
+        .as_array()?
+        .iter()
+        .find(|c| c["type"] == "Ready")
+}
+
+pub fn is_ready(pod: &Value) -> bool {
+    ready_condition(pod).is_some_and(|c| c["status"] == "True")
+}
+
+/// Unix seconds at which the pod became Ready.
+fn ready_since(pod: &Value) -> Option<i64> {
+    ready_condition(pod)
+        .filter(|c| c["status"] == "True")
+        .and_then(|c| c["lastTransitionTime"].as_str())
+        .and_then(parse_rfc3339)
+}
+
+/// H3: Ready, and Ready for longer than minReadySeconds.
+pub fn is_available(pod: &Value, min_ready_seconds: i64, now_unix: i64) -> bool {
+    if !is_ready(pod) {
+        return false;
+    }
+    min_ready_seconds == 0 || ready_since(pod).is_some_and(|t| t + min_ready_seconds < now_unix)
+}
+
+fn phase_rank(pod: &Value) -> u8 {
+    match obj::str(pod, &["status", "phase"]) {
+        Some("Pending") | None => 0,
+        Some("Unknown") => 1,
+        _ => 2,
+    }
+}
+
+fn deletion_cost(pod: &Value) -> i64 {
+    obj::str(
+        pod,
+        &[
+            "metadata",
+            "annotations",
+            "controller.kubernetes.io/pod-deletion-cost",
+        ],
+    )
+    .and_then(|s| s.parse().ok())
+    .unwrap_or(0)
+}
+
+fn restarts(pod: &Value) -> i64 {
+    obj::path(pod, &["status", "containerStatuses"])
+        .and_then(Value::as_array)
+        .map_or(0, |a| {
+            a.iter().filter_map(|c| c["restartCount"].as_i64()).sum()
+        })
+}
+
+fn created(pod: &Value) -> i64 {
+    obj::str(pod, &["metadata", "creationTimestamp"])
+        .and_then(parse_rfc3339)
+        .unwrap_or(0)
+}
+
+/// C5 order, first to delete first. The demo has no nodes, so rules 1 (unscheduled
+/// first) and 5 (co-located pods) never separate two pods.
+pub fn deletion_order(a: &Value, b: &Value) -> Ordering {
+    phase_rank(a)
+        .cmp(&phase_rank(b))
+        .then(is_ready(a).cmp(&is_ready(b)))
+        .then(deletion_cost(a).cmp(&deletion_cost(b)))
+        // Ready for less time first: the later Ready time goes first.
+        .then(
+            ready_since(b)
+                .unwrap_or(0)
+                .cmp(&ready_since(a).unwrap_or(0)),
+        )
+        .then(restarts(b).cmp(&restarts(a)))
+        // Newer first.
+        .then(created(b).cmp(&created(a)))
+        .then(obj::uid(a).cmp(obj::uid(b)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn pod(name: &str, phase: &str, ready_at: Option<&str>, created: &str) -> Value {
+        let mut conds = vec![];
+        if let Some(t) = ready_at {
+            conds.push(json!({"type": "Ready", "status": "True", "lastTransitionTime": t}));
+        }
+        json!({"metadata": {"name": name, "uid": name, "creationTimestamp": created},
+               "status": {"phase": phase, "conditions": conds}})
+    }
+
+    fn first(mut pods: Vec<&Value>) -> &str {
+        pods.sort_by(|a, b| deletion_order(a, b));
+        obj::name(pods[0])
+    }
+
+    #[test]
+    fn c5_ranking_rules() {
+        let running = pod(
+            "running",
+            "Running",
+            Some("2025-01-06T10:00:05Z"),
+            "2025-01-06T10:00:00Z",
+        );
+        let pending = pod("pending", "Pending", None, "2025-01-06T09:00:00Z");
+        assert_eq!(first(vec![&running, &pending]), "pending");
+        let not_ready = pod("not-ready", "Running", None, "2025-01-06T09:00:00Z");
+        assert_eq!(first(vec![&running, &not_ready]), "not-ready");
+        let mut cheap = running.clone();
+        cheap["metadata"]["name"] = json!("cheap");
+        cheap["metadata"]["annotations"] =
+            json!({"controller.kubernetes.io/pod-deletion-cost": "-5"});
+        assert_eq!(first(vec![&running, &cheap]), "cheap");
+        let recent = pod(
+            "recent",
+            "Running",
+            Some("2025-01-06T10:05:00Z"),
+            "2025-01-06T09:00:00Z",
+        );
+        assert_eq!(first(vec![&running, &recent]), "recent");
+        let mut crashy = running.clone();
+        crashy["metadata"]["name"] = json!("crashy");
+        crashy["status"]["containerStatuses"] = json!([{"restartCount": 3}]);
+        assert_eq!(first(vec![&running, &crashy]), "crashy");
+        let mut newer = running.clone();
+        newer["metadata"]["name"] = json!("newer");
+        newer["metadata"]["creationTimestamp"] = json!("2025-01-06T10:00:01Z");
+        assert_eq!(first(vec![&running, &newer]), "newer");
+    }
+
+    #[test]
+    fn availability_waits_for_min_ready_seconds() {
+        let p = pod(
+            "p",
+            "Running",
+            Some("2025-01-06T10:00:00Z"),
+            "2025-01-06T10:00:00Z",
+        );
+        let t = parse_rfc3339("2025-01-06T10:00:00Z").unwrap();
+        assert!(is_available(&p, 0, t));
+        assert!(!is_available(&p, 10, t + 10));
+        assert!(is_available(&p, 10, t + 11));
+    }
+}

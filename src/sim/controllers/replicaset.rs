@@ -1,0 +1,430 @@
+//! The ReplicaSet controller (k8s-semantics C1-C7): claims pods, keeps the active count at
+//! `spec.replicas` with expectations and slow-start batches, and reports status.
+
+use std::collections::HashMap;
+
+use serde_json::{Value, json};
+
+use crate::sim::api::{ApiServer, EventType, Note};
+use crate::sim::directive::Trigger;
+use crate::sim::informer::{Delta, Informer, RunState};
+use crate::sim::kind::Kind;
+use crate::sim::obj;
+use crate::sim::time::sim_unix;
+
+use super::pods::{deletion_order, is_active, is_available, is_ready};
+
+pub const WATCHES: &[Kind] = &[Kind::ReplicaSet, Kind::Pod];
+const COMPONENT: &str = "replicaset-controller";
+/// C3: at most this many creates or deletes per sync.
+const BURST: i64 = 500;
+/// C6: expectations expire after five minutes.
+const EXPECTATION_TTL: u64 = 300;
+
+#[derive(Default, Clone, Copy)]
+struct Expectation {
+    adds: i64,
+    dels: i64,
+    set_at: u64,
+}
+
+pub struct ReplicaSetController {
+    pub informer: Informer,
+    expectations: HashMap<String, Expectation>,
+    /// Pods this controller created, for the demo's counters.
+    pub created: u64,
+}
+
+/// C3 slow start: batches of 1, 2, 4, ... adding up to `n`.
+pub fn slow_start_batches(n: i64) -> Vec<i64> {
+    let mut out = Vec::new();
+    let (mut left, mut size) = (n, 1);
+    while left > 0 {
+        let b = size.min(left);
+        out.push(b);
+        left -= b;
+        size *= 2;
+    }
+    out
+}
+
+impl ReplicaSetController {
+    pub fn new(resync: u64) -> Self {
+        ReplicaSetController {
+            informer: Informer::new(WATCHES, resync),
+            expectations: HashMap::new(),
+            created: 0,
+        }
+    }
+
+    fn rs_by_uid(&self, uid: &str) -> Option<String> {
+        self.informer
+            .list(Kind::ReplicaSet)
+            .into_iter()
+            .find(|r| obj::uid(r) == uid)
+            .map(|r| obj::name(r).to_string())
+    }
+
+    /// Event handlers: map each delta to the ReplicaSet keys it concerns, and observe
+    /// the controller's own creates and deletes for its expectations.
+    pub fn handle(&mut self, deltas: Vec<Delta>) {
+        for d in deltas {
+            if self.informer.trigger == Trigger::Edge {
+                self.informer.deltas.push_back(d);
+                continue;
+            }
+            match d.kind {
+                Kind::ReplicaSet => self.informer.enqueue(obj::name(&d.object)),
+                Kind::Pod => {
+                    let newly_deleting = obj::is_deleting(&d.object)
+                        && !d.old.as_ref().is_some_and(obj::is_deleting);
+                    let owner = obj::controller_uid(&d.object).and_then(|u| self.rs_by_uid(u));
+                    match &owner {
+                        Some(rs) => {
+                            let e = self.expectations.entry(rs.clone()).or_default();
+                            match d.event {
+                                EventType::Added => e.adds -= 1,
+                                EventType::Deleted
+                                    if !d.old.as_ref().is_some_and(obj::is_deleting) =>
+                                {
+                                    e.dels -= 1
+                                }
+                                EventType::Modified if newly_deleting => e.dels -= 1,
+                                _ => {}
+                            }
+                            self.informer.enqueue(rs);
+                        }
+                        None => {
+                            // An orphan (or a released pod): every ReplicaSet that could adopt it.
+                            let matching: Vec<String> = self
+                                .informer
+                                .list(Kind::ReplicaSet)
+                                .into_iter()
+                                .filter(|r| {
+                                    obj::selector_matches(&r["spec"]["selector"], &d.object)
+                                })
+                                .map(|r| obj::name(r).to_string())
+                                .collect();
+                            for m in matching {
+                                self.informer.enqueue(&m);
+                            }
+                        }
+                    }
+                    // A pod released from an owner also wakes the old owner.
+                    if let Some(old_owner) = d
+                        .old
+                        .as_ref()
+                        .and_then(obj::controller_uid)
+                        .and_then(|u| self.rs_by_uid(u))
+                        && Some(&old_owner) != owner.as_ref()
+                    {
+                        self.informer.enqueue(&old_owner);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Resync: every cached ReplicaSet is queued again (edge mode sees no change in it).
+    pub fn resync(&mut self) {
+        if self.informer.trigger == Trigger::Level {
+            let names: Vec<String> = self
+                .informer
+                .list(Kind::ReplicaSet)
+                .iter()
+                .map(|r| obj::name(r).to_string())
+                .collect();
+            for n in names {
+                self.informer.enqueue(&n);
+            }
+        }
+    }
+
+    pub fn crash(&mut self) {
+        self.informer.crash();
+        self.expectations.clear();
+    }
+
+    /// Runs the workers until the queue is empty. Returns how many items were processed.
+    pub fn process(&mut self, api: &mut ApiServer, now: u64) -> usize {
+        if self.informer.state != RunState::Running {
+            return 0;
+        }
+        let mut n = 0;
+        match self.informer.trigger {
+            Trigger::Level => {
+                while let Some(key) = self.informer.pop() {
+                    self.sync(api, &key, now);
+                    n += 1;
+                }
+            }
+            Trigger::Edge => {
+                while let Some(d) = self.informer.deltas.pop_front() {
+                    self.edge(api, &d, now);
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+
+    /// Pods owned by the ReplicaSet after adoption and release (C1), from the cache.
+    fn claim(&self, api: &mut ApiServer, rs: &Value) -> Vec<Value> {
+        let uid = obj::uid(rs);
+        let selector = &rs["spec"]["selector"];
+        let mut owned = Vec::new();
+        for pod in self.informer.list(Kind::Pod) {
+            let matches = obj::selector_matches(selector, pod);
+            match obj::controller_uid(pod) {
+                Some(u) if u == uid && matches => owned.push(pod.clone()),
+                Some(u) if u == uid => {
+                    // Labels no longer match: release it.
+                    let _ = api.update_metadata(Kind::Pod, obj::name(pod), |p| {
+                        obj::remove(p, &["metadata", "ownerReferences"]);
+                    });
+                }
+                None if matches && !obj::is_deleting(pod) => {
+                    let r = obj::owner_ref(rs, "ReplicaSet");
+                    if let Ok(p) = api.update_metadata(Kind::Pod, obj::name(pod), |p| {
+                        obj::set(p, &["metadata", "ownerReferences"], json!([r]));
+                    }) {
+                        owned.push(p);
+                    }
+                }
+                _ => {}
+            }
+        }
+        owned
+    }
+
+    fn satisfied(&self, rs: &str, now: u64) -> bool {
+        self.expectations
+            .get(rs)
+            .is_none_or(|e| (e.adds <= 0 && e.dels <= 0) || now >= e.set_at + EXPECTATION_TTL)
+    }
+
+    fn sync(&mut self, api: &mut ApiServer, name: &str, now: u64) {
+        let Some(rs) = self.informer.get(Kind::ReplicaSet, name).cloned() else {
+            self.expectations.remove(name);
+            return;
+        };
+        if obj::is_deleting(&rs) {
+            return;
+        }
+        let pods = self.claim(api, &rs);
+        let active: Vec<&Value> = pods.iter().filter(|p| is_active(p)).collect();
+        let want = obj::int(&rs, &["spec", "replicas"]).unwrap_or(1);
+        if self.satisfied(name, now) {
+            let diff = active.len() as i64 - want;
+            if diff < 0 {
+                self.create_pods(api, &rs, (-diff).min(BURST), now);
+            } else if diff > 0 {
+                let mut victims = active.clone();
+                victims.sort_by(|a, b| deletion_order(a, b));
+                self.delete_pods(api, &rs, &victims[..diff.min(BURST) as usize], now);
+            }
+        }
+        self.write_status(api, &rs, &pods, now);
+    }
+
+    fn create_pods(&mut self, api: &mut ApiServer, rs: &Value, n: i64, now: u64) {
+        let name = obj::name(rs).to_string();
+        self.expectations.insert(
+            name.clone(),
+            Expectation {
+                adds: n,
+                dels: 0,
+                set_at: now,
+            },
+        );
+        let template = &rs["spec"]["template"];
+        for batch in slow_start_batches(n) {
+            for _ in 0..batch {
+                let mut pod = json!({
+                    "apiVersion": "v1",
+                    "kind": "Pod",
+                    "metadata": {
+                        "generateName": format!("{name}-"),
+                        "labels": template["metadata"]["labels"].clone(),
+                        "ownerReferences": [obj::owner_ref(rs, "ReplicaSet")],
+                    },
+                    "spec": template["spec"].clone(),
+                });
+                if let Some(a) = template["metadata"].get("annotations") {
+                    pod["metadata"]["annotations"] = a.clone();
+                }
+                if let Ok(p) = api.create(Kind::Pod, pod, now) {
+                    self.created += 1;
+                    let msg = format!("Created pod: {}", obj::name(&p));
+                    api.record_event(
+                        rs,
+                        Kind::ReplicaSet,
+                        Note {
+                            type_: "Normal",
+                            reason: "SuccessfulCreate",
+                            message: &msg,
+                            component: COMPONENT,
+                        },
+                        now,
+                    );
+                }
+            }
+        }
+    }
+
+    fn delete_pods(&mut self, api: &mut ApiServer, rs: &Value, victims: &[&Value], now: u64) {
+        let name = obj::name(rs).to_string();
+        self.expectations.insert(
+            name,
+            Expectation {
+                adds: 0,
+                dels: victims.len() as i64,
+                set_at: now,
+            },
+        );
+        for v in victims {
+            if api.delete(Kind::Pod, obj::name(v), None, now).is_ok() {
+                let msg = format!("Deleted pod: {}", obj::name(v));
+                api.record_event(
+                    rs,
+                    Kind::ReplicaSet,
+                    Note {
+                        type_: "Normal",
+                        reason: "SuccessfulDelete",
+                        message: &msg,
+                        component: COMPONENT,
+                    },
+                    now,
+                );
+            }
+        }
+    }
+
+    /// C2: counts from the claimed pods; written only when something changed.
+    fn write_status(&self, api: &mut ApiServer, rs: &Value, pods: &[Value], now: u64) {
+        let min_ready = obj::int(rs, &["spec", "minReadySeconds"]).unwrap_or(0);
+        let template_labels = &rs["spec"]["template"]["metadata"]["labels"];
+        let active: Vec<&Value> = pods.iter().filter(|p| is_active(p)).collect();
+        let fully = active
+            .iter()
+            .filter(|p| {
+                template_labels.as_object().is_none_or(|m| {
+                    m.iter()
+                        .all(|(k, v)| p["metadata"]["labels"].get(k) == Some(v))
+                })
+            })
+            .count();
+        let ready = active.iter().filter(|p| is_ready(p)).count();
+        let available = active
+            .iter()
+            .filter(|p| is_available(p, min_ready, sim_unix(now)))
+            .count();
+        let mut status = json!({
+            "fullyLabeledReplicas": fully,
+            "observedGeneration": obj::int(rs, &["metadata", "generation"]).unwrap_or(1),
+            "replicas": active.len(),
+        });
+        // The API omits zero counts (omitempty).
+        if ready > 0 {
+            status["readyReplicas"] = json!(ready);
+        }
+        if available > 0 {
+            status["availableReplicas"] = json!(available);
+        }
+        if rs.get("status") != Some(&status)
+            && let Ok(current) = api.get(Kind::ReplicaSet, obj::name(rs))
+        {
+            let mut next = current.clone();
+            next["status"] = status;
+            let _ = api.update_status(Kind::ReplicaSet, next);
+        }
+    }
+
+    /// The edge-triggered teaching variant: acts only on what each event changed. A pod
+    /// deletion creates one pod; a new ReplicaSet creates its replicas; a replica change
+    /// creates or deletes the difference. Nothing else, so a lost event is never made good.
+    fn edge(&mut self, api: &mut ApiServer, d: &Delta, now: u64) {
+        match d.kind {
+            Kind::ReplicaSet
+                if d.event == EventType::Added
+                    && d.object["status"].get("observedGeneration").is_none() =>
+            {
+                let n = obj::int(&d.object, &["spec", "replicas"]).unwrap_or(1);
+                self.create_pods(api, &d.object, n, now);
+            }
+            Kind::ReplicaSet if d.event == EventType::Modified => {
+                let new = obj::int(&d.object, &["spec", "replicas"]).unwrap_or(1);
+                let old = d
+                    .old
+                    .as_ref()
+                    .and_then(|o| obj::int(o, &["spec", "replicas"]))
+                    .unwrap_or(new);
+                if new > old {
+                    self.create_pods(api, &d.object, new - old, now);
+                } else if new < old {
+                    let rs = d.object.clone();
+                    let mut victims: Vec<Value> = self
+                        .informer
+                        .list(Kind::Pod)
+                        .into_iter()
+                        .filter(|p| obj::controller_uid(p) == Some(obj::uid(&rs)) && is_active(p))
+                        .cloned()
+                        .collect();
+                    victims.sort_by(deletion_order);
+                    let refs: Vec<&Value> = victims.iter().take((old - new) as usize).collect();
+                    self.delete_pods(api, &rs, &refs, now);
+                }
+            }
+            Kind::Pod => {
+                let newly_deleting = match d.event {
+                    EventType::Modified => {
+                        obj::is_deleting(&d.object) && !d.old.as_ref().is_some_and(obj::is_deleting)
+                    }
+                    EventType::Deleted => d.old.as_ref().is_some_and(|o| !obj::is_deleting(o)),
+                    EventType::Added => false,
+                };
+                let owner = obj::controller_uid(&d.object).and_then(|u| self.rs_by_uid(u));
+                if let (true, Some(rs_name)) = (newly_deleting, owner)
+                    && let Some(rs) = self.informer.get(Kind::ReplicaSet, &rs_name).cloned()
+                {
+                    self.create_pods(api, &rs, 1, now);
+                }
+            }
+            _ => {}
+        }
+        // Status is still reported from the cache, so the learner sees the shortfall.
+        let names: Vec<String> = match d.kind {
+            Kind::ReplicaSet => vec![obj::name(&d.object).to_string()],
+            _ => obj::controller_uid(&d.object)
+                .and_then(|u| self.rs_by_uid(u))
+                .into_iter()
+                .collect(),
+        };
+        for n in names {
+            if let Some(rs) = self.informer.get(Kind::ReplicaSet, &n).cloned() {
+                let pods: Vec<Value> = self
+                    .informer
+                    .list(Kind::Pod)
+                    .into_iter()
+                    .filter(|p| obj::controller_uid(p) == Some(obj::uid(&rs)))
+                    .cloned()
+                    .collect();
+                self.write_status(api, &rs, &pods, now);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slow_start_doubles() {
+        assert_eq!(slow_start_batches(1), [1]);
+        assert_eq!(slow_start_batches(7), [1, 2, 4]);
+        assert_eq!(slow_start_batches(10), [1, 2, 4, 3]);
+        assert!(slow_start_batches(0).is_empty());
+    }
+}

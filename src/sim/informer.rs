@@ -1,0 +1,199 @@
+//! Informers and work queues (k8s-semantics D1-D6): a cache fed from the watch stream,
+//! event handlers that enqueue keys, a deduplicating queue, resync, and the teaching
+//! switches (lost events, edge-triggering, pause, crash and relist).
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use serde_json::Value;
+
+use super::api::{ApiServer, EventType, WatchEvent};
+use super::directive::Trigger;
+use super::kind::Kind;
+use super::obj;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunState {
+    Running,
+    /// Workers stopped; the informer keeps caching and queueing.
+    Paused,
+    /// The process is gone: no cache, no queue, no expectations.
+    Crashed,
+}
+
+impl RunState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunState::Running => "running",
+            RunState::Paused => "paused",
+            RunState::Crashed => "crashed",
+        }
+    }
+}
+
+/// An event as an edge-triggered handler sees it: the new object and the cached old one.
+#[derive(Debug, Clone)]
+pub struct Delta {
+    pub kind: Kind,
+    pub event: EventType,
+    pub object: Value,
+    pub old: Option<Value>,
+}
+
+pub struct Informer {
+    pub watches: &'static [Kind],
+    cache: HashMap<(Kind, String), Value>,
+    cursor: u64,
+    pub state: RunState,
+    pub trigger: Trigger,
+    queue: VecDeque<String>,
+    queued: HashSet<String>,
+    /// Edge-triggered mode acts on these instead of on keys.
+    pub deltas: VecDeque<Delta>,
+    drop_next: u32,
+    pub dropped: u64,
+    pub resync_every: u64,
+    last_resync: u64,
+}
+
+impl Informer {
+    pub fn new(watches: &'static [Kind], resync_every: u64) -> Self {
+        Informer {
+            watches,
+            cache: HashMap::new(),
+            cursor: 0,
+            state: RunState::Running,
+            trigger: Trigger::Level,
+            queue: VecDeque::new(),
+            queued: HashSet::new(),
+            deltas: VecDeque::new(),
+            drop_next: 0,
+            dropped: 0,
+            resync_every,
+            last_resync: 0,
+        }
+    }
+
+    pub fn cursor(&self) -> u64 {
+        self.cursor
+    }
+
+    pub fn get(&self, kind: Kind, name: &str) -> Option<&Value> {
+        self.cache.get(&(kind, name.to_string()))
+    }
+
+    /// Cached objects of one kind, in name order (deterministic iteration).
+    pub fn list(&self, kind: Kind) -> Vec<&Value> {
+        let mut v: Vec<&Value> = self
+            .cache
+            .iter()
+            .filter(|((k, _), _)| *k == kind)
+            .map(|(_, v)| v)
+            .collect();
+        v.sort_by(|a, b| obj::name(a).cmp(obj::name(b)));
+        v
+    }
+
+    pub fn queue_len(&self) -> usize {
+        match self.trigger {
+            Trigger::Level => self.queue.len(),
+            Trigger::Edge => self.deltas.len(),
+        }
+    }
+
+    pub fn enqueue(&mut self, key: &str) {
+        // D2: a key already waiting is processed once.
+        if self.queued.insert(key.to_string()) {
+            self.queue.push_back(key.to_string());
+        }
+    }
+
+    pub fn pop(&mut self) -> Option<String> {
+        let k = self.queue.pop_front()?;
+        self.queued.remove(&k);
+        Some(k)
+    }
+
+    pub fn drop_next(&mut self, n: u32) {
+        self.drop_next = self.drop_next.saturating_add(n);
+    }
+
+    /// Feeds new watch events into the cache; returns the deltas for the event handlers.
+    /// A dropped event updates the cache but never reaches the handlers: the teaching
+    /// fault of a lost notification (real watches resume from the last resourceVersion).
+    pub fn deliver(&mut self, api: &ApiServer) -> Vec<Delta> {
+        if self.state == RunState::Crashed {
+            return Vec::new();
+        }
+        let events: Vec<WatchEvent> = api
+            .events_since(self.cursor)
+            .filter(|e| self.watches.contains(&e.kind))
+            .cloned()
+            .collect();
+        self.cursor = api.next_seq();
+        let mut out = Vec::with_capacity(events.len());
+        for e in events {
+            let key = (e.kind, obj::name(&e.object).to_string());
+            let old = match e.event {
+                EventType::Deleted => self.cache.remove(&key),
+                _ => self.cache.insert(key, e.object.clone()),
+            };
+            if self.drop_next > 0 {
+                // The notification is lost; the cache is still right, so anything that
+                // rereads it (a later event for the object, the resync) sees the truth.
+                self.drop_next -= 1;
+                self.dropped += 1;
+                continue;
+            }
+            out.push(Delta {
+                kind: e.kind,
+                event: e.event,
+                object: e.object,
+                old,
+            });
+        }
+        out
+    }
+
+    /// D4: at each resync period the cache is redelivered as updates with no change.
+    pub fn due_for_resync(&mut self, now: u64) -> bool {
+        if self.state == RunState::Crashed || self.resync_every == 0 {
+            return false;
+        }
+        if now >= self.last_resync + self.resync_every {
+            self.last_resync = now;
+            return true;
+        }
+        false
+    }
+
+    pub fn crash(&mut self) {
+        self.state = RunState::Crashed;
+        self.cache.clear();
+        self.queue.clear();
+        self.queued.clear();
+        self.deltas.clear();
+        self.drop_next = 0;
+    }
+
+    /// D6: a fresh LIST: every object arrives as Added, nothing missed is replayed.
+    pub fn relist(&mut self, api: &ApiServer, now: u64) -> Vec<Delta> {
+        self.cache.clear();
+        let mut out = Vec::new();
+        for kind in self.watches {
+            for o in api.list(*kind) {
+                self.cache
+                    .insert((*kind, obj::name(o).to_string()), o.clone());
+                out.push(Delta {
+                    kind: *kind,
+                    event: EventType::Added,
+                    object: o.clone(),
+                    old: None,
+                });
+            }
+        }
+        self.cursor = api.next_seq();
+        self.state = RunState::Running;
+        self.last_resync = now;
+        out
+    }
+}

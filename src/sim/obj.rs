@@ -1,0 +1,188 @@
+//! Small accessors over Kubernetes objects held as JSON values, so controllers read like
+//! the Go they mirror (`rs.spec.replicas`) without a typed model for every field.
+
+use serde_json::{Map, Value, json};
+
+pub fn path<'a>(v: &'a Value, p: &[&str]) -> Option<&'a Value> {
+    p.iter().try_fold(v, |cur, k| cur.get(k))
+}
+
+pub fn int(v: &Value, p: &[&str]) -> Option<i64> {
+    path(v, p).and_then(Value::as_i64)
+}
+
+pub fn str<'a>(v: &'a Value, p: &[&str]) -> Option<&'a str> {
+    path(v, p).and_then(Value::as_str)
+}
+
+pub fn name(v: &Value) -> &str {
+    str(v, &["metadata", "name"]).unwrap_or("")
+}
+
+pub fn uid(v: &Value) -> &str {
+    str(v, &["metadata", "uid"]).unwrap_or("")
+}
+
+pub fn is_deleting(v: &Value) -> bool {
+    path(v, &["metadata", "deletionTimestamp"]).is_some_and(|t| !t.is_null())
+}
+
+/// Sets `p` to `value`, creating objects on the way.
+pub fn set(v: &mut Value, p: &[&str], value: Value) {
+    let mut cur = v;
+    for (i, k) in p.iter().enumerate() {
+        if !cur.is_object() {
+            *cur = Value::Object(Map::new());
+        }
+        let map = cur.as_object_mut().expect("made an object above");
+        if i + 1 == p.len() {
+            map.insert((*k).to_string(), value);
+            return;
+        }
+        cur = map.entry(k.to_string()).or_insert_with(|| json!({}));
+    }
+}
+
+pub fn remove(v: &mut Value, p: &[&str]) -> Option<Value> {
+    let (last, parents) = p.split_last()?;
+    let mut cur = v;
+    for k in parents {
+        cur = cur.get_mut(k)?;
+    }
+    cur.as_object_mut()?.remove(*last)
+}
+
+/// `metadata.labels` as pairs.
+pub fn labels(v: &Value) -> Vec<(&str, &str)> {
+    path(v, &["metadata", "labels"])
+        .and_then(Value::as_object)
+        .map(|m| {
+            m.iter()
+                .filter_map(|(k, v)| v.as_str().map(|s| (k.as_str(), s)))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Whether `labels` satisfy a LabelSelector's `matchLabels` (and simple `matchExpressions`).
+pub fn selector_matches(selector: &Value, obj: &Value) -> bool {
+    let got = labels(obj);
+    let has = |k: &str, v: &str| got.iter().any(|(gk, gv)| *gk == k && *gv == v);
+    let key_set = |k: &str| got.iter().any(|(gk, _)| *gk == k);
+    let empty = selector
+        .get("matchLabels")
+        .and_then(Value::as_object)
+        .is_none_or(|m| m.is_empty())
+        && selector
+            .get("matchExpressions")
+            .and_then(Value::as_array)
+            .is_none_or(|a| a.is_empty());
+    if empty {
+        // An empty selector selects nothing for ReplicaSets (and is rejected for Deployments).
+        return false;
+    }
+    let labels_ok = selector
+        .get("matchLabels")
+        .and_then(Value::as_object)
+        .is_none_or(|m| m.iter().all(|(k, v)| v.as_str().is_some_and(|v| has(k, v))));
+    let exprs_ok = selector
+        .get("matchExpressions")
+        .and_then(Value::as_array)
+        .is_none_or(|exprs| {
+            exprs.iter().all(|e| {
+                let key = e.get("key").and_then(Value::as_str).unwrap_or("");
+                let values: Vec<&str> = e
+                    .get("values")
+                    .and_then(Value::as_array)
+                    .map(|a| a.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                match e.get("operator").and_then(Value::as_str) {
+                    Some("In") => values.iter().any(|v| has(key, v)),
+                    Some("NotIn") => !values.iter().any(|v| has(key, v)),
+                    Some("Exists") => key_set(key),
+                    Some("DoesNotExist") => !key_set(key),
+                    _ => false,
+                }
+            })
+        });
+    labels_ok && exprs_ok
+}
+
+/// A `-l` selector string (`app=web,tier!=db,env`) against an object's labels.
+pub fn label_query_matches(query: &str, obj: &Value) -> bool {
+    let got = labels(obj);
+    query
+        .split(',')
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .all(|term| {
+            if let Some((k, v)) = term.split_once("!=") {
+                !got.iter()
+                    .any(|(gk, gv)| *gk == k.trim() && *gv == v.trim())
+            } else if let Some((k, v)) = term.split_once("==").or_else(|| term.split_once('=')) {
+                got.iter()
+                    .any(|(gk, gv)| *gk == k.trim() && *gv == v.trim())
+            } else if let Some(k) = term.strip_prefix('!') {
+                !got.iter().any(|(gk, _)| *gk == k)
+            } else {
+                got.iter().any(|(gk, _)| *gk == term)
+            }
+        })
+}
+
+/// The controller ownerReference's uid, if any.
+pub fn controller_uid(v: &Value) -> Option<&str> {
+    path(v, &["metadata", "ownerReferences"])?
+        .as_array()?
+        .iter()
+        .find(|r| r.get("controller").and_then(Value::as_bool) == Some(true))?
+        .get("uid")?
+        .as_str()
+}
+
+pub fn owner_ref(owner: &Value, kind: &str) -> Value {
+    json!({
+        "apiVersion": "apps/v1",
+        "blockOwnerDeletion": true,
+        "controller": true,
+        "kind": kind,
+        "name": name(owner),
+        "uid": uid(owner),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn selectors() {
+        let pod = json!({"metadata": {"labels": {"app": "web", "pod-template-hash": "abc"}}});
+        assert!(selector_matches(
+            &json!({"matchLabels": {"app": "web"}}),
+            &pod
+        ));
+        assert!(!selector_matches(
+            &json!({"matchLabels": {"app": "db"}}),
+            &pod
+        ));
+        assert!(!selector_matches(&json!({}), &pod));
+        assert!(selector_matches(
+            &json!({"matchExpressions": [{"key": "app", "operator": "In", "values": ["web"]}]}),
+            &pod
+        ));
+        assert!(label_query_matches("app=web", &pod));
+        assert!(label_query_matches("app==web,pod-template-hash", &pod));
+        assert!(!label_query_matches("app!=web", &pod));
+        assert!(label_query_matches("!tier", &pod));
+    }
+
+    #[test]
+    fn set_and_remove_make_paths() {
+        let mut v = json!({});
+        set(&mut v, &["spec", "replicas"], json!(3));
+        assert_eq!(int(&v, &["spec", "replicas"]), Some(3));
+        assert_eq!(remove(&mut v, &["spec", "replicas"]), Some(json!(3)));
+        assert_eq!(v, json!({"spec": {}}));
+    }
+}
