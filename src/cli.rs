@@ -52,6 +52,17 @@ pub enum Command {
         /// Files or folders to check instead of the loaded set
         paths: Vec<PathBuf>,
     },
+    /// Run a demo scenario headless: one kubectl command or directive per stdin line
+    Sim {
+        /// spec-status, self-healing, apply-semantics or field-fight
+        scenario: String,
+        /// Print each input line (as `$ line`) before its output, like a terminal session
+        #[arg(long)]
+        echo: bool,
+        /// After the input, print a shell script that replays the session on a real cluster
+        #[arg(long)]
+        export: bool,
+    },
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -146,6 +157,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
             }
         }
+        Command::Sim {
+            scenario,
+            echo,
+            export,
+        } => sim(scenario, cli.seed.unwrap_or(1), *echo, *export),
         Command::Check { paths } => {
             let loaded = if paths.is_empty() {
                 load_all(&cli)
@@ -170,4 +186,37 @@ fn write_out(out: &mut impl Write, text: &str) -> Result<()> {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         r => Ok(r?),
     }
+}
+
+/// `kubedrill sim`: stdin lines in, what each prints out, in order.
+fn sim(scenario: &str, seed: u64, echo: bool, export: bool) -> Result<ExitCode> {
+    use std::io::BufRead;
+    let mut session = match crate::sim::session::Session::new(scenario, seed) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    let mut err = std::io::stderr().lock();
+    for line in stdin.lock().lines() {
+        let line = line?;
+        if echo {
+            write_out(&mut out, &format!("$ {line}\n"))?;
+        }
+        let o = session.run_line(&line);
+        // With --echo everything goes to stdout so a transcript keeps its order.
+        write_out(&mut out, &o.stdout)?;
+        if echo {
+            write_out(&mut out, &o.stderr)?;
+        } else {
+            write_out(&mut err, &o.stderr)?;
+        }
+    }
+    if export {
+        write_out(&mut out, &session.export_script())?;
+    }
+    Ok(ExitCode::SUCCESS)
 }

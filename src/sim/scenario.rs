@@ -1,4 +1,7 @@
-//! Built-in scenarios.
+//! Built-in scenarios: each starts from the Deployment `web` in `default`, with the
+//! manifest files and writers its question is about.
+
+use serde_json::{Value, json};
 
 /// Ids of the shipped scenarios; content may only name one of these.
 pub const SCENARIO_IDS: &[&str] = &[
@@ -8,7 +11,119 @@ pub const SCENARIO_IDS: &[&str] = &[
     "field-fight",
 ];
 
-use serde_json::{Value, json};
+/// How the starting Deployment got into the cluster, which shows in its annotations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// `kubectl create -f web.yaml`: no last-applied annotation.
+    Created,
+    /// `kubectl apply -f web.yaml`: client-side apply.
+    Applied,
+}
+
+pub struct Scenario {
+    pub id: &'static str,
+    pub title: &'static str,
+    /// One line on what to try, shown by `help` and in the demo.
+    pub summary: &'static str,
+    pub files: &'static [(&'static str, &'static str)],
+    pub origin: Origin,
+}
+
+const WEB_YAML: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels:
+    app: web
+spec:
+  replicas: 3
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: app
+        image: nginx:1.27
+        ports:
+        - containerPort: 80
+";
+
+const WEB_MINIMAL_YAML: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels:
+    app: web
+spec:
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: app
+        image: nginx:1.27
+        ports:
+        - containerPort: 80
+";
+
+const WEB_SCALED_YAML: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 5
+";
+
+pub const SCENARIOS: &[Scenario] = &[
+    Scenario {
+        id: "spec-status",
+        title: "spec vs status",
+        summary: "Edit spec and watch generation and observedGeneration; forge status and watch it reverted; pause the deployment controller and see observedGeneration lag.",
+        files: &[("web.yaml", WEB_YAML)],
+        origin: Origin::Created,
+    },
+    Scenario {
+        id: "self-healing",
+        title: "a deleted pod comes back",
+        summary: "Delete pods; drop watch events; switch the ReplicaSet controller between level- and edge-triggered; crash and restart it.",
+        files: &[("web.yaml", WEB_YAML)],
+        origin: Origin::Created,
+    },
+    Scenario {
+        id: "apply-semantics",
+        title: "create vs replace vs apply",
+        summary: "Create twice (AlreadyExists); replace with a manifest missing replicas; client-side apply and its last-applied annotation; server-side apply, managedFields and a conflict.",
+        files: &[
+            ("web.yaml", WEB_YAML),
+            ("web-minimal.yaml", WEB_MINIMAL_YAML),
+            ("web-scaled.yaml", WEB_SCALED_YAML),
+        ],
+        origin: Origin::Created,
+    },
+    Scenario {
+        id: "field-fight",
+        title: "a replica count that flips",
+        summary: "An autoscaler and a GitOps syncer both write spec.replicas: find them in managedFields, make the fight visible with server-side apply, and settle it by removing replicas from the synced manifest.",
+        files: &[
+            ("web.yaml", WEB_YAML),
+            ("gitops.yaml", WEB_YAML),
+            ("gitops-noreplicas.yaml", WEB_MINIMAL_YAML),
+        ],
+        origin: Origin::Applied,
+    },
+];
+
+pub fn find(id: &str) -> Option<&'static Scenario> {
+    SCENARIOS.iter().find(|s| s.id == id)
+}
 
 /// The Deployment `kubectl create deployment NAME --image=IMAGE --replicas=N` sends
 /// (its container is named after the image, as kubectl names it).

@@ -1,3 +1,7 @@
-//! The demo's kubectl: the command language parsed as kubectl parses it.
+//! The demo's kubectl: the command language parsed as kubectl parses it, and run against
+//! the simulated cluster with kubectl's output.
 
+pub mod apply;
 pub mod args;
+pub mod exec;
+pub mod ssa;

@@ -1,0 +1,111 @@
+//! `kubectl apply`: client-side (the last-applied three-way merge, F3) and server-side
+//! (field ownership and conflicts, F4-F7).
+
+use serde_json::Value;
+
+use super::exec::{Outcome, manifest_kind, strip_server_fields};
+use crate::sim::cluster::Cluster;
+use crate::sim::merge::{
+    LAST_APPLIED_ANNOTATION, strategic_merge_patch, three_way_patch, with_last_applied,
+};
+use crate::sim::obj;
+
+pub fn apply(
+    cluster: &mut Cluster,
+    file: &str,
+    objs: Vec<Value>,
+    server_side: bool,
+    field_manager: Option<&str>,
+    force: bool,
+) -> Outcome {
+    let mut o = Outcome::default();
+    for mut config in objs {
+        let kind = match manifest_kind(&config) {
+            Ok(k) => k,
+            Err(e) => {
+                o.stderr.push_str(&e);
+                o.failed = true;
+                continue;
+            }
+        };
+        strip_server_fields(&mut config);
+        let name = obj::name(&config).to_string();
+        let kg = kind.kind_group();
+        let result = if server_side {
+            super::ssa::server_side_apply(
+                cluster,
+                kind,
+                config,
+                field_manager.unwrap_or("kubectl"),
+                force,
+            )
+            .map(|_| format!("{kg}/{name} serverside-applied\n"))
+        } else {
+            client_side(cluster, kind, config, &mut o.stderr)
+                .map(|word| format!("{kg}/{name} {word}\n"))
+        };
+        match result {
+            Ok(line) => o.stdout.push_str(&line),
+            Err(Failure::Api(e)) => {
+                let ctx = if server_side {
+                    None
+                } else {
+                    Some(format!("error when applying patch to \"{file}\": "))
+                };
+                let mut failed = Outcome::default().api_error(&e, ctx);
+                o.stderr.push_str(&failed.stderr);
+                o.error = failed.error.take();
+                o.failed = true;
+            }
+            Err(Failure::Conflict(msg)) => {
+                o.stderr.push_str(&msg);
+                o.error = Some(crate::sim::api::Reason::Conflict);
+                o.failed = true;
+            }
+        }
+    }
+    o
+}
+
+pub enum Failure {
+    Api(crate::sim::api::ApiError),
+    /// A server-side apply conflict, already formatted with kubectl's help text.
+    Conflict(String),
+}
+
+fn client_side(
+    cluster: &mut Cluster,
+    kind: crate::sim::kind::Kind,
+    config: Value,
+    warnings: &mut String,
+) -> Result<&'static str, Failure> {
+    let name = obj::name(&config).to_string();
+    let annotated = with_last_applied(&config);
+    let Ok(live) = cluster.api.get(kind, &name).cloned() else {
+        let now = cluster.now();
+        return cluster
+            .api
+            .create(kind, annotated, now)
+            .map(|_| "created")
+            .map_err(Failure::Api);
+    };
+    let last: Option<Value> =
+        obj::str(&live, &["metadata", "annotations", LAST_APPLIED_ANNOTATION])
+            .and_then(|s| serde_json::from_str(s).ok());
+    if last.is_none() {
+        warnings.push_str(&format!(
+            "Warning: resource {}/{name} is missing the {LAST_APPLIED_ANNOTATION} annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.\n",
+            kind.group_resource().split('.').next().unwrap_or("")
+        ));
+    }
+    let patch = three_way_patch(last.as_ref(), &annotated, &live);
+    if patch.as_object().is_some_and(|m| m.is_empty()) {
+        return Ok("unchanged");
+    }
+    let next = strategic_merge_patch(&live, &patch);
+    cluster
+        .api
+        .update(kind, next, None)
+        .map(|_| "configured")
+        .map_err(Failure::Api)
+}

@@ -1,0 +1,905 @@
+//! Runs a parsed kubectl command against the simulated cluster and prints what kubectl
+//! prints: tables, `-o json|yaml|name|jsonpath`, success lines and `Error from server`.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use super::args::{Command, MetaChange, Output, PatchType, RolloutAction, Target};
+use crate::sim::api::{ApiError, Reason};
+use crate::sim::cluster::Cluster;
+use crate::sim::kind::Kind;
+use crate::sim::obj;
+use crate::sim::output::{list_wrapper, parse_manifest, to_json, to_yaml};
+use crate::sim::table::{TableOpts, describe_deployment, get_table};
+use crate::sim::time::rfc3339;
+use crate::sim::{jsonpath, merge};
+
+/// What a command printed, and what the demo counts about it.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    pub stdout: String,
+    pub stderr: String,
+    /// The API error reason, when the server refused.
+    pub error: Option<Reason>,
+    pub failed: bool,
+    /// Pods the command deleted.
+    pub deleted_pods: u32,
+    /// Writes through `/status`.
+    pub forged: u32,
+}
+
+impl Outcome {
+    fn out(mut self, s: impl AsRef<str>) -> Self {
+        self.stdout.push_str(s.as_ref());
+        self
+    }
+    fn err(mut self, s: impl AsRef<str>) -> Self {
+        self.stderr.push_str(s.as_ref());
+        self.failed = true;
+        self
+    }
+    pub(super) fn api_error(self, e: &ApiError, context: Option<String>) -> Self {
+        self.api(e, context)
+    }
+
+    fn api(self, e: &ApiError, context: Option<String>) -> Self {
+        let msg = match context {
+            Some(c) => format!(
+                "Error from server ({}): {c}{}\n",
+                e.reason.as_str(),
+                e.message
+            ),
+            None => format!("Error from server ({}): {}\n", e.reason.as_str(), e.message),
+        };
+        let mut o = self.err(msg);
+        o.error = Some(e.reason);
+        o
+    }
+}
+
+/// The scenario's manifest files, by name.
+pub type Files = BTreeMap<String, String>;
+
+pub fn run(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
+    let out = match cmd {
+        Command::Get {
+            kinds,
+            names,
+            output,
+            selector,
+            show_managed_fields,
+            show_labels,
+            namespace,
+        } => get(
+            cluster,
+            kinds,
+            names,
+            output,
+            selector.as_deref(),
+            *show_managed_fields,
+            *show_labels,
+            namespace,
+        ),
+        Command::Describe {
+            names, namespace, ..
+        } => describe(cluster, names, namespace),
+        Command::Scale {
+            target, replicas, ..
+        } => scale(cluster, target, *replicas),
+        Command::Delete {
+            target,
+            file,
+            selector,
+            grace_period,
+            now,
+            force,
+            ..
+        } => delete(
+            cluster,
+            files,
+            target.as_ref(),
+            file.as_deref(),
+            selector.as_deref(),
+            *grace_period,
+            *now,
+            *force,
+        ),
+        Command::Patch {
+            target,
+            patch_type,
+            patch,
+            subresource,
+            ..
+        } => patch_cmd(cluster, target, *patch_type, patch, subresource.as_deref()),
+        Command::CreateDeployment {
+            name,
+            images,
+            replicas,
+            port,
+            dry_run,
+            ..
+        } => create_deployment(cluster, name, images, *replicas, *port, *dry_run),
+        Command::CreateFile { file, .. } => {
+            with_manifests(files, file, |objs| create_file(cluster, file, objs))
+        }
+        Command::Replace { file, .. } => {
+            with_manifests(files, file, |objs| replace_file(cluster, file, objs))
+        }
+        Command::Apply {
+            file,
+            server_side,
+            field_manager,
+            force_conflicts,
+            ..
+        } => with_manifests(files, file, |objs| {
+            super::apply::apply(
+                cluster,
+                file,
+                objs,
+                *server_side,
+                field_manager.as_deref(),
+                *force_conflicts,
+            )
+        }),
+        Command::Rollout {
+            action,
+            target,
+            to_revision,
+        } => rollout(cluster, *action, target, *to_revision),
+        Command::Label {
+            target,
+            changes,
+            overwrite,
+            annotate,
+        } => label(cluster, target, changes, *overwrite, *annotate),
+        Command::SetImage { target, images } => set_image(cluster, target, images),
+    };
+    cluster.settle();
+    out
+}
+
+fn with_manifests(files: &Files, file: &str, f: impl FnOnce(Vec<Value>) -> Outcome) -> Outcome {
+    let Some(text) = files.get(file) else {
+        return Outcome::default().err(format!("error: the path \"{file}\" does not exist\n"));
+    };
+    match parse_manifest(text) {
+        Ok(objs) if objs.is_empty() => {
+            Outcome::default().err("error: no objects passed to apply\n")
+        }
+        Ok(objs) => f(objs),
+        Err(e) => Outcome::default().err(format!("error: error parsing {file}: {e}\n")),
+    }
+}
+
+pub(super) fn manifest_kind(o: &Value) -> Result<Kind, String> {
+    let kind = o["kind"].as_str().unwrap_or("");
+    match Kind::from_kind_name(kind) {
+        Some(k) if k != Kind::Event => Ok(k),
+        _ => Err(format!(
+            "error: resource mapping not found for name: \"{}\" namespace: \"\" from \"\": no matches for kind \"{kind}\" in version \"{}\"\nensure CRDs are installed first\n",
+            obj::name(o),
+            o["apiVersion"].as_str().unwrap_or("")
+        )),
+    }
+}
+
+/// Everything the API does not keep from a client's object.
+pub(super) fn strip_server_fields(o: &mut Value) {
+    for f in [
+        "uid",
+        "creationTimestamp",
+        "generation",
+        "managedFields",
+        "selfLink",
+        "deletionTimestamp",
+    ] {
+        obj::remove(o, &["metadata", f]);
+    }
+}
+
+fn hide_managed_fields(mut v: Value) -> Value {
+    obj::remove(&mut v, &["metadata", "managedFields"]);
+    v
+}
+
+#[allow(clippy::too_many_arguments)]
+fn get(
+    cluster: &Cluster,
+    kinds: &[Kind],
+    names: &[String],
+    output: &Output,
+    selector: Option<&str>,
+    show_managed: bool,
+    show_labels: bool,
+    namespace: &str,
+) -> Outcome {
+    let mut o = Outcome::default();
+    let now = cluster.now();
+    let in_default = namespace == "default";
+    let mut found: Vec<(Kind, Vec<Value>)> = Vec::new();
+    for kind in kinds {
+        let mut objs = Vec::new();
+        if names.is_empty() {
+            if in_default {
+                objs = cluster
+                    .api
+                    .list(*kind)
+                    .filter(|x| selector.is_none_or(|s| obj::label_query_matches(s, x)))
+                    .cloned()
+                    .collect();
+            }
+        } else {
+            for n in names {
+                match cluster.api.get(*kind, n).ok().filter(|_| in_default) {
+                    Some(x) => objs.push(x.clone()),
+                    None => o = o.api(&ApiError::not_found(*kind, n), None),
+                }
+            }
+        }
+        found.push((*kind, objs));
+    }
+    let all: Vec<Value> = found.iter().flat_map(|(_, v)| v.iter().cloned()).collect();
+    let single = names.len() == 1 && kinds.len() == 1;
+    let strip = |v: Value| {
+        if show_managed {
+            v
+        } else {
+            hide_managed_fields(v)
+        }
+    };
+    match output {
+        Output::Table | Output::Wide => {
+            let opts = TableOpts {
+                wide: *output == Output::Wide,
+                show_kind_prefix: kinds.len() > 1,
+                show_labels,
+            };
+            let tables: Vec<String> = found
+                .iter()
+                .filter(|(_, v)| !v.is_empty())
+                .map(|(k, v)| get_table(*k, v, now, &opts))
+                .collect();
+            o = o.out(tables.join("\n"));
+            if all.is_empty() && names.is_empty() {
+                o.stderr
+                    .push_str(&format!("No resources found in {namespace} namespace.\n"));
+            }
+        }
+        Output::Json | Output::Yaml => {
+            if all.is_empty() && !single {
+                if names.is_empty() {
+                    let wrapped = list_wrapper(Vec::new());
+                    o = o.out(if *output == Output::Json {
+                        to_json(&wrapped)
+                    } else {
+                        to_yaml(&wrapped)
+                    });
+                }
+            } else if !all.is_empty() {
+                let v = if single {
+                    strip(all[0].clone())
+                } else {
+                    list_wrapper(all.into_iter().map(strip).collect())
+                };
+                o = o.out(if *output == Output::Json {
+                    to_json(&v)
+                } else {
+                    to_yaml(&v)
+                });
+            }
+        }
+        Output::Name => {
+            for (k, v) in &found {
+                for x in v {
+                    o = o.out(format!("{}/{}\n", k.kind_group(), obj::name(x)));
+                }
+            }
+        }
+        Output::JsonPath(t) => match jsonpath::parse(t) {
+            Err(e) => return Outcome::default().err(format!("error: {e}\n")),
+            Ok(jp) => {
+                if !all.is_empty() || names.is_empty() {
+                    let v = if single {
+                        all[0].clone()
+                    } else {
+                        list_wrapper(all)
+                    };
+                    match jp.execute(&v) {
+                        Ok(s) => o = o.out(s),
+                        Err(e) => o = o.err(format!("error: {e}\n")),
+                    }
+                }
+            }
+        },
+    }
+    o
+}
+
+fn describe(cluster: &Cluster, names: &[String], namespace: &str) -> Outcome {
+    let now = cluster.now();
+    let rss: Vec<Value> = cluster.api.list(Kind::ReplicaSet).cloned().collect();
+    let events: Vec<Value> = cluster.api.list(Kind::Event).cloned().collect();
+    let targets: Vec<&Value> = if namespace != "default" {
+        Vec::new()
+    } else if names.is_empty() {
+        cluster.api.list(Kind::Deployment).collect()
+    } else {
+        // kubectl falls back to names that start with the given one.
+        cluster
+            .api
+            .list(Kind::Deployment)
+            .filter(|d| {
+                names
+                    .iter()
+                    .any(|n| obj::name(d) == n || obj::name(d).starts_with(n.as_str()))
+            })
+            .collect()
+    };
+    if targets.is_empty() {
+        return match names.first() {
+            Some(n) => Outcome::default().api(&ApiError::not_found(Kind::Deployment, n), None),
+            None => Outcome::default()
+                .out("")
+                .err(format!("No resources found in {namespace} namespace.\n")),
+        };
+    }
+    let text: Vec<String> = targets
+        .iter()
+        .map(|d| describe_deployment(d, &rss, &events, now))
+        .collect();
+    Outcome::default().out(text.join("\n\n"))
+}
+
+fn one<'a>(cluster: &'a Cluster, t: &Target) -> Result<(&'a Value, String), Outcome> {
+    let name = t.names.first().cloned().unwrap_or_default();
+    cluster
+        .api
+        .get(t.kind, &name)
+        .map(|v| (v, name.clone()))
+        .map_err(|e| Outcome::default().api(&e, None))
+}
+
+fn scale(cluster: &mut Cluster, t: &Target, replicas: i64) -> Outcome {
+    if !matches!(t.kind, Kind::Deployment | Kind::ReplicaSet) {
+        return Outcome::default().err(format!(
+            "error: no scaler has been implemented for {{\"\" \"{}\"}}\n",
+            t.kind.kind_name()
+        ));
+    }
+    let (cur, name) = match one(cluster, t) {
+        Ok(x) => (x.0.clone(), x.1),
+        Err(o) => return o,
+    };
+    let mut next = cur;
+    next["spec"]["replicas"] = json!(replicas);
+    match cluster.api.update(t.kind, next, None) {
+        Ok(_) => Outcome::default().out(format!("{}/{name} scaled\n", t.kind.kind_group())),
+        Err(e) => Outcome::default().api(&e, None),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn delete(
+    cluster: &mut Cluster,
+    files: &Files,
+    target: Option<&Target>,
+    file: Option<&str>,
+    selector: Option<&str>,
+    grace_period: Option<i64>,
+    now_flag: bool,
+    force: bool,
+) -> Outcome {
+    let mut o = Outcome::default();
+    let mut items: Vec<(Kind, String)> = Vec::new();
+    if let Some(f) = file {
+        let Some(text) = files.get(f) else {
+            return o.err(format!("error: the path \"{f}\" does not exist\n"));
+        };
+        match parse_manifest(text) {
+            Ok(objs) => {
+                for x in objs {
+                    match manifest_kind(&x) {
+                        Ok(k) => items.push((k, obj::name(&x).to_string())),
+                        Err(e) => o = o.err(e),
+                    }
+                }
+            }
+            Err(e) => return o.err(format!("error: error parsing {f}: {e}\n")),
+        }
+    }
+    if let Some(t) = target {
+        if let Some(sel) = selector {
+            items.extend(
+                cluster
+                    .api
+                    .list(t.kind)
+                    .filter(|x| obj::label_query_matches(sel, x))
+                    .map(|x| (t.kind, obj::name(x).to_string())),
+            );
+            if items.is_empty() {
+                return o.out("No resources found\n");
+            }
+        } else {
+            items.extend(t.names.iter().map(|n| (t.kind, n.clone())));
+        }
+    }
+    // kubectl turns --grace-period=0 into 1 unless --force is given.
+    let grace = if now_flag {
+        Some(1)
+    } else {
+        match grace_period {
+            Some(0) if !force => Some(1),
+            g => g,
+        }
+    };
+    let forced = force && grace_period == Some(0);
+    if forced {
+        o.stderr.push_str("Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\n");
+    }
+    let now = cluster.now();
+    for (kind, name) in items {
+        match cluster.api.delete(kind, &name, grace, now) {
+            Ok(_) => {
+                if kind == Kind::Pod {
+                    o.deleted_pods += 1;
+                }
+                let word = if forced { "force deleted" } else { "deleted" };
+                o = o.out(format!("{} \"{name}\" {word}\n", kind.group_resource()));
+            }
+            Err(e) => o = o.api(&e, None),
+        }
+    }
+    // Deleting an owner cascades in the background (H6).
+    cluster.api.collect_garbage(now);
+    o
+}
+
+fn patch_cmd(
+    cluster: &mut Cluster,
+    t: &Target,
+    patch_type: PatchType,
+    patch: &str,
+    subresource: Option<&str>,
+) -> Outcome {
+    let (cur, name) = match one(cluster, t) {
+        Ok(x) => (x.0.clone(), x.1),
+        Err(o) => return o,
+    };
+    let parsed: Value = match parse_manifest(patch) {
+        Ok(mut v) if v.len() == 1 => v.remove(0),
+        Ok(_) => {
+            return Outcome::default()
+                .err("error: unable to parse the patch: expected one object\n");
+        }
+        Err(e) => {
+            return Outcome::default().err(format!("error: unable to parse \"{patch}\": {e}\n"));
+        }
+    };
+    let next = match patch_type {
+        PatchType::Merge => merge::merge_patch(&cur, &parsed),
+        PatchType::Strategic => merge::strategic_merge_patch(&cur, &parsed),
+        PatchType::Json => match merge::json_patch(&cur, &parsed) {
+            Ok(v) => v,
+            Err(e) => {
+                return Outcome::default().err(format!("Error from server (BadRequest): {e}\n"));
+            }
+        },
+    };
+    if next == cur {
+        return Outcome::default().out(format!(
+            "{}/{name} patched (no change)\n",
+            t.kind.kind_group()
+        ));
+    }
+    let mut o = Outcome::default();
+    let result = match subresource {
+        Some("status") => {
+            o.forged += 1;
+            cluster.api.update_status(t.kind, next)
+        }
+        _ => cluster.api.update(t.kind, next, None),
+    };
+    match result {
+        // E3: a status change through the main endpoint is dropped, yet kubectl reports it.
+        Ok(_) => o.out(format!("{}/{name} patched\n", t.kind.kind_group())),
+        Err(e) => o.api(&e, None),
+    }
+}
+
+fn create_deployment(
+    cluster: &mut Cluster,
+    name: &str,
+    images: &[String],
+    replicas: i64,
+    port: Option<i64>,
+    dry_run: bool,
+) -> Outcome {
+    let mut d = crate::sim::scenario::deployment(name, &images[0], replicas);
+    if images.len() > 1 {
+        let containers: Vec<Value> = images
+            .iter()
+            .map(|i| {
+                let n = i
+                    .rsplit('/')
+                    .next()
+                    .and_then(|s| s.split([':', '@']).next())
+                    .unwrap_or(name);
+                json!({"image": i, "name": n, "resources": {}})
+            })
+            .collect();
+        d["spec"]["template"]["spec"]["containers"] = Value::Array(containers);
+    }
+    if let Some(p) = port {
+        d["spec"]["template"]["spec"]["containers"][0]["ports"] = json!([{"containerPort": p}]);
+    }
+    if dry_run {
+        return Outcome::default().out(format!("deployment.apps/{name} created (dry run)\n"));
+    }
+    match cluster.api.create(Kind::Deployment, d, cluster.now()) {
+        Ok(_) => Outcome::default().out(format!("deployment.apps/{name} created\n")),
+        Err(e) => {
+            let mut o = Outcome::default().err(format!(
+                "error: failed to create deployment: {}\n",
+                e.message
+            ));
+            o.error = Some(e.reason);
+            o
+        }
+    }
+}
+
+fn create_file(cluster: &mut Cluster, file: &str, objs: Vec<Value>) -> Outcome {
+    let mut o = Outcome::default();
+    for mut x in objs {
+        let kind = match manifest_kind(&x) {
+            Ok(k) => k,
+            Err(e) => {
+                o = o.err(e);
+                continue;
+            }
+        };
+        strip_server_fields(&mut x);
+        obj::remove(&mut x, &["metadata", "resourceVersion"]);
+        let name = obj::name(&x).to_string();
+        match cluster.api.create(kind, x, cluster.now()) {
+            Ok(_) => o = o.out(format!("{}/{name} created\n", kind.kind_group())),
+            Err(e) => o = o.api(&e, Some(format!("error when creating \"{file}\": "))),
+        }
+    }
+    o
+}
+
+fn replace_file(cluster: &mut Cluster, file: &str, objs: Vec<Value>) -> Outcome {
+    let mut o = Outcome::default();
+    for mut x in objs {
+        let kind = match manifest_kind(&x) {
+            Ok(k) => k,
+            Err(e) => {
+                o = o.err(e);
+                continue;
+            }
+        };
+        let name = obj::name(&x).to_string();
+        // F2: with no resourceVersion in the file, kubectl sends the current one.
+        let rv = obj::str(&x, &["metadata", "resourceVersion"]).map(str::to_string);
+        strip_server_fields(&mut x);
+        match cluster.api.update(kind, x, rv.as_deref()) {
+            Ok(_) => o = o.out(format!("{}/{name} replaced\n", kind.kind_group())),
+            Err(e) => o = o.api(&e, Some(format!("error when replacing \"{file}\": "))),
+        }
+    }
+    o
+}
+
+fn rollout(
+    cluster: &mut Cluster,
+    action: RolloutAction,
+    t: &Target,
+    to_revision: Option<i64>,
+) -> Outcome {
+    let (cur, name) = match one(cluster, t) {
+        Ok(x) => (x.0.clone(), x.1),
+        Err(o) => return o,
+    };
+    let kg = t.kind.kind_group();
+    match action {
+        RolloutAction::Restart => {
+            let mut next = cur;
+            obj::set(
+                &mut next,
+                &[
+                    "spec",
+                    "template",
+                    "metadata",
+                    "annotations",
+                    "kubectl.kubernetes.io/restartedAt",
+                ],
+                json!(rfc3339(cluster.now())),
+            );
+            match cluster.api.update(t.kind, next, None) {
+                Ok(_) => Outcome::default().out(format!("{kg}/{name} restarted\n")),
+                Err(e) => Outcome::default().api(&e, None),
+            }
+        }
+        RolloutAction::Pause | RolloutAction::Resume => {
+            let pause = action == RolloutAction::Pause;
+            let word = if pause { "paused" } else { "resumed" };
+            if (cur["spec"]["paused"] == json!(true)) == pause {
+                return Outcome::default().out(format!("{kg}/{name} already {word}\n"));
+            }
+            let mut next = cur;
+            if pause {
+                next["spec"]["paused"] = json!(true);
+            } else {
+                obj::remove(&mut next, &["spec", "paused"]);
+            }
+            match cluster.api.update(t.kind, next, None) {
+                Ok(_) => Outcome::default().out(format!("{kg}/{name} {word}\n")),
+                Err(e) => Outcome::default().api(&e, None),
+            }
+        }
+        RolloutAction::History => {
+            let revs = revisions(cluster, &cur);
+            if revs.is_empty() {
+                return Outcome::default().err(format!(
+                    "error: no rollout history found for deployment \"{name}\"\n"
+                ));
+            }
+            let mut s = format!("{kg}/{name} \nREVISION  CHANGE-CAUSE\n");
+            for (r, rs) in &revs {
+                let cause = obj::str(
+                    rs,
+                    &["metadata", "annotations", "kubernetes.io/change-cause"],
+                )
+                .unwrap_or("<none>");
+                s.push_str(&format!("{:<10}{cause}\n", r));
+            }
+            s.push('\n');
+            Outcome::default().out(s)
+        }
+        RolloutAction::Undo => {
+            let revs = revisions(cluster, &cur);
+            let current_rev = obj::str(
+                &cur,
+                &[
+                    "metadata",
+                    "annotations",
+                    "deployment.kubernetes.io/revision",
+                ],
+            )
+            .and_then(|s| s.parse::<i64>().ok())
+            .unwrap_or(0);
+            let target = match to_revision {
+                Some(r) if r > 0 => revs.iter().find(|(n, _)| *n == r),
+                _ => revs.iter().rev().find(|(n, _)| *n != current_rev),
+            };
+            let Some((rev, rs)) = target else {
+                return match to_revision {
+                    Some(r) if r > 0 => Outcome::default().err(format!(
+                        "error: unable to find specified revision {r} in history\n"
+                    )),
+                    _ => Outcome::default().err(format!(
+                        "error: no rollout history found for deployment \"{name}\"\n"
+                    )),
+                };
+            };
+            let mut template = rs["spec"]["template"].clone();
+            if let Some(l) = template
+                .pointer_mut("/metadata/labels")
+                .and_then(Value::as_object_mut)
+            {
+                l.remove("pod-template-hash");
+            }
+            if template == cur["spec"]["template"] {
+                return Outcome::default()
+                    .out(format!("{kg}/{name} skipped rollback (current template already matches revision {rev})\n"));
+            }
+            let mut next = cur;
+            next["spec"]["template"] = template;
+            match cluster.api.update(t.kind, next, None) {
+                Ok(_) => Outcome::default().out(format!("{kg}/{name} rolled back\n")),
+                Err(e) => Outcome::default().api(&e, None),
+            }
+        }
+        RolloutAction::Status => rollout_status(cluster, &name),
+    }
+}
+
+/// The Deployment's ReplicaSets by revision, ascending.
+fn revisions(cluster: &Cluster, d: &Value) -> Vec<(i64, Value)> {
+    let uid = obj::uid(d);
+    let mut v: Vec<(i64, Value)> = cluster
+        .api
+        .list(Kind::ReplicaSet)
+        .filter(|rs| obj::controller_uid(rs) == Some(uid))
+        .filter_map(|rs| {
+            obj::str(
+                rs,
+                &[
+                    "metadata",
+                    "annotations",
+                    "deployment.kubernetes.io/revision",
+                ],
+            )
+            .and_then(|r| r.parse().ok())
+            .map(|r| (r, rs.clone()))
+        })
+        .collect();
+    v.sort_by_key(|(r, _)| *r);
+    v
+}
+
+/// The line `kubectl rollout status` prints for the current state, and whether it is done.
+fn status_line(d: &Value) -> (String, bool) {
+    let name = obj::name(d);
+    let int = |p: &[&str]| obj::int(d, p).unwrap_or(0);
+    if d["status"]["conditions"].as_array().is_some_and(|c| {
+        c.iter()
+            .any(|c| c["type"] == "Progressing" && c["reason"] == "ProgressDeadlineExceeded")
+    }) {
+        return (
+            format!("error: deployment \"{name}\" exceeded its progress deadline\n"),
+            true,
+        );
+    }
+    if int(&["metadata", "generation"]) > int(&["status", "observedGeneration"]) {
+        return (
+            "Waiting for deployment spec update to be observed...\n".into(),
+            false,
+        );
+    }
+    let want = obj::int(d, &["spec", "replicas"]).unwrap_or(1);
+    let updated = int(&["status", "updatedReplicas"]);
+    let replicas = int(&["status", "replicas"]);
+    let available = int(&["status", "availableReplicas"]);
+    if updated < want {
+        return (
+            format!(
+                "Waiting for deployment \"{name}\" rollout to finish: {updated} out of {want} new replicas have been updated...\n"
+            ),
+            false,
+        );
+    }
+    if replicas > updated {
+        return (
+            format!(
+                "Waiting for deployment \"{name}\" rollout to finish: {} old replicas are pending termination...\n",
+                replicas - updated
+            ),
+            false,
+        );
+    }
+    if available < updated {
+        return (
+            format!(
+                "Waiting for deployment \"{name}\" rollout to finish: {available} of {updated} updated replicas are available...\n"
+            ),
+            false,
+        );
+    }
+    (
+        format!("deployment \"{name}\" successfully rolled out\n"),
+        true,
+    )
+}
+
+/// `rollout status` watches until the rollout finishes: the demo advances simulated time
+/// while it waits, printing a line whenever the state changes.
+fn rollout_status(cluster: &mut Cluster, name: &str) -> Outcome {
+    const LIMIT: u64 = 600;
+    let mut o = Outcome::default();
+    let mut last = String::new();
+    for _ in 0..=LIMIT {
+        let Ok(d) = cluster.api.get(Kind::Deployment, name) else {
+            return o.api(&ApiError::not_found(Kind::Deployment, name), None);
+        };
+        let (line, done) = status_line(d);
+        if line != last {
+            if line.starts_with("error:") {
+                return o.err(line);
+            }
+            o.stdout.push_str(&line);
+            last = line;
+        }
+        if done {
+            return o;
+        }
+        cluster.tick();
+    }
+    o.err("error: timed out waiting for the condition\n")
+}
+
+fn label(
+    cluster: &mut Cluster,
+    t: &Target,
+    changes: &[MetaChange],
+    overwrite: bool,
+    annotate: bool,
+) -> Outcome {
+    let (cur, name) = match one(cluster, t) {
+        Ok(x) => (x.0.clone(), x.1),
+        Err(o) => return o,
+    };
+    let field = if annotate { "annotations" } else { "labels" };
+    let mut next = cur.clone();
+    let mut conflicts = Vec::new();
+    for c in changes {
+        match c {
+            MetaChange::Set(k, v) => {
+                let existing = obj::str(&cur, &["metadata", field, k]);
+                if let Some(old) = existing
+                    && old != v
+                    && !overwrite
+                {
+                    conflicts.push((k.clone(), old.to_string()));
+                    continue;
+                }
+                obj::set(&mut next, &["metadata", field, k], json!(v));
+            }
+            MetaChange::Remove(k) => {
+                obj::remove(&mut next, &["metadata", field, k]);
+            }
+        }
+    }
+    if let Some((k, old)) = conflicts.first() {
+        return Outcome::default().err(if annotate {
+            format!("error: --overwrite is false but found the following declared annotation(s): '{k}' already has a value ({old})\n")
+        } else {
+            format!("error: '{k}' already has a value ({old}), and --overwrite is false\n")
+        });
+    }
+    let kg = t.kind.kind_group();
+    if next == cur {
+        return Outcome::default().out(if annotate {
+            format!("{kg}/{name} annotated\n")
+        } else {
+            format!("{kg}/{name} not labeled\n")
+        });
+    }
+    match cluster.api.update(t.kind, next, None) {
+        Ok(_) => Outcome::default().out(format!(
+            "{kg}/{name} {}\n",
+            if annotate { "annotated" } else { "labeled" }
+        )),
+        Err(e) => Outcome::default().api(&e, None),
+    }
+}
+
+fn set_image(cluster: &mut Cluster, t: &Target, images: &[(String, String)]) -> Outcome {
+    let (cur, name) = match one(cluster, t) {
+        Ok(x) => (x.0.clone(), x.1),
+        Err(o) => return o,
+    };
+    let mut next = cur.clone();
+    let path: &[&str] = if t.kind == Kind::Pod {
+        &["spec", "containers"]
+    } else {
+        &["spec", "template", "spec", "containers"]
+    };
+    let Some(containers) = obj::path(&cur, path).and_then(Value::as_array).cloned() else {
+        return Outcome::default().err("error: the object has no containers\n");
+    };
+    let mut updated = containers.clone();
+    for (c, image) in images {
+        let mut hit = false;
+        for u in updated.iter_mut() {
+            if c == "*" || u["name"] == json!(c) {
+                u["image"] = json!(image);
+                hit = true;
+            }
+        }
+        if !hit {
+            return Outcome::default()
+                .err(format!("error: unable to find container named \"{c}\"\n"));
+        }
+    }
+    if updated == containers {
+        return Outcome::default();
+    }
+    obj::set(&mut next, path, Value::Array(updated));
+    match cluster.api.update(t.kind, next, None) {
+        Ok(_) => Outcome::default().out(format!("{}/{name} image updated\n", t.kind.kind_group())),
+        Err(e) => Outcome::default().api(&e, None),
+    }
+}

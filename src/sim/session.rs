@@ -1,0 +1,587 @@
+//! A demo session: one scenario's cluster, its files and writers, the lines the learner
+//! ran, and the challenge goals checked after every command and every simulated second.
+
+use std::collections::HashMap;
+
+use serde_json::{Value, json};
+
+use super::cluster::Cluster;
+use super::controllers::pods::{is_active, is_ready};
+use super::directive::{self, ApplyMode, Component, Directive, Trigger};
+use super::goal::{self, CallArg, Facts, Func, Goal, GoalError, Root};
+use super::informer::RunState;
+use super::kind::Kind;
+use super::kubectl::{args, exec};
+use super::scenario::{self, Origin, Scenario};
+use super::{obj, shell};
+
+/// What one line printed.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Output {
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// The autoscaler stand-in: its metrics want `target` replicas; like the HPA it acts on a
+/// 15 second sync period and writes `/scale` as kube-controller-manager.
+#[derive(Debug, Clone)]
+struct Autoscaler {
+    target: u32,
+    next_at: u64,
+}
+
+const HPA_PERIOD: u64 = 15;
+
+#[derive(Debug, Clone)]
+struct Gitops {
+    every: u64,
+    mode: ApplyMode,
+    file: String,
+    next_at: u64,
+}
+
+#[derive(Debug, Default)]
+struct Counters {
+    errors: HashMap<String, u64>,
+    ran: HashMap<String, u64>,
+    deleted_pods: u64,
+    forged: u64,
+}
+
+/// History of one tracked value, for `changes()` and `stable()`.
+#[derive(Debug, Clone)]
+struct Track {
+    last: Value,
+    changes: u64,
+    changed_at: u64,
+}
+
+pub struct Session {
+    pub cluster: Cluster,
+    pub files: exec::Files,
+    pub scenario: &'static Scenario,
+    counters: Counters,
+    autoscaler: Option<Autoscaler>,
+    gitops: Option<Gitops>,
+    goals: Vec<Goal>,
+    met: Vec<bool>,
+    tracks: HashMap<String, Track>,
+    /// Every line run, for the replay script.
+    pub lines: Vec<String>,
+    start: u64,
+    /// spec.replicas and ready pods each second, for the demo's chart.
+    pub replicas_history: Vec<(u64, i64, i64)>,
+}
+
+/// Seconds the starting Deployment gets to become ready before the learner starts.
+const WARM_UP: u64 = 5;
+
+impl Session {
+    pub fn new(id: &str, seed: u64) -> Result<Session, String> {
+        let sc = scenario::find(id).ok_or_else(|| {
+            format!(
+                "unknown scenario `{id}`; the scenarios are {}",
+                scenario::SCENARIO_IDS.join(", ")
+            )
+        })?;
+        let files: exec::Files = sc
+            .files
+            .iter()
+            .map(|(n, t)| (n.to_string(), t.to_string()))
+            .collect();
+        let mut s = Session {
+            cluster: Cluster::new(seed),
+            files,
+            scenario: sc,
+            counters: Counters::default(),
+            autoscaler: None,
+            gitops: None,
+            goals: Vec::new(),
+            met: Vec::new(),
+            tracks: HashMap::new(),
+            lines: Vec::new(),
+            start: 0,
+            replicas_history: Vec::new(),
+        };
+        let start = match sc.origin {
+            Origin::Created => "kubectl create -f web.yaml",
+            Origin::Applied => "kubectl apply -f web.yaml",
+        };
+        s.exec_line(start);
+        for _ in 0..WARM_UP {
+            s.cluster.tick();
+        }
+        s.counters = Counters::default();
+        s.start = s.cluster.now();
+        Ok(s)
+    }
+
+    /// Sets the challenge goals to check (each already validated by `check`).
+    pub fn set_goals(&mut self, goals: &[String]) -> Result<(), GoalError> {
+        self.goals = goals
+            .iter()
+            .map(|g| goal::parse(g))
+            .collect::<Result<_, _>>()?;
+        self.met = vec![false; self.goals.len()];
+        self.tracks.clear();
+        self.observe();
+        Ok(())
+    }
+
+    pub fn met(&self) -> &[bool] {
+        &self.met
+    }
+
+    pub fn now(&self) -> u64 {
+        self.cluster.now()
+    }
+
+    /// One simulated second, writers included.
+    pub fn tick(&mut self) {
+        let next = self.cluster.now() + 1;
+        self.run_writers(next);
+        self.cluster.tick();
+        let d = self.cluster.api.get(Kind::Deployment, "web").ok();
+        let spec = d
+            .and_then(|d| obj::int(d, &["spec", "replicas"]))
+            .unwrap_or(0);
+        let ready = self
+            .cluster
+            .api
+            .list(Kind::Pod)
+            .filter(|p| is_active(p) && is_ready(p))
+            .count() as i64;
+        self.replicas_history
+            .push((self.cluster.now(), spec, ready));
+        self.observe();
+    }
+
+    fn run_writers(&mut self, now: u64) {
+        if let Some(a) = self.autoscaler.clone()
+            && now >= a.next_at
+        {
+            self.autoscaler = Some(Autoscaler {
+                next_at: now + HPA_PERIOD,
+                ..a.clone()
+            });
+            if let Ok(d) = self.cluster.api.get(Kind::Deployment, "web")
+                && obj::int(d, &["spec", "replicas"]) != Some(i64::from(a.target))
+            {
+                let mut next = d.clone();
+                next["spec"]["replicas"] = json!(a.target);
+                let _ = self.cluster.api.update(Kind::Deployment, next, None);
+            }
+        }
+        if let Some(g) = self.gitops.clone()
+            && now >= g.next_at
+        {
+            self.gitops = Some(Gitops {
+                next_at: now + g.every,
+                ..g.clone()
+            });
+            let cmd = args::Command::Apply {
+                file: g.file.clone(),
+                server_side: g.mode == ApplyMode::ServerSide,
+                field_manager: Some("gitops-syncer".into()),
+                force_conflicts: g.mode == ApplyMode::ServerSide,
+                output: None,
+            };
+            let _ = exec::run(&mut self.cluster, &self.files, &cmd);
+        }
+    }
+
+    /// Runs one line: a kubectl command, a directive, a comment or a blank line.
+    pub fn run_line(&mut self, line: &str) -> Output {
+        let out = self.exec_line(line);
+        let t = line.trim();
+        if !t.is_empty() && !t.starts_with('#') {
+            self.lines.push(t.to_string());
+        }
+        self.observe();
+        out
+    }
+
+    fn exec_line(&mut self, line: &str) -> Output {
+        let words = match shell::split(line) {
+            Ok(w) => w,
+            Err(e) => {
+                return Output {
+                    stdout: String::new(),
+                    stderr: format!("error: {e}\n"),
+                };
+            }
+        };
+        let Some(first) = words.first() else {
+            return Output::default();
+        };
+        if first == "kubectl" {
+            return match args::parse(&words[1..]) {
+                Ok(cmd) => {
+                    let o = exec::run(&mut self.cluster, &self.files, &cmd);
+                    if let Some(r) = o.error {
+                        *self
+                            .counters
+                            .errors
+                            .entry(r.as_str().to_string())
+                            .or_default() += 1;
+                    }
+                    if !o.failed {
+                        *self.counters.ran.entry(cmd.verb().to_string()).or_default() += 1;
+                    }
+                    self.counters.deleted_pods += u64::from(o.deleted_pods);
+                    self.counters.forged += u64::from(o.forged);
+                    Output {
+                        stdout: o.stdout,
+                        stderr: o.stderr,
+                    }
+                }
+                Err(e) => Output {
+                    stdout: String::new(),
+                    stderr: format!("{e}\n"),
+                },
+            };
+        }
+        match directive::parse(&words) {
+            Some(Ok(d)) => self.directive(d),
+            Some(Err(e)) => Output {
+                stdout: String::new(),
+                stderr: format!("{e}\n"),
+            },
+            None => Output {
+                stdout: String::new(),
+                stderr: format!(
+                    "error: unknown command `{first}`: lines start with `kubectl` or a directive; `help` lists them\n"
+                ),
+            },
+        }
+    }
+
+    fn directive(&mut self, d: Directive) -> Output {
+        let say = |s: String| Output {
+            stdout: s,
+            stderr: String::new(),
+        };
+        match d {
+            Directive::Tick(n) => {
+                for _ in 0..n.min(24 * 3600) {
+                    self.tick();
+                }
+                Output::default()
+            }
+            Directive::Help => say(format!(
+                "{}\n\nThis scenario ({}): {}\n",
+                directive::HELP,
+                self.scenario.id,
+                self.scenario.summary
+            )),
+            Directive::Pause(c) => self.set_state(c, RunState::Paused, "paused"),
+            Directive::Resume(c) => self.set_state(c, RunState::Running, "resumed"),
+            Directive::Crash(c) => self.set_state(c, RunState::Crashed, "crashed"),
+            Directive::Restart(c) => self.set_state(c, RunState::Running, "restarted"),
+            Directive::Drop(c, n) => {
+                self.cluster.drop_events(c, n);
+                say(format!(
+                    "the next {n} watch event(s) to the {c} controller will be lost\n"
+                ))
+            }
+            Directive::Trigger(c, t) => {
+                self.cluster.set_trigger(c, t);
+                let word = if t == Trigger::Level { "level" } else { "edge" };
+                say(format!("{c} controller is now {word}-triggered\n"))
+            }
+            Directive::AutoscalerTarget(n) => {
+                let next_at = self.cluster.now() + 1;
+                self.autoscaler = Some(Autoscaler { target: n, next_at });
+                say(format!(
+                    "autoscaler: metrics now recommend {n} replicas (it syncs every {HPA_PERIOD}s)\n"
+                ))
+            }
+            Directive::GitopsEvery(every, mode, file) => {
+                let file = file.unwrap_or_else(|| "gitops.yaml".into());
+                if !self.files.contains_key(&file) {
+                    return Output {
+                        stdout: String::new(),
+                        stderr: format!("error: no file `{file}`; `files` lists them\n"),
+                    };
+                }
+                let next_at = self.cluster.now() + 1;
+                let m = if mode == ApplyMode::ServerSide {
+                    "server-side, forcing ownership"
+                } else {
+                    "client-side"
+                };
+                self.gitops = Some(Gitops {
+                    every,
+                    mode,
+                    file: file.clone(),
+                    next_at,
+                });
+                say(format!(
+                    "gitops: applying {file} every {every}s ({m}) as gitops-syncer\n"
+                ))
+            }
+            Directive::Files => say(self.files.keys().map(|k| format!("{k}\n")).collect()),
+            Directive::Cat(f) => match self.files.get(&f) {
+                Some(t) => say(t.clone()),
+                None => Output {
+                    stdout: String::new(),
+                    stderr: format!("error: no file `{f}`; `files` lists them\n"),
+                },
+            },
+            Directive::Status => say(self.status_text()),
+        }
+    }
+
+    fn set_state(&mut self, c: Component, s: RunState, word: &str) -> Output {
+        match c {
+            Component::Autoscaler | Component::Gitops => {
+                if s != RunState::Running {
+                    if c == Component::Autoscaler {
+                        self.autoscaler = None;
+                    } else {
+                        self.gitops = None;
+                    }
+                }
+            }
+            _ => self.cluster.set_state(c, s),
+        }
+        Output {
+            stdout: format!("{c} {word}\n"),
+            stderr: String::new(),
+        }
+    }
+
+    /// Each component's state, trigger mode and queue length.
+    pub fn status_text(&self) -> String {
+        let mut s = String::new();
+        for c in Component::ALL {
+            let state = self.component_state(c);
+            let extra = match (self.cluster.trigger(c), c) {
+                (Some(t), _) => format!(
+                    "  {}-triggered  queue {}",
+                    if t == Trigger::Level { "level" } else { "edge" },
+                    self.cluster.queue_len(c)
+                ),
+                (None, Component::Autoscaler) => self
+                    .autoscaler
+                    .as_ref()
+                    .map_or(String::new(), |a| format!("  wants {}", a.target)),
+                (None, Component::Gitops) => self.gitops.as_ref().map_or(String::new(), |g| {
+                    format!("  {} every {}s", g.file, g.every)
+                }),
+                _ => String::new(),
+            };
+            s.push_str(&format!("{:<11} {state}{extra}\n", c.name()));
+        }
+        s
+    }
+
+    pub fn component_state(&self, c: Component) -> &'static str {
+        match c {
+            Component::Autoscaler => {
+                if self.autoscaler.is_some() {
+                    "running"
+                } else {
+                    "off"
+                }
+            }
+            Component::Gitops => {
+                if self.gitops.is_some() {
+                    "running"
+                } else {
+                    "off"
+                }
+            }
+            _ => self.cluster.state(c).as_str(),
+        }
+    }
+
+    /// Samples tracked values and re-evaluates goals; met goals stay met.
+    fn observe(&mut self) {
+        let now = self.cluster.now();
+        let tracked: Vec<(String, Value)> = self
+            .goals
+            .iter()
+            .flat_map(|g| g.tracked())
+            .map(|op| (op.to_string(), op.value(&*self)))
+            .collect();
+        for (key, v) in tracked {
+            match self.tracks.get_mut(&key) {
+                Some(t) if t.last != v => {
+                    t.last = v;
+                    t.changes += 1;
+                    t.changed_at = now;
+                }
+                Some(_) => {}
+                None => {
+                    self.tracks.insert(
+                        key,
+                        Track {
+                            last: v,
+                            changes: 0,
+                            changed_at: now,
+                        },
+                    );
+                }
+            }
+        }
+        let results: Vec<bool> = self.goals.iter().map(|g| g.eval(&*self)).collect();
+        for (m, r) in self.met.iter_mut().zip(results) {
+            *m |= r;
+        }
+    }
+
+    fn newest_rs(&self, oldest: bool) -> Option<&Value> {
+        let d = self.cluster.api.get(Kind::Deployment, "web").ok()?;
+        let uid = obj::uid(d);
+        let rev = |rs: &Value| {
+            obj::str(
+                rs,
+                &[
+                    "metadata",
+                    "annotations",
+                    "deployment.kubernetes.io/revision",
+                ],
+            )
+            .and_then(|s| s.parse::<i64>().ok())
+            .unwrap_or(0)
+        };
+        let owned = self
+            .cluster
+            .api
+            .list(Kind::ReplicaSet)
+            .filter(move |rs| obj::controller_uid(rs) == Some(uid));
+        if oldest {
+            owned
+                .filter(|rs| obj::int(rs, &["spec", "replicas"]).unwrap_or(0) > 0)
+                .min_by_key(|rs| rev(rs))
+        } else {
+            owned.max_by_key(|rs| rev(rs))
+        }
+    }
+
+    fn field_owners(&self, field: &str) -> Vec<String> {
+        let Ok(d) = self.cluster.api.get(Kind::Deployment, "web") else {
+            return Vec::new();
+        };
+        let segs: Vec<String> = field
+            .trim_start_matches('.')
+            .split('.')
+            .map(|s| format!("f:{s}"))
+            .collect();
+        d["metadata"]["managedFields"]
+            .as_array()
+            .map(|entries| {
+                entries
+                    .iter()
+                    .filter(|e| {
+                        segs.iter()
+                            .try_fold(&e["fieldsV1"], |cur, s| cur.get(s))
+                            .is_some()
+                    })
+                    .filter_map(|e| e["manager"].as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// A shell script that replays this session on a real cluster (issue: replay).
+    pub fn export_script(&self) -> String {
+        super::export::script(self)
+    }
+}
+
+impl Facts for Session {
+    fn object(&self, root: Root) -> Option<&Value> {
+        match root {
+            Root::Deploy => self.cluster.api.get(Kind::Deployment, "web").ok(),
+            Root::Rs => self.cluster.api.list(Kind::ReplicaSet).next(),
+            Root::NewRs => self.newest_rs(false),
+            Root::OldRs => {
+                let new = self.newest_rs(false).map(obj::name);
+                self.newest_rs(true).filter(|rs| Some(obj::name(rs)) != new)
+            }
+        }
+    }
+
+    fn call(&self, func: Func, args: &[CallArg]) -> Value {
+        let s = |i: usize| match args.get(i) {
+            Some(CallArg::Str(s)) => s.as_str(),
+            _ => "",
+        };
+        let count = |m: &HashMap<String, u64>, k: &str| json!(m.get(k).copied().unwrap_or(0));
+        match func {
+            Func::Pods => {
+                let pods = self.cluster.api.list(Kind::Pod);
+                let n = match s(0) {
+                    "ready" => pods.filter(|p| is_active(p) && is_ready(p)).count(),
+                    "pending" => pods
+                        .filter(|p| {
+                            is_active(p) && obj::str(p, &["status", "phase"]) == Some("Pending")
+                        })
+                        .count(),
+                    "running" => pods
+                        .filter(|p| {
+                            is_active(p) && obj::str(p, &["status", "phase"]) == Some("Running")
+                        })
+                        .count(),
+                    "terminating" => pods.filter(|p| obj::is_deleting(p)).count(),
+                    _ => pods.filter(|p| is_active(p)).count(),
+                };
+                json!(n)
+            }
+            Func::ReplicaSets => json!(self.cluster.api.count(Kind::ReplicaSet)),
+            Func::Events => json!(
+                self.cluster
+                    .api
+                    .list(Kind::Event)
+                    .filter(|e| e["reason"] == s(0))
+                    .map(|e| e["count"].as_i64().unwrap_or(1))
+                    .sum::<i64>()
+            ),
+            Func::Errors => count(&self.counters.errors, s(0)),
+            Func::Ran => count(&self.counters.ran, s(0)),
+            Func::Deleted => json!(self.counters.deleted_pods),
+            Func::Created => json!(self.cluster.replicasets.created),
+            Func::Changes | Func::Stable => {
+                let Some(CallArg::Value(op)) = args.first() else {
+                    return Value::Null;
+                };
+                let Some(t) = self.tracks.get(&op.to_string()) else {
+                    return json!(0);
+                };
+                if func == Func::Changes {
+                    return json!(t.changes);
+                }
+                let n = match args.get(1) {
+                    Some(CallArg::Num(n)) => *n as u64,
+                    _ => 0,
+                };
+                let now = self.cluster.now();
+                json!(now >= t.changed_at + n && now >= self.start + n)
+            }
+            Func::Managers => json!(self.field_owners(s(0)).len()),
+            Func::Owner => {
+                let owners = self.field_owners(s(0));
+                json!(if owners.len() == 1 {
+                    owners[0].clone()
+                } else {
+                    String::new()
+                })
+            }
+            Func::Controller => {
+                json!(Component::parse(s(0)).map_or("", |c| self.component_state(c)))
+            }
+            Func::Trigger => json!(match Component::parse(s(0))
+                .and_then(|c| self.cluster.trigger(c))
+            {
+                Some(Trigger::Level) => "level",
+                Some(Trigger::Edge) => "edge",
+                None => "",
+            }),
+            Func::Dropped => json!(self.cluster.dropped()),
+            Func::Forged => json!(self.counters.forged),
+            Func::Time => json!(self.cluster.now() - self.start),
+        }
+    }
+}
