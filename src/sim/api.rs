@@ -10,7 +10,11 @@ use serde_json::{Value, json};
 use thiserror::Error;
 
 use super::kind::Kind;
+use super::managed::{self, ManagedField};
 use super::obj;
+
+/// The user agent, and so the field manager, of the built-in controllers (F8).
+pub const CONTROLLER_MANAGER: &str = "kube-controller-manager";
 use super::time::rfc3339;
 
 /// Why a request failed, as the API reports it (the `Reason` of a metav1.Status).
@@ -112,6 +116,11 @@ pub struct ApiServer {
     log_base: u64,
     event_seq: u64,
     pub(crate) rng: ChaCha8Rng,
+    /// Simulated seconds, for managedFields times; the cluster keeps it current.
+    pub clock: u64,
+    /// The field manager (and subresource) of the writes now being made (F8); writers
+    /// set it, and it falls back to the controllers' `kube-controller-manager`.
+    manager: (String, Option<String>),
 }
 
 /// The alphabet apimachinery's rand.String and SafeEncodeString use (no vowels, no 0/1/3).
@@ -126,7 +135,100 @@ impl ApiServer {
             log_base: 0,
             event_seq: 0,
             rng,
+            clock: 0,
+            manager: (CONTROLLER_MANAGER.to_string(), None),
         }
+    }
+
+    /// Attributes the following writes to `manager` until [`Self::reset_manager`].
+    pub fn set_manager(&mut self, manager: &str, subresource: Option<&str>) {
+        self.manager = (manager.to_string(), subresource.map(str::to_string));
+    }
+
+    pub fn reset_manager(&mut self) {
+        self.manager = (CONTROLLER_MANAGER.to_string(), None);
+    }
+
+    /// Runs `f` with writes attributed to `manager` (and `subresource`), as the
+    /// `fieldManager` of a request would.
+    pub fn as_manager<T>(
+        &mut self,
+        manager: &str,
+        subresource: Option<&str>,
+        f: impl FnOnce(&mut Self) -> T,
+    ) -> T {
+        let saved = std::mem::replace(
+            &mut self.manager,
+            (manager.to_string(), subresource.map(str::to_string)),
+        );
+        let out = f(self);
+        self.manager = saved;
+        out
+    }
+
+    /// F4/F7: a non-apply write takes ownership of what it changed. Tracked for
+    /// Deployments, the objects the demo's questions are about.
+    fn track_update(&self, kind: Kind, old: &Value, new: &mut Value) {
+        if kind != Kind::Deployment {
+            return;
+        }
+        let mut entries: Vec<ManagedField> = old["metadata"]["managedFields"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|e| ManagedField::from_value(e).ok())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut before = old.clone();
+        obj::remove(&mut before, &["metadata", "managedFields"]);
+        obj::remove(new, &["metadata", "managedFields"]);
+        let (manager, sub) = &self.manager;
+        managed::record_update(
+            &mut entries,
+            &before,
+            new,
+            manager,
+            sub.as_deref(),
+            &rfc3339(self.clock),
+        );
+        if !entries.is_empty() {
+            obj::set(
+                new,
+                &["metadata", "managedFields"],
+                managed::managed_fields_value(&entries),
+            );
+        }
+    }
+
+    /// Stores an object whose managedFields the caller computed (server-side apply).
+    pub fn put_applied(&mut self, kind: Kind, obj: Value) -> Result<Value, ApiError> {
+        let name = obj::name(&obj).to_string();
+        let old = self.get(kind, &name)?.clone();
+        let mut obj = obj;
+        super::defaults::apply(kind, &mut obj);
+        let spec_changed = old.get("spec") != obj.get("spec");
+        let ann_changed = obj::path(&old, &["metadata", "annotations"])
+            != obj::path(&obj, &["metadata", "annotations"]);
+        let g = obj::int(&old, &["metadata", "generation"]).unwrap_or(1);
+        obj::set(
+            &mut obj,
+            &["metadata", "generation"],
+            json!(if spec_changed || ann_changed {
+                g + 1
+            } else {
+                g
+            }),
+        );
+        for f in ["uid", "creationTimestamp", "namespace"] {
+            if let Some(v) = obj::path(&old, &["metadata", f]) {
+                obj::set(&mut obj, &["metadata", f], v.clone());
+            }
+        }
+        if let Some(st) = old.get("status") {
+            obj::set(&mut obj, &["status"], st.clone());
+        }
+        self.store_modified(kind, name, old, obj)
     }
 
     pub fn resource_version(&self) -> u64 {
@@ -250,6 +352,11 @@ impl ApiServer {
             );
         }
         super::defaults::apply(kind, &mut obj);
+        // Updates own the defaulted fields too; a create by server-side apply brings its
+        // own managedFields.
+        if obj::path(&obj, &["metadata", "managedFields"]).is_none() {
+            self.track_update(kind, &json!({}), &mut obj);
+        }
         self.bump(&mut obj);
         self.emit(kind, EventType::Added, &obj);
         self.objects
@@ -297,6 +404,7 @@ impl ApiServer {
             }
         }
         super::defaults::apply(kind, &mut obj);
+        self.track_update(kind, &old, &mut obj);
         let spec_changed = old.get("spec") != obj.get("spec");
         let ann_changed = kind == Kind::Deployment
             && obj::path(&old, &["metadata", "annotations"])

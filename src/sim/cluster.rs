@@ -47,6 +47,7 @@ impl Cluster {
     /// One simulated second: the kubelet moves pods on, resyncs fire, controllers react.
     pub fn tick(&mut self) {
         self.now += 1;
+        self.api.clock = self.now;
         self.kubelet.tick(&mut self.api, self.now);
         if self.deployments.informer.due_for_resync(self.now) {
             self.deployments.resync();

@@ -13,6 +13,7 @@ pub mod informer;
 pub mod jsonpath;
 pub mod kind;
 pub mod kubectl;
+pub mod managed;
 pub mod merge;
 pub mod obj;
 pub mod output;

@@ -169,7 +169,12 @@ impl Session {
             {
                 let mut next = d.clone();
                 next["spec"]["replicas"] = json!(a.target);
-                let _ = self.cluster.api.update(Kind::Deployment, next, None);
+                // G1: the HPA writes /scale from inside kube-controller-manager.
+                self.cluster
+                    .api
+                    .as_manager("kube-controller-manager", Some("scale"), |api| {
+                        let _ = api.update(Kind::Deployment, next, None);
+                    });
             }
         }
         if let Some(g) = self.gitops.clone()

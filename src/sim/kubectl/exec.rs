@@ -61,7 +61,51 @@ impl Outcome {
 /// The scenario's manifest files, by name.
 pub type Files = BTreeMap<String, String>;
 
+/// The field manager kubectl sends for a command (F8).
+fn manager(cmd: &Command) -> (String, Option<&'static str>) {
+    let m = |s: &str| s.to_string();
+    match cmd {
+        Command::Scale { .. } => (m("kubectl"), Some("scale")),
+        Command::Patch { subresource, .. } => (
+            m("kubectl-patch"),
+            if subresource.as_deref() == Some("status") {
+                Some("status")
+            } else {
+                None
+            },
+        ),
+        Command::CreateFile { .. } | Command::CreateDeployment { .. } => {
+            (m("kubectl-create"), None)
+        }
+        Command::Replace { .. } => (m("kubectl-replace"), None),
+        Command::Apply { field_manager, .. } => (
+            field_manager
+                .clone()
+                .unwrap_or_else(|| m("kubectl-client-side-apply")),
+            None,
+        ),
+        Command::Rollout { .. } => (m("kubectl-rollout"), None),
+        Command::Label {
+            annotate: false, ..
+        } => (m("kubectl-label"), None),
+        Command::Label { annotate: true, .. } => (m("kubectl-annotate"), None),
+        Command::SetImage { .. } => (m("kubectl-set"), None),
+        Command::Get { .. } | Command::Describe { .. } | Command::Delete { .. } => {
+            (m("kubectl"), None)
+        }
+    }
+}
+
 pub fn run(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
+    let (mgr, sub) = manager(cmd);
+    cluster.api.set_manager(&mgr, sub);
+    let out = run_command(cluster, files, cmd);
+    cluster.api.reset_manager();
+    cluster.settle();
+    out
+}
+
+fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
     let out = match cmd {
         Command::Get {
             kinds,
@@ -155,7 +199,6 @@ pub fn run(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
         } => label(cluster, target, changes, *overwrite, *annotate),
         Command::SetImage { target, images } => set_image(cluster, target, images),
     };
-    cluster.settle();
     out
 }
 

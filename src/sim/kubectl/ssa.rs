@@ -1,19 +1,70 @@
-//! Server-side apply against the simulated API server.
+//! Server-side apply against the simulated API server (F4-F8).
 
 use serde_json::Value;
 
 use super::apply::Failure;
 use crate::sim::cluster::Cluster;
 use crate::sim::kind::Kind;
+use crate::sim::managed::{self, KUBECTL_MANAGER, ManagedField};
+use crate::sim::obj;
+use crate::sim::time::rfc3339;
+
+/// kubectl's help after a conflict (staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go).
+const CONFLICT_HELP: &str =
+    "Please review the fields above--they currently have other managers. Here
+are the ways you can resolve this warning:
+* If you intend to manage all of these fields, please re-run the apply
+  command with the `--force-conflicts` flag.
+* If you do not intend to manage all of the fields, please edit your
+  manifest to remove references to the fields that should keep their
+  current managers.
+* You may co-own fields by updating your manifest to match the existing
+  value; in this case, you'll become the manager if the other manager(s)
+  stop managing the field (remove it from their configuration).
+See https://kubernetes.io/docs/reference/using-api/server-side-apply/#conflicts";
 
 pub fn server_side_apply(
-    _cluster: &mut Cluster,
-    _kind: Kind,
-    _config: Value,
-    _manager: &str,
-    _force: bool,
+    cluster: &mut Cluster,
+    kind: Kind,
+    config: Value,
+    manager: &str,
+    force: bool,
 ) -> Result<(), Failure> {
-    Err(Failure::Conflict(
-        "error: kubedrill's demo cannot run server-side apply yet\n".into(),
-    ))
+    if kind != Kind::Deployment {
+        return Err(Failure::Conflict(format!(
+            "error: kubedrill's demo tracks field ownership for deployments only; apply {} client-side\n",
+            kind.group_resource()
+        )));
+    }
+    let name = obj::name(&config).to_string();
+    let time = rfc3339(cluster.now());
+    let live = cluster.api.get(kind, &name).ok().cloned();
+    let mut entries: Vec<ManagedField> = live
+        .as_ref()
+        .and_then(|l| l["metadata"]["managedFields"].as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|e| ManagedField::from_value(e).ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    if manager == KUBECTL_MANAGER {
+        managed::migrate_client_side(&mut entries);
+    }
+    let mut base = live.clone().unwrap_or_else(|| serde_json::json!({}));
+    obj::remove(&mut base, &["metadata", "managedFields"]);
+    let merged = managed::apply(&mut entries, &base, &config, manager, force, &time)
+        .map_err(|c| Failure::Conflict(format!("error: {c}\n{CONFLICT_HELP}\n")))?;
+    let mut merged = merged;
+    obj::set(
+        &mut merged,
+        &["metadata", "managedFields"],
+        managed::managed_fields_value(&entries),
+    );
+    let now = cluster.now();
+    let result = match live {
+        Some(_) => cluster.api.put_applied(kind, merged),
+        None => cluster.api.create(kind, merged, now),
+    };
+    result.map(drop).map_err(Failure::Api)
 }
