@@ -106,7 +106,7 @@ pub fn run(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
 }
 
 fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
-    let out = match cmd {
+    match cmd {
         Command::Get {
             kinds,
             names,
@@ -198,8 +198,7 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
             annotate,
         } => label(cluster, target, changes, *overwrite, *annotate),
         Command::SetImage { target, images } => set_image(cluster, target, images),
-    };
-    out
+    }
 }
 
 fn with_manifests(files: &Files, file: &str, f: impl FnOnce(Vec<Value>) -> Outcome) -> Outcome {
