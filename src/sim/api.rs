@@ -435,6 +435,7 @@ impl ApiServer {
             }
         }
         obj = keep;
+        validate_status(kind, &obj)?;
         self.store_modified(kind, name, old, obj)
     }
 
@@ -653,4 +654,60 @@ impl ApiServer {
             .or_default()
             .insert(name, event);
     }
+}
+
+/// The count rules of ValidateDeploymentStatus / ValidateReplicaSetStatus: a forged status
+/// must still be self-consistent.
+fn validate_status(kind: Kind, o: &Value) -> Result<(), ApiError> {
+    if !matches!(kind, Kind::Deployment | Kind::ReplicaSet) {
+        return Ok(());
+    }
+    let n = |f: &str| obj::int(o, &["status", f]).unwrap_or(0);
+    let mut errs = Vec::new();
+    for f in [
+        "replicas",
+        "updatedReplicas",
+        "readyReplicas",
+        "availableReplicas",
+        "unavailableReplicas",
+        "fullyLabeledReplicas",
+    ] {
+        if n(f) < 0 {
+            errs.push(format!(
+                "status.{f}: Invalid value: {}: must be greater than or equal to 0",
+                n(f)
+            ));
+        }
+    }
+    if n("readyReplicas") > n("replicas") {
+        errs.push(format!(
+            "status.readyReplicas: Invalid value: {}: cannot be greater than status.replicas",
+            n("readyReplicas")
+        ));
+    }
+    if n("availableReplicas") > n("replicas") {
+        errs.push(format!(
+            "status.availableReplicas: Invalid value: {}: cannot be greater than status.replicas",
+            n("availableReplicas")
+        ));
+    }
+    if n("availableReplicas") > n("readyReplicas") {
+        errs.push(format!(
+            "status.availableReplicas: Invalid value: {}: cannot be greater than readyReplicas",
+            n("availableReplicas")
+        ));
+    }
+    if errs.is_empty() {
+        return Ok(());
+    }
+    let detail = if errs.len() == 1 {
+        errs.remove(0)
+    } else {
+        format!("[{}]", errs.join(", "))
+    };
+    Err(ApiError::invalid(format!(
+        "The {} \"{}\" is invalid: {detail}",
+        kind.kind_name(),
+        obj::name(o)
+    )))
 }

@@ -304,24 +304,26 @@ mod tests {
     fn forged_status_is_reverted() {
         let mut c = web(6);
         run(&mut c, 4);
-        let mut d = c.api.get(Kind::Deployment, "web").unwrap().clone();
-        d["status"]["readyReplicas"] = serde_json::json!(0);
-        c.api.update_status(Kind::Deployment, d).unwrap();
-        assert_eq!(
+        let avail = |c: &Cluster| {
             obj::int(
                 c.api.get(Kind::Deployment, "web").unwrap(),
-                &["status", "readyReplicas"]
-            ),
-            Some(0)
-        );
+                &["status", "availableReplicas"],
+            )
+        };
+        let mut d = c.api.get(Kind::Deployment, "web").unwrap().clone();
+        d["status"]["availableReplicas"] = serde_json::json!(1);
+        c.api.update_status(Kind::Deployment, d).unwrap();
+        assert_eq!(avail(&c), Some(1));
         // The update event enqueues the Deployment and the sync recomputes status.
         c.settle();
+        assert_eq!(avail(&c), Some(3));
+        // A self-contradicting status is refused, as ValidateDeploymentStatus does.
+        let mut d = c.api.get(Kind::Deployment, "web").unwrap().clone();
+        d["status"]["readyReplicas"] = serde_json::json!(0);
+        let e = c.api.update_status(Kind::Deployment, d).unwrap_err();
         assert_eq!(
-            obj::int(
-                c.api.get(Kind::Deployment, "web").unwrap(),
-                &["status", "readyReplicas"]
-            ),
-            Some(3)
+            e.message,
+            "The Deployment \"web\" is invalid: status.availableReplicas: Invalid value: 3: cannot be greater than readyReplicas"
         );
     }
 

@@ -161,7 +161,16 @@ impl FieldSet {
     pub fn from_value(object: &Value) -> Self {
         let mut set = FieldSet::new();
         let mut path = Vec::new();
-        collect(object, &mut path, &mut set.paths);
+        collect(object, &mut path, &mut set.paths, false);
+        set
+    }
+
+    /// The fields an apply configuration sets: as [`FieldSet::from_value`], but an explicit
+    /// `null` counts (the applier owns the field and clears it), as in structured-merge-diff.
+    pub fn from_apply_config(config: &Value) -> Self {
+        let mut set = FieldSet::new();
+        let mut path = Vec::new();
+        collect(config, &mut path, &mut set.paths, true);
         set
     }
 
@@ -260,7 +269,7 @@ impl FromIterator<Path> for FieldSet {
     }
 }
 
-fn collect(node: &Value, path: &mut Path, out: &mut BTreeSet<Path>) {
+fn collect(node: &Value, path: &mut Path, out: &mut BTreeSet<Path>, nulls: bool) {
     let Value::Object(map) = node else {
         if !path.is_empty() {
             out.insert(path.clone());
@@ -274,7 +283,7 @@ fn collect(node: &Value, path: &mut Path, out: &mut BTreeSet<Path>) {
         return;
     }
     for (field, child) in map {
-        if child.is_null() || server_owned(path, field) || identity_field(path, field) {
+        if (child.is_null() && !nulls) || server_owned(path, field) || identity_field(path, field) {
             continue;
         }
         path.push(PathElement::Field(field.clone()));
@@ -286,7 +295,7 @@ fn collect(node: &Value, path: &mut Path, out: &mut BTreeSet<Path>) {
                         for (item, key) in items.iter().zip(keys) {
                             path.push(PathElement::Key(key));
                             out.insert(path.clone());
-                            collect(item, path, out);
+                            collect(item, path, out, nulls);
                             path.pop();
                         }
                     }
@@ -296,7 +305,7 @@ fn collect(node: &Value, path: &mut Path, out: &mut BTreeSet<Path>) {
                     }
                 }
             }
-            _ => collect(child, path, out),
+            _ => collect(child, path, out, nulls),
         }
         path.pop();
     }
@@ -393,15 +402,19 @@ fn remove_path(node: &mut Value, path: &[PathElement]) {
 }
 
 /// Merges an apply configuration into the live object: objects field by field, keyed lists item
-/// by item (new items appended), everything else replaced. `null`s and server-owned fields of
-/// the configuration are ignored.
+/// by item (new items appended), everything else replaced. A `null` clears the field;
+/// server-owned fields of the configuration are ignored.
 fn merge_config(live: &Value, config: &Value, path: &mut Path) -> Value {
     let (Value::Object(live_map), Value::Object(config_map)) = (live, config) else {
         return strip_config(config, path);
     };
     let mut out = live_map.clone();
     for (field, value) in config_map {
-        if value.is_null() || server_owned(path, field) {
+        if server_owned(path, field) {
+            continue;
+        }
+        if value.is_null() {
+            out.remove(field);
             continue;
         }
         path.push(PathElement::Field(field.clone()));
@@ -744,7 +757,8 @@ impl fmt::Display for ApplyConflict {
 ///   removed unless another manager owns them;
 /// * a field another manager owns that this apply would change is a conflict, unless `force`,
 ///   in which case the applier takes it and it leaves every other manager;
-/// * applying a field to the value it already has shares ownership.
+/// * applying a field to the value it already has shares ownership;
+/// * an explicit `null` owns the field and clears it (a change, so it can conflict).
 ///
 /// The applier's entry then holds exactly config's fields, with `time`.
 pub fn apply(
@@ -755,7 +769,7 @@ pub fn apply(
     force: bool,
     time: &str,
 ) -> Result<Value, ApplyConflict> {
-    let config_set = FieldSet::from_value(config);
+    let config_set = FieldSet::from_apply_config(config);
     let is_self = |e: &ManagedField| e.is(manager, Operation::Apply, None);
     let last_set = entries
         .iter()
@@ -775,9 +789,11 @@ pub fn apply(
     }
 
     let (changed, removed) = compare(live, &merged);
+    // Clearing a field with an explicit null changes it as much as setting it does.
+    let changed_or_cleared = changed.union(&removed.intersection(&config_set));
     let mut conflicts: Vec<(String, Conflict)> = Vec::new();
     for entry in entries.iter().filter(|e| !is_self(e)) {
-        for path in entry.fields.intersection(&changed).iter() {
+        for path in entry.fields.intersection(&changed_or_cleared).iter() {
             conflicts.push((
                 entry.identifier(),
                 Conflict {
@@ -821,14 +837,12 @@ pub fn apply(
     Ok(merged)
 }
 
-/// kubectl's migration on the first `--server-side` apply (F8): the fields of the
-/// `kubectl-client-side-apply` Update entries move into the `kubectl` Apply entry (created with
-/// the client-side entry's apiVersion and time when missing), and the client-side entries go.
-/// Returns whether anything moved.
+/// kubectl's migration on the first `--server-side` apply (F8, client-go `csaupgrade`): the
+/// fields of the `kubectl-client-side-apply` Update entry of the main resource move into the
+/// `kubectl` Apply entry (which, when missing, is that entry renamed, keeping its apiVersion and
+/// time), and the client-side entry goes. Returns whether anything moved.
 pub fn migrate_client_side(entries: &mut Vec<ManagedField>) -> bool {
-    let is_csa = |e: &ManagedField| {
-        e.manager == CLIENT_SIDE_APPLY_MANAGER && e.operation == Operation::Update
-    };
+    let is_csa = |e: &ManagedField| e.is(CLIENT_SIDE_APPLY_MANAGER, Operation::Update, None);
     let Some(latest) = entries
         .iter()
         .filter(|e| is_csa(e))
@@ -1322,6 +1336,65 @@ mod tests {
         );
     }
 
+    /// G5 "Transferring Ownership": a replicas-only apply by `handover-to-hpa` shares the
+    /// field, kubectl drops it (the value stays), and the HPA's next write takes it, which
+    /// deletes the handover entry.
+    #[test]
+    fn handover_to_hpa() {
+        let mut entries = Vec::new();
+        let Ok(live) = apply(
+            &mut entries,
+            &json!({}),
+            &web(Some(3), "app:1.4"),
+            "kubectl",
+            false,
+            T0,
+        ) else {
+            panic!("first apply conflicts")
+        };
+        let handover = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web"}, "spec": {"replicas": 3}});
+        let Ok(live) = apply(&mut entries, &live, &handover, "handover-to-hpa", false, T1) else {
+            panic!("handover conflicts")
+        };
+        let Ok(live) = apply(
+            &mut entries,
+            &live,
+            &web(None, "app:1.4"),
+            "kubectl",
+            false,
+            T2,
+        ) else {
+            panic!("kubectl's apply without replicas conflicts")
+        };
+        assert_eq!(live["spec"]["replicas"], 3, "no one-time scale to 1");
+        assert_eq!(owners(&entries, &replicas_path()), ["handover-to-hpa"]);
+        let scaled = web(Some(6), "app:1.4");
+        record_update(
+            &mut entries,
+            &live,
+            &scaled,
+            "kube-controller-manager",
+            Some("scale"),
+            T3,
+        );
+        assert!(entry(&entries, "handover-to-hpa").is_none());
+        assert_eq!(
+            owners(&entries, &replicas_path()),
+            ["kube-controller-manager"]
+        );
+        // kubectl's later applies no longer touch replicas.
+        let again = apply(
+            &mut entries,
+            &scaled,
+            &web(None, "app:1.4"),
+            "kubectl",
+            false,
+            T3,
+        );
+        assert_eq!(again.map(|l| l["spec"]["replicas"].clone()), Ok(json!(6)));
+    }
+
     /// Conflicts against an Apply owner print no ` using`.
     #[test]
     fn apply_owners_print_without_api_version() {
@@ -1452,6 +1525,20 @@ mod tests {
             .collect()
     }
 
+    /// The oracle keeps an applied `null` in the object; the API server would drop it.
+    fn without_nulls(value: &Value) -> Value {
+        match value {
+            Value::Object(map) => Value::Object(
+                map.iter()
+                    .filter(|(_, v)| !v.is_null())
+                    .map(|(k, v)| (k.clone(), without_nulls(v)))
+                    .collect(),
+            ),
+            Value::Array(items) => Value::Array(items.iter().map(without_nulls).collect()),
+            _ => value.clone(),
+        }
+    }
+
     /// Replays a script through [`apply`] / [`record_update`] and compares each step with the
     /// ssa-oracle's output (structured-merge-diff v4.1.2): result, conflicts, every manager's
     /// fields and the live object.
@@ -1520,7 +1607,11 @@ mod tests {
                 .map(|e| (e.manager.clone(), e.fields.to_fields_v1()))
                 .collect();
             assert_eq!(got_managed, want_managed, "step {step_no}: managed fields");
-            assert_eq!(live, want["live"], "step {step_no}: live object");
+            assert_eq!(
+                live,
+                without_nulls(&want["live"]),
+                "step {step_no}: live object"
+            );
         }
         assert_eq!(
             count,
@@ -1542,6 +1633,33 @@ mod tests {
         replay_against_oracle(
             include_str!("../../tests/fixtures/ssa/ownership.jsonl"),
             include_str!("../../tests/fixtures/ssa/ownership.oracle.jsonl"),
+        );
+    }
+
+    #[test]
+    fn oracle_two_appliers_and_updates() {
+        replay_against_oracle(
+            include_str!("../../tests/fixtures/ssa/two-appliers.jsonl"),
+            include_str!("../../tests/fixtures/ssa/two-appliers.oracle.jsonl"),
+        );
+    }
+
+    /// New keyed list items are appended after the live ones, whatever the config's order.
+    #[test]
+    fn oracle_list_order() {
+        replay_against_oracle(
+            include_str!("../../tests/fixtures/ssa/list-order.jsonl"),
+            include_str!("../../tests/fixtures/ssa/list-order.oracle.jsonl"),
+        );
+    }
+
+    /// An explicit null in an apply config owns and clears the field, and conflicts with
+    /// another owner of it.
+    #[test]
+    fn oracle_explicit_null() {
+        replay_against_oracle(
+            include_str!("../../tests/fixtures/ssa/explicit-null.jsonl"),
+            include_str!("../../tests/fixtures/ssa/explicit-null.oracle.jsonl"),
         );
     }
 }

@@ -259,6 +259,7 @@ pub fn strategic_list_key(field: &str) -> Option<&'static str> {
 }
 
 const PATCH_DIRECTIVE: &str = "$patch";
+const RETAIN_KEYS_DIRECTIVE: &str = "$retainKeys";
 
 /// Applies a strategic merge patch to a Deployment: objects merge, `null` deletes, lists named
 /// by [`strategic_list_key`] merge item by item on their key (an item `{"$patch": "delete",
@@ -275,6 +276,9 @@ pub fn strategic_merge_patch(target: &Value, patch: &Value) -> Value {
         Value::Object(t) => t.clone(),
         _ => Map::new(),
     };
+    if let Some(Value::Array(retain)) = patch.get(RETAIN_KEYS_DIRECTIVE) {
+        out.retain(|k, _| retain.iter().any(|r| r.as_str() == Some(k)));
+    }
     for (key, value) in patch {
         if key.starts_with('$') {
             continue;
@@ -463,7 +467,7 @@ fn keyed_list_deletions(original: &[Value], modified: &[Value], merge_key: &str)
 }
 
 /// Fields of `modified` that differ from `current` (deletions ignored). An explicit `null` in
-/// `modified` clears the field when `current` has it.
+/// `modified` is always sent.
 fn diff_delta(current: &Value, modified: &Value) -> Map<String, Value> {
     let mut patch = Map::new();
     let Value::Object(modified) = modified else {
@@ -473,22 +477,19 @@ fn diff_delta(current: &Value, modified: &Value) -> Map<String, Value> {
     let current = current.as_object().unwrap_or(&empty);
     for (key, new) in modified {
         let Some(old) = current.get(key) else {
-            if !new.is_null() {
-                patch.insert(key.clone(), new.clone());
-            }
+            // kubectl sends an explicit null even when the field is already absent, so such
+            // an apply is never "unchanged".
+            patch.insert(key.clone(), new.clone());
             continue;
         };
-        match (old, new) {
-            (Value::Object(_), Value::Object(_)) => {
+        match (old, new, strategic_list_key(key)) {
+            (Value::Object(_), Value::Object(_), _) => {
                 let sub = diff_delta(old, new);
                 if !sub.is_empty() {
                     patch.insert(key.clone(), Value::Object(sub));
                 }
             }
-            (Value::Array(old_items), Value::Array(new_items))
-                if strategic_list_key(key).is_some() =>
-            {
-                let merge_key = strategic_list_key(key).unwrap_or("name");
+            (Value::Array(old_items), Value::Array(new_items), Some(merge_key)) => {
                 match keyed_list_delta(old_items, new_items, merge_key) {
                     Some(items) if items.is_empty() => {}
                     Some(items) => {
@@ -531,10 +532,9 @@ fn keyed_list_delta(current: &[Value], modified: &[Value], merge_key: &str) -> O
 /// Lays the delta over the deletions, merging nested objects and keyed list items.
 fn combine_patches(mut base: Map<String, Value>, over: Map<String, Value>) -> Map<String, Value> {
     for (key, value) in over {
-        let merged = match (base.remove(&key), value) {
-            (Some(Value::Object(b)), Value::Object(o)) => Value::Object(combine_patches(b, o)),
-            (Some(Value::Array(b)), Value::Array(o)) if strategic_list_key(&key).is_some() => {
-                let merge_key = strategic_list_key(&key).unwrap_or("name");
+        let merged = match (base.remove(&key), value, strategic_list_key(&key)) {
+            (Some(Value::Object(b)), Value::Object(o), _) => Value::Object(combine_patches(b, o)),
+            (Some(Value::Array(b)), Value::Array(o), Some(merge_key)) => {
                 let mut items = b;
                 for item in o {
                     let position = item.get(merge_key).and_then(|k| {
@@ -555,7 +555,7 @@ fn combine_patches(mut base: Map<String, Value>, over: Map<String, Value>) -> Ma
                 }
                 Value::Array(items)
             }
-            (_, value) => value,
+            (_, value, _) => value,
         };
         base.insert(key, merged);
     }
@@ -867,6 +867,45 @@ mod tests {
         assert_eq!(
             result["spec"]["template"]["spec"]["containers"][1]["args"],
             json!(["-v"])
+        );
+    }
+
+    #[test]
+    fn three_way_patch_explicit_null_is_always_sent() {
+        let live = deployment("app:1.4");
+        let mut config = deployment("app:1.4");
+        config["spec"]["paused"] = Value::Null;
+        assert_eq!(
+            three_way_patch(Some(&config), &config, &live),
+            json!({"spec": {"paused": null}})
+        );
+        assert_eq!(
+            strategic_merge_patch(&live, &json!({"spec": {"paused": null}})),
+            live
+        );
+    }
+
+    #[test]
+    fn strategic_merge_retain_keys_and_ignored_directives() {
+        let live = json!({"spec": {"strategy": {"type": "RollingUpdate",
+            "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "25%"}}}});
+        let patch = json!({"spec": {"strategy": {"$retainKeys": ["type"], "type": "Recreate"}}});
+        assert_eq!(
+            strategic_merge_patch(&live, &patch),
+            json!({"spec": {"strategy": {"type": "Recreate"}}})
+        );
+        let with_order = json!({"spec": {"template": {"spec": {
+            "$setElementOrder/containers": [{"name": "app"}],
+            "containers": [{"name": "app", "image": "app:2"}]}}}});
+        let got = strategic_merge_patch(&deployment("app:1.4"), &with_order);
+        assert_eq!(
+            got["spec"]["template"]["spec"]["containers"][0]["image"],
+            "app:2"
+        );
+        assert!(
+            got["spec"]["template"]["spec"]
+                .get("$setElementOrder/containers")
+                .is_none()
         );
     }
 

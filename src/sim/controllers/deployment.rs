@@ -320,10 +320,7 @@ impl DeploymentController {
         match api.create(Kind::ReplicaSet, rs, now) {
             Ok(rs) => {
                 if replicas > 0 {
-                    let msg = format!(
-                        "Scaled up replica set {} from 0 to {replicas}",
-                        obj::name(&rs)
-                    );
+                    let msg = format!("Scaled up replica set {} to {replicas}", obj::name(&rs));
                     api.record_event(
                         d,
                         Kind::Deployment,
@@ -384,7 +381,7 @@ impl DeploymentController {
             if from != to {
                 let dir = if to > from { "up" } else { "down" };
                 let msg = format!(
-                    "Scaled {dir} replica set {} from {from} to {to}",
+                    "Scaled {dir} replica set {} to {to} from {from}",
                     obj::name(rs)
                 );
                 api.record_event(

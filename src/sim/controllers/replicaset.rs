@@ -69,6 +69,23 @@ impl ReplicaSetController {
     /// the controller's own creates and deletes for its expectations.
     pub fn handle(&mut self, deltas: Vec<Delta>) {
         for d in deltas {
+            let owner = match d.kind {
+                Kind::Pod => obj::controller_uid(&d.object).and_then(|u| self.rs_by_uid(u)),
+                _ => None,
+            };
+            // Expectations follow the controller's own writes in either mode.
+            if let Some(rs) = &owner {
+                let was_deleting = d.old.as_ref().is_some_and(obj::is_deleting);
+                let e = self.expectations.entry(rs.clone()).or_default();
+                match d.event {
+                    EventType::Added => e.adds -= 1,
+                    EventType::Deleted if !was_deleting => e.dels -= 1,
+                    EventType::Modified if obj::is_deleting(&d.object) && !was_deleting => {
+                        e.dels -= 1
+                    }
+                    _ => {}
+                }
+            }
             if self.informer.trigger == Trigger::Edge {
                 self.informer.deltas.push_back(d);
                 continue;
@@ -76,24 +93,8 @@ impl ReplicaSetController {
             match d.kind {
                 Kind::ReplicaSet => self.informer.enqueue(obj::name(&d.object)),
                 Kind::Pod => {
-                    let newly_deleting = obj::is_deleting(&d.object)
-                        && !d.old.as_ref().is_some_and(obj::is_deleting);
-                    let owner = obj::controller_uid(&d.object).and_then(|u| self.rs_by_uid(u));
                     match &owner {
-                        Some(rs) => {
-                            let e = self.expectations.entry(rs.clone()).or_default();
-                            match d.event {
-                                EventType::Added => e.adds -= 1,
-                                EventType::Deleted
-                                    if !d.old.as_ref().is_some_and(obj::is_deleting) =>
-                                {
-                                    e.dels -= 1
-                                }
-                                EventType::Modified if newly_deleting => e.dels -= 1,
-                                _ => {}
-                            }
-                            self.informer.enqueue(rs);
-                        }
+                        Some(rs) => self.informer.enqueue(rs),
                         None => {
                             // An orphan (or a released pod): every ReplicaSet that could adopt it.
                             let matching: Vec<String> = self

@@ -44,7 +44,9 @@ impl Outcome {
     }
 
     fn api(self, e: &ApiError, context: Option<String>) -> Self {
+        // kubectl prints validation failures as they come: `The Deployment "web" is invalid: ...`.
         let msg = match context {
+            _ if e.reason == Reason::Invalid => format!("{}\n", e.message),
             Some(c) => format!(
                 "Error from server ({}): {c}{}\n",
                 e.reason.as_str(),
@@ -487,7 +489,7 @@ fn delete(
                     o.deleted_pods += 1;
                 }
                 let word = if forced { "force deleted" } else { "deleted" };
-                o = o.out(format!("{} \"{name}\" {word}\n", kind.group_resource()));
+                o = o.out(format!("{} \"{name}\" {word}\n", kind.kind_group()));
             }
             Err(e) => o = o.api(&e, None),
         }
