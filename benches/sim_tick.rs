@@ -9,7 +9,13 @@ use serde_json::json;
 
 fn converged(replicas: i64) -> Cluster {
     let mut c = Cluster::new(1);
-    c.api.create(Kind::Deployment, deployment("web", "nginx:1.27", replicas), 0).unwrap();
+    c.api
+        .create(
+            Kind::Deployment,
+            deployment("web", "nginx:1.27", replicas),
+            0,
+        )
+        .unwrap();
     c.settle();
     for _ in 0..5 {
         c.tick();
@@ -29,7 +35,9 @@ fn bench(c: &mut Criterion) {
     g.sample_size(20);
     for n in [100i64, 1_000, 10_000] {
         let mut steady = converged(n);
-        g.bench_with_input(BenchmarkId::new("steady", n), &n, |b, _| b.iter(|| steady.tick()));
+        g.bench_with_input(BenchmarkId::new("steady", n), &n, |b, _| {
+            b.iter(|| steady.tick())
+        });
         // A rollout of n pods takes many seconds; each iteration advances one of them,
         // restarting the rollout when it completes.
         let mut rolling = converged(n);
@@ -39,10 +47,12 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 rolling.tick();
                 let d = rolling.api.get(Kind::Deployment, "web").unwrap();
-                if d["status"]["updatedReplicas"] == json!(n) && d["status"]["replicas"] == json!(n) {
+                if d["status"]["updatedReplicas"] == json!(n) && d["status"]["replicas"] == json!(n)
+                {
                     image += 1;
                     let mut next = d.clone();
-                    next["spec"]["template"]["spec"]["containers"][0]["image"] = json!(format!("nginx:1.{image}"));
+                    next["spec"]["template"]["spec"]["containers"][0]["image"] =
+                        json!(format!("nginx:1.{image}"));
                     rolling.api.update(Kind::Deployment, next, None).unwrap();
                     rolling.settle();
                 }
