@@ -199,7 +199,10 @@ impl Session {
     pub fn run_line(&mut self, line: &str) -> Output {
         let out = self.exec_line(line);
         let t = line.trim();
-        if !t.is_empty() && !t.starts_with('#') {
+        // Refused directives and lines that are not commands at all are not replayed;
+        // kubectl errors are, as they are part of the lesson.
+        let refused = !t.starts_with("kubectl") && !out.stderr.is_empty();
+        if !t.is_empty() && !t.starts_with('#') && !refused {
             self.lines.push(t.to_string());
         }
         self.observe();
