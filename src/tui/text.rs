@@ -191,9 +191,7 @@ pub fn hang(line: &Line<'_>) -> usize {
     let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
     let spaces = text.len() - text.trim_start_matches(' ').len();
     let rest = &text[spaces..];
-    let marker = if rest.starts_with("- ") || rest.starts_with("* ") || rest.starts_with("+ ") {
-        2
-    } else if rest.starts_with("• ") || rest.starts_with("✗ ") {
+    let marker = if ["- ", "* ", "+ ", "• ", "✗ "].iter().any(|m| rest.starts_with(m)) {
         2
     } else {
         let digits = rest.chars().take_while(|c| c.is_ascii_digit()).count();

@@ -221,7 +221,7 @@ fn section_lines(s: Section, q: &Question, st: &CardState, theme: &Theme, width:
                 if i > 0 {
                     out.push(Line::default());
                 }
-                let mut head = format!("{}", c.lang);
+                let mut head = c.lang.clone();
                 if let Some(cap) = &c.caption {
                     head = format!("{head}: {cap}");
                 }

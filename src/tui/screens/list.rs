@@ -74,7 +74,7 @@ impl ListState {
             .filter(|q| q.topic == self.topic && self.matches(q))
             .collect();
         if self.by_frequency {
-            v.sort_by(|a, b| b.frequency.cmp(&a.frequency));
+            v.sort_by_key(|q| std::cmp::Reverse(q.frequency));
         }
         v
     }
