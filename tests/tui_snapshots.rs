@@ -136,7 +136,8 @@ fn selected_list_row_is_highlighted() {
 #[test]
 fn mono_theme_uses_no_colours() {
     let settings = Settings { theme: ThemeName::Mono, ..Settings::default() };
-    let screens: Vec<Box<dyn Fn(&mut App)>> = vec![
+    type Go = Box<dyn Fn(&mut App)>;
+    let screens: Vec<Go> = vec![
         Box::new(|_| {}),
         Box::new(|a| a.update(key(KeyCode::Enter))),
         Box::new(|a| {

@@ -1,0 +1,112 @@
+//! As a person would: the binary in a real terminal (tmux), open the first question,
+//! reveal two tiers, quit, and find the shell prompt back. Skipped without tmux.
+//! Meant for the release binary: `cargo test --release --test tui_tmux`.
+
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+const MARKER: &str = "KDTEST-PROMPT$";
+
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .expect("run tmux")
+    }
+
+    fn send(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "kd"];
+        args.extend_from_slice(keys);
+        assert!(self.run(&args).status.success());
+    }
+
+    fn capture(&self) -> String {
+        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "kd"]).stdout).into_owned()
+    }
+
+    /// Waits until the pane satisfies `ok`, returning it; panics with the pane after 10 s.
+    fn wait_for(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let pane = self.capture();
+            if ok(&pane) {
+                return pane;
+            }
+            if start.elapsed() > Duration::from_secs(10) {
+                panic!("timed out waiting for {what}; pane:\n{pane}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.run(&["kill-server"]);
+    }
+}
+
+fn last_line(pane: &str) -> &str {
+    pane.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("")
+}
+
+#[test]
+fn open_reveal_two_tiers_and_quit_in_tmux() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        println!("skipped: tmux is not installed");
+        return;
+    }
+    let bin = env!("CARGO_BIN_EXE_kubedrill");
+    let config = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let tmux = Tmux {
+        socket: format!("kubedrill-test-{}", std::process::id()),
+    };
+    let shell = format!(
+        "env -i PATH=/usr/bin:/bin TERM=xterm-256color HOME={home} PS1='{MARKER} ' \
+         KUBEDRILL_CONFIG_DIR={config} KUBEDRILL_DATA_DIR={data} bash --norc --noprofile",
+        home = config.path().display(),
+        config = config.path().display(),
+        data = data.path().display(),
+    );
+    let out = tmux.run(&["new-session", "-d", "-s", "kd", "-x", "100", "-y", "30", &shell]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    tmux.wait_for("the marker prompt", |p| last_line(p).starts_with(MARKER));
+
+    tmux.send(&[bin, "Enter"]);
+    tmux.wait_for("the topics screen", |p| p.contains("Desired-State Reconciliation") && p.contains("Topics"));
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the question list", |p| p.contains("4 of 4 questions"));
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the card", |p| p.contains("Space: reveal 1 Key points"));
+    tmux.send(&["Space"]);
+    tmux.wait_for("key points", |p| p.contains("Space: reveal 2 Basics"));
+    tmux.send(&["Space"]);
+    let pane = tmux.wait_for("basics", |p| p.contains("Space: reveal 3 Solid answer"));
+    assert!(pane.contains("1 Key points"), "{pane}");
+    assert!(pane.contains("spec is desired state, status is observed state"), "{pane}");
+    assert!(pane.contains("2 Basics  ~10 s"), "{pane}");
+    assert!(pane.contains("spec is what you ask for; status is what the controller last"), "{pane}");
+    assert!(!pane.contains("3 Solid answer  ~"), "{pane}");
+
+    tmux.send(&["q"]);
+    tmux.wait_for("the list again", |p| p.contains("4 of 4 questions"));
+    tmux.send(&["q"]);
+    tmux.wait_for("the topics again", |p| p.contains("Topics"));
+    tmux.send(&["q"]);
+    let pane = tmux.wait_for("the prompt back", |p| {
+        last_line(p).starts_with(MARKER) && !p.contains("Topics")
+    });
+    let alt = tmux.run(&["display-message", "-p", "-t", "kd", "#{alternate_on}"]);
+    assert_eq!(String::from_utf8_lossy(&alt.stdout).trim(), "0", "alternate screen left: {pane}");
+    // The shell still answers: raw mode is off, echo is on.
+    tmux.send(&["echo restored-$((40+2))", "Enter"]);
+    tmux.wait_for("the shell to run a command", |p| p.contains("restored-42"));
+}
