@@ -4,10 +4,10 @@ mod common;
 
 use common::*;
 use kubedrill::content::{Importance, Level};
+use kubedrill::tui::App;
 use kubedrill::tui::app::Screen;
 use kubedrill::tui::keymap::{self, Action, Context};
 use kubedrill::tui::screens::card::Section;
-use kubedrill::tui::App;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 fn list_state(app: &App) -> &kubedrill::tui::screens::list::ListState {
@@ -25,7 +25,11 @@ fn card_state(app: &App) -> &kubedrill::tui::screens::card::CardState {
 }
 
 fn visible_ids(app: &App) -> Vec<String> {
-    list_state(app).visible(&app.deck).iter().map(|q| q.id.clone()).collect()
+    list_state(app)
+        .visible(&app.deck)
+        .iter()
+        .map(|q| q.id.clone())
+        .collect()
 }
 
 #[test]
@@ -50,7 +54,10 @@ fn home_to_list_to_card_and_reveal_two_sections() {
     assert!(text.contains("2 Basics  ~10 s"), "{text}");
     assert!(text.contains("spec is what you ask for"), "{text}");
     assert!(!text.contains("3 Solid answer  ~50 s"), "{text}");
-    assert!(text.contains("Space: reveal 3 Solid answer (2/9 shown)"), "{text}");
+    assert!(
+        text.contains("Space: reveal 3 Solid answer (2/9 shown)"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -92,7 +99,11 @@ fn scrolling_is_clamped() {
     for _ in 0..50 {
         a.update(ch('j'));
     }
-    assert_eq!(card_state(&a).scroll, 0, "prompt alone fits: nothing to scroll");
+    assert_eq!(
+        card_state(&a).scroll,
+        0,
+        "prompt alone fits: nothing to scroll"
+    );
     a.update(ch('a'));
     a.update(ch('G'));
     let bottom = card_state(&a).scroll;
@@ -164,7 +175,10 @@ fn filters_and_sort() {
     assert_eq!(list_state(&a).level, Some(Level::Junior));
     assert_eq!(visible_ids(&a), ["spec-vs-status"]);
     a.update(ch('l'));
-    assert_eq!(visible_ids(&a), ["deleted-pod-returns", "create-replace-apply"]);
+    assert_eq!(
+        visible_ids(&a),
+        ["deleted-pod-returns", "create-replace-apply"]
+    );
     a.update(ch('l'));
     a.update(ch('l'));
     assert!(visible_ids(&a).is_empty(), "no principal question");
@@ -181,10 +195,17 @@ fn filters_and_sort() {
     assert_eq!(list_state(&a).selected, 3);
     a.update(ch('s'));
     let ids = visible_ids(&a);
-    let freqs: Vec<u8> = ids.iter().map(|id| a.deck.question(id).unwrap().frequency).collect();
+    let freqs: Vec<u8> = ids
+        .iter()
+        .map(|id| a.deck.question(id).unwrap().frequency)
+        .collect();
     assert!(freqs.windows(2).all(|w| w[0] >= w[1]), "{freqs:?}");
     // The selection follows its question through the re-sort.
-    let sel = list_state(&a).selected_question(&a.deck).unwrap().id.clone();
+    let sel = list_state(&a)
+        .selected_question(&a.deck)
+        .unwrap()
+        .id
+        .clone();
     assert_eq!(sel, "replica-count-fight");
 }
 
@@ -220,7 +241,10 @@ fn help_overlay_opens_and_closes_and_swallows_keys() {
     a.update(ch('?'));
     assert!(a.help);
     a.update(key(KeyCode::Enter));
-    assert!(matches!(a.screen(), Screen::Home(_)), "keys do not reach the screen");
+    assert!(
+        matches!(a.screen(), Screen::Home(_)),
+        "keys do not reach the screen"
+    );
     a.update(ch('q'));
     assert!(!a.help);
     assert!(!a.should_quit());
@@ -241,7 +265,11 @@ fn settings_change_level_theme_and_mouse() {
     a.update(ch('q'));
     a.update(key(KeyCode::Enter));
     a.update(key(KeyCode::Enter));
-    assert_eq!(card_state(&a).level, Level::Senior, "cards start at the target level");
+    assert_eq!(
+        card_state(&a).level,
+        Level::Senior,
+        "cards start at the target level"
+    );
 }
 
 #[test]
@@ -261,7 +289,10 @@ fn missing_sections_say_so() {
 #[test]
 fn keymap_ignores_shift_on_characters_and_has_no_f_keys() {
     let shifted = KeyEvent::new(KeyCode::Char('G'), KeyModifiers::SHIFT);
-    assert_eq!(keymap::lookup(Context::List, &shifted), Some(Action::Bottom));
+    assert_eq!(
+        keymap::lookup(Context::List, &shifted),
+        Some(Action::Bottom)
+    );
     let q = KeyEvent::new_with_kind(KeyCode::Char('?'), KeyModifiers::SHIFT, KeyEventKind::Press);
     assert_eq!(keymap::lookup(Context::Card, &q), Some(Action::Help));
     for b in keymap::KEYMAP {
@@ -270,5 +301,40 @@ fn keymap_ignores_shift_on_characters_and_has_no_f_keys() {
     }
     // Every context's help lists what dispatch uses.
     let rows = keymap::help_rows(Context::Card);
-    assert!(rows.iter().any(|(k, d)| k == "1-9" && *d == "jump to a section"));
+    assert!(
+        rows.iter()
+            .any(|(k, d)| k == "1-9" && *d == "jump to a section")
+    );
+}
+
+#[test]
+fn mouse_wheel_scrolls_only_when_enabled() {
+    use kubedrill::tui::{Msg, Settings};
+    use ratatui::crossterm::event::{MouseEvent, MouseEventKind};
+    let wheel = |kind| {
+        Msg::Mouse(MouseEvent {
+            kind,
+            column: 10,
+            row: 10,
+            modifiers: KeyModifiers::NONE,
+        })
+    };
+    let mut a = app(80, 24);
+    a.update(key(KeyCode::Enter));
+    a.update(wheel(MouseEventKind::ScrollDown));
+    assert_eq!(list_state(&a).selected, 0, "mouse is off by default");
+    let mut a = app_with(
+        loaded(),
+        Settings {
+            mouse: true,
+            ..Settings::default()
+        },
+        80,
+        24,
+    );
+    a.update(key(KeyCode::Enter));
+    a.update(wheel(MouseEventKind::ScrollDown));
+    a.update(wheel(MouseEventKind::ScrollDown));
+    a.update(wheel(MouseEventKind::ScrollUp));
+    assert_eq!(list_state(&a).selected, 1);
 }

@@ -123,7 +123,15 @@ fn selected_list_row_is_highlighted() {
     let (y2, x2) = find(&t, "spec-vs-status");
     assert_ne!(buf[(x2, y2)].bg, Color::Cyan, "an unselected row is plain");
 
-    let mut m = app_with(loaded(), Settings { theme: ThemeName::Mono, ..Settings::default() }, 80, 24);
+    let mut m = app_with(
+        loaded(),
+        Settings {
+            theme: ThemeName::Mono,
+            ..Settings::default()
+        },
+        80,
+        24,
+    );
     m.update(key(KeyCode::Enter));
     m.update(ch('j'));
     let t = render(&m, 80, 24);
@@ -135,7 +143,10 @@ fn selected_list_row_is_highlighted() {
 
 #[test]
 fn mono_theme_uses_no_colours() {
-    let settings = Settings { theme: ThemeName::Mono, ..Settings::default() };
+    let settings = Settings {
+        theme: ThemeName::Mono,
+        ..Settings::default()
+    };
     type Go = Box<dyn Fn(&mut App)>;
     let screens: Vec<Go> = vec![
         Box::new(|_| {}),
@@ -161,8 +172,18 @@ fn mono_theme_uses_no_colours() {
         go(&mut a);
         let t = render(&a, 120, 40);
         for cell in t.backend().buffer().content() {
-            assert_eq!(cell.fg, Color::Reset, "screen {i}: fg colour on {:?}", cell.symbol());
-            assert_eq!(cell.bg, Color::Reset, "screen {i}: bg colour on {:?}", cell.symbol());
+            assert_eq!(
+                cell.fg,
+                Color::Reset,
+                "screen {i}: fg colour on {:?}",
+                cell.symbol()
+            );
+            assert_eq!(
+                cell.bg,
+                Color::Reset,
+                "screen {i}: bg colour on {:?}",
+                cell.symbol()
+            );
         }
     }
 }

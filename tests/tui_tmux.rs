@@ -54,20 +54,23 @@ impl Drop for Tmux {
 }
 
 fn last_line(pane: &str) -> &str {
-    pane.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("")
+    pane.lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
 }
 
-#[test]
-fn open_reveal_two_tiers_and_quit_in_tmux() {
+/// A tmux server of our own with a 100x30 shell showing the marker prompt, or None
+/// (with a printed note) when tmux is missing.
+fn start(name: &str) -> Option<(Tmux, tempfile::TempDir, tempfile::TempDir)> {
     if Command::new("tmux").arg("-V").output().is_err() {
         println!("skipped: tmux is not installed");
-        return;
+        return None;
     }
-    let bin = env!("CARGO_BIN_EXE_kubedrill");
     let config = tempfile::tempdir().unwrap();
     let data = tempfile::tempdir().unwrap();
     let tmux = Tmux {
-        socket: format!("kubedrill-test-{}", std::process::id()),
+        socket: format!("kubedrill-test-{name}-{}", std::process::id()),
     };
     let shell = format!(
         "env -i PATH=/usr/bin:/bin TERM=xterm-256color HOME={home} PS1='{MARKER} ' \
@@ -76,12 +79,52 @@ fn open_reveal_two_tiers_and_quit_in_tmux() {
         config = config.path().display(),
         data = data.path().display(),
     );
-    let out = tmux.run(&["new-session", "-d", "-s", "kd", "-x", "100", "-y", "30", &shell]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "kd",
+        "-x",
+        "100",
+        "-y",
+        "30",
+        &shell,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     tmux.wait_for("the marker prompt", |p| last_line(p).starts_with(MARKER));
+    Some((tmux, config, data))
+}
 
+/// The terminal is back to normal: main screen, prompt last, the shell runs commands.
+fn assert_restored(tmux: &Tmux) {
+    let pane = tmux.wait_for("the prompt back", |p| {
+        last_line(p).starts_with(MARKER) && !p.contains("Topics")
+    });
+    let alt = tmux.run(&["display-message", "-p", "-t", "kd", "#{alternate_on}"]);
+    assert_eq!(
+        String::from_utf8_lossy(&alt.stdout).trim(),
+        "0",
+        "alternate screen left: {pane}"
+    );
+    // Raw mode is off and echo is on.
+    tmux.send(&["echo restored-$((40+2))", "Enter"]);
+    tmux.wait_for("the shell to run a command", |p| p.contains("restored-42"));
+}
+
+#[test]
+fn open_reveal_two_tiers_and_quit_in_tmux() {
+    let Some((tmux, _config, _data)) = start("quit") else {
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_kubedrill");
     tmux.send(&[bin, "Enter"]);
-    tmux.wait_for("the topics screen", |p| p.contains("Desired-State Reconciliation") && p.contains("Topics"));
+    tmux.wait_for("the topics screen", |p| {
+        p.contains("Desired-State Reconciliation") && p.contains("Topics")
+    });
     tmux.send(&["Enter"]);
     tmux.wait_for("the question list", |p| p.contains("4 of 4 questions"));
     tmux.send(&["Enter"]);
@@ -91,9 +134,15 @@ fn open_reveal_two_tiers_and_quit_in_tmux() {
     tmux.send(&["Space"]);
     let pane = tmux.wait_for("basics", |p| p.contains("Space: reveal 3 Solid answer"));
     assert!(pane.contains("1 Key points"), "{pane}");
-    assert!(pane.contains("spec is desired state, status is observed state"), "{pane}");
+    assert!(
+        pane.contains("spec is desired state, status is observed state"),
+        "{pane}"
+    );
     assert!(pane.contains("2 Basics  ~10 s"), "{pane}");
-    assert!(pane.contains("spec is what you ask for; status is what the controller last"), "{pane}");
+    assert!(
+        pane.contains("spec is what you ask for; status is what the controller last"),
+        "{pane}"
+    );
     assert!(!pane.contains("3 Solid answer  ~"), "{pane}");
 
     tmux.send(&["q"]);
@@ -101,12 +150,35 @@ fn open_reveal_two_tiers_and_quit_in_tmux() {
     tmux.send(&["q"]);
     tmux.wait_for("the topics again", |p| p.contains("Topics"));
     tmux.send(&["q"]);
-    let pane = tmux.wait_for("the prompt back", |p| {
-        last_line(p).starts_with(MARKER) && !p.contains("Topics")
-    });
-    let alt = tmux.run(&["display-message", "-p", "-t", "kd", "#{alternate_on}"]);
-    assert_eq!(String::from_utf8_lossy(&alt.stdout).trim(), "0", "alternate screen left: {pane}");
-    // The shell still answers: raw mode is off, echo is on.
-    tmux.send(&["echo restored-$((40+2))", "Enter"]);
-    tmux.wait_for("the shell to run a command", |p| p.contains("restored-42"));
+    assert_restored(&tmux);
+}
+
+#[test]
+fn sigterm_restores_the_terminal() {
+    let Some((tmux, _config, _data)) = start("term") else {
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_kubedrill");
+    // The shell runs the app as its child: find it by the shell's pid.
+    tmux.send(&[&format!("{bin} study"), "Enter"]);
+    tmux.wait_for("the topics screen", |p| p.contains("Topics"));
+    let shell_pid = String::from_utf8_lossy(
+        &tmux
+            .run(&["display-message", "-p", "-t", "kd", "#{pane_pid}"])
+            .stdout,
+    )
+    .trim()
+    .to_string();
+    let children = std::fs::read_to_string(format!("/proc/{shell_pid}/task/{shell_pid}/children"))
+        .unwrap_or_default();
+    let Some(app_pid) = children.split_whitespace().next().map(str::to_string) else {
+        println!("skipped: cannot find the app's pid (no /proc children list)");
+        return;
+    };
+    let status = Command::new("kill")
+        .args(["-TERM", &app_pid])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert_restored(&tmux);
 }

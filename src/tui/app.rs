@@ -177,7 +177,9 @@ impl App {
         // Typing into the search field.
         if ctx == Context::Search
             && let KeyCode::Char(c) = key.code
-            && !key.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+            && !key
+                .modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
             && let Some(Screen::List(l)) = self.stack.last_mut()
         {
             l.type_char(c, &self.deck);
@@ -256,7 +258,9 @@ impl App {
     fn hints(&self) -> &'static str {
         match self.context() {
             Context::Home => "Enter open · o settings · ? help · q quit",
-            Context::List => "Enter open · / search · l level · i importance · s sort · ? help · q back",
+            Context::List => {
+                "Enter open · / search · l level · i importance · s sort · ? help · q back"
+            }
             Context::Search => "type to search · Enter keep · Esc clear",
             Context::Card => "Space reveal · 1-9 jump · j k scroll · [ ] level · ? help · q back",
             Context::Settings | Context::Global => "h l change · ? help · q back",
@@ -272,7 +276,9 @@ impl Widget for &App {
                 "kubedrill needs at least {MIN_WIDTH}x{MIN_HEIGHT} (now {}x{})",
                 area.width, area.height
             );
-            let h = (msg.len() as u16).div_ceil(area.width.max(1)).min(area.height);
+            let h = (msg.len() as u16)
+                .div_ceil(area.width.max(1))
+                .min(area.height);
             let [_, mid, _] = Layout::vertical([
                 Constraint::Fill(1),
                 Constraint::Length(h),

@@ -142,8 +142,18 @@ use Context as C;
 
 pub static KEYMAP: &[Binding] = &[
     b(C::Global, ctrl('c'), A::Quit, "quit"),
-    b(C::Global, ch('q'), A::Back, "back (quit on the topics screen)"),
-    b(C::Global, code(KeyCode::Esc), A::Back, "back (quit on the topics screen)"),
+    b(
+        C::Global,
+        ch('q'),
+        A::Back,
+        "back (quit on the topics screen)",
+    ),
+    b(
+        C::Global,
+        code(KeyCode::Esc),
+        A::Back,
+        "back (quit on the topics screen)",
+    ),
     b(C::Global, ch('?'), A::Help, "show or hide this help"),
     b(C::Global, ch('o'), A::Settings, "settings"),
     // Topics
@@ -151,9 +161,19 @@ pub static KEYMAP: &[Binding] = &[
     b(C::Home, code(KeyCode::Down), A::Down, "next topic"),
     b(C::Home, ch('k'), A::Up, "previous topic"),
     b(C::Home, code(KeyCode::Up), A::Up, "previous topic"),
-    b(C::Home, code(KeyCode::Enter), A::Open, "open the topic's questions"),
+    b(
+        C::Home,
+        code(KeyCode::Enter),
+        A::Open,
+        "open the topic's questions",
+    ),
     b(C::Home, ch('l'), A::Open, "open the topic's questions"),
-    b(C::Home, code(KeyCode::Right), A::Open, "open the topic's questions"),
+    b(
+        C::Home,
+        code(KeyCode::Right),
+        A::Open,
+        "open the topic's questions",
+    ),
     // Question list
     b(C::List, ch('j'), A::Down, "next question"),
     b(C::List, code(KeyCode::Down), A::Down, "next question"),
@@ -171,18 +191,43 @@ pub static KEYMAP: &[Binding] = &[
     b(C::List, code(KeyCode::Right), A::Open, "open the question"),
     b(C::List, ch('/'), A::Search, "search id and prompt"),
     b(C::List, ch('l'), A::CycleLevel, "cycle the level filter"),
-    b(C::List, ch('i'), A::CycleImportance, "cycle the importance filter"),
+    b(
+        C::List,
+        ch('i'),
+        A::CycleImportance,
+        "cycle the importance filter",
+    ),
     b(C::List, ch('s'), A::ToggleSort, "sort by frequency on/off"),
     // Typing a search
-    b(C::Search, code(KeyCode::Enter), A::SearchAccept, "keep the search"),
-    b(C::Search, code(KeyCode::Esc), A::SearchCancel, "clear the search"),
-    b(C::Search, code(KeyCode::Backspace), A::SearchDelete, "delete a character"),
+    b(
+        C::Search,
+        code(KeyCode::Enter),
+        A::SearchAccept,
+        "keep the search",
+    ),
+    b(
+        C::Search,
+        code(KeyCode::Esc),
+        A::SearchCancel,
+        "clear the search",
+    ),
+    b(
+        C::Search,
+        code(KeyCode::Backspace),
+        A::SearchDelete,
+        "delete a character",
+    ),
     b(C::Search, code(KeyCode::Down), A::Down, "next match"),
     b(C::Search, code(KeyCode::Up), A::Up, "previous match"),
     b(C::Search, ctrl('c'), A::Quit, "quit"),
     // Card
     b(C::Card, ch(' '), A::Reveal, "reveal the next section"),
-    b(C::Card, code(KeyCode::Enter), A::Reveal, "reveal the next section"),
+    b(
+        C::Card,
+        code(KeyCode::Enter),
+        A::Reveal,
+        "reveal the next section",
+    ),
     b(C::Card, ch('a'), A::RevealAll, "reveal everything"),
     b(C::Card, ch('1'), A::Jump(1), "jump to a section"),
     b(C::Card, ch('2'), A::Jump(2), "jump to a section"),
@@ -211,10 +256,25 @@ pub static KEYMAP: &[Binding] = &[
     b(C::Settings, ch('k'), A::Up, "previous setting"),
     b(C::Settings, code(KeyCode::Up), A::Up, "previous setting"),
     b(C::Settings, ch('h'), A::PrevValue, "previous value"),
-    b(C::Settings, code(KeyCode::Left), A::PrevValue, "previous value"),
+    b(
+        C::Settings,
+        code(KeyCode::Left),
+        A::PrevValue,
+        "previous value",
+    ),
     b(C::Settings, ch('l'), A::NextValue, "next value"),
-    b(C::Settings, code(KeyCode::Right), A::NextValue, "next value"),
-    b(C::Settings, code(KeyCode::Enter), A::NextValue, "next value"),
+    b(
+        C::Settings,
+        code(KeyCode::Right),
+        A::NextValue,
+        "next value",
+    ),
+    b(
+        C::Settings,
+        code(KeyCode::Enter),
+        A::NextValue,
+        "next value",
+    ),
     b(C::Settings, ch(' '), A::NextValue, "next value"),
 ];
 
@@ -227,7 +287,13 @@ pub fn lookup(ctx: Context, ev: &KeyEvent) -> Option<Action> {
             .find(|bd| bd.ctx == c && bd.key.matches(ev))
             .map(|bd| bd.action)
     };
-    find(ctx).or_else(|| if ctx == Context::Search { None } else { find(Context::Global) })
+    find(ctx).or_else(|| {
+        if ctx == Context::Search {
+            None
+        } else {
+            find(Context::Global)
+        }
+    })
 }
 
 /// Help rows for a context: keys with the same description joined, in table order.

@@ -101,7 +101,19 @@ pub fn wrap(line: &Line<'_>, width: usize, indent: usize) -> Vec<Line<'static>> 
     let mut cur: Vec<Span<'static>> = Vec::new();
     let mut cur_w = 0usize;
     let mut start_w = 0usize; // width of the indent at the start of the current line
+    // Ends a line at a break, dropping the blanks it ended on.
     let new_line = |out: &mut Vec<Line<'static>>, cur: &mut Vec<Span<'static>>| {
+        while let Some(last) = cur.last_mut() {
+            let kept = last.content.trim_end_matches(' ').len();
+            if kept == 0 {
+                cur.pop();
+            } else {
+                if kept < last.content.len() {
+                    last.content = last.content[..kept].to_string().into();
+                }
+                break;
+            }
+        }
         out.push(Line::from(std::mem::take(cur)));
     };
     for (text, style, ws) in tokens {
@@ -191,7 +203,10 @@ pub fn hang(line: &Line<'_>) -> usize {
     let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
     let spaces = text.len() - text.trim_start_matches(' ').len();
     let rest = &text[spaces..];
-    let marker = if ["- ", "* ", "+ ", "• ", "✗ "].iter().any(|m| rest.starts_with(m)) {
+    let marker = if ["- ", "* ", "+ ", "• ", "✗ "]
+        .iter()
+        .any(|m| rest.starts_with(m))
+    {
         2
     } else {
         let digits = rest.chars().take_while(|c| c.is_ascii_digit()).count();

@@ -56,7 +56,10 @@ pub const DEFAULT: Theme = Theme {
     mono: false,
     title: Style::new().fg(Color::Cyan).add_modifier(BOLD),
     border: Style::new().fg(Color::DarkGray),
-    selected: Style::new().fg(Color::Black).bg(Color::Cyan).add_modifier(BOLD),
+    selected: Style::new()
+        .fg(Color::Black)
+        .bg(Color::Cyan)
+        .add_modifier(BOLD),
     header: Style::new().fg(Color::Yellow).add_modifier(BOLD),
     dim: Style::new().fg(Color::DarkGray),
     key: Style::new().fg(Color::Cyan).add_modifier(BOLD),

@@ -8,7 +8,11 @@ use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 pub fn loaded() -> Loaded {
-    content::load(content::shipped_sources(), vec![], &kubedrill::sim::catalog::SimCatalog)
+    content::load(
+        content::shipped_sources(),
+        vec![],
+        &kubedrill::sim::catalog::SimCatalog,
+    )
 }
 
 pub fn app(w: u16, h: u16) -> App {

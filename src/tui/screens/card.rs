@@ -123,7 +123,8 @@ impl CardState {
         height: usize,
     ) -> Nav {
         let height = height.max(1);
-        let max_scroll = |st: &CardState| body(q, st, theme, width).lines.len().saturating_sub(height);
+        let max_scroll =
+            |st: &CardState| body(q, st, theme, width).lines.len().saturating_sub(height);
         let mut nav = Nav::Stay;
         match action {
             Action::Reveal => match self.next_hidden(q) {
@@ -149,7 +150,10 @@ impl CardState {
                     return Nav::Stay;
                 };
                 if !s.present(q) {
-                    return Nav::Status(format!("this question has no {}", s.title().to_lowercase()));
+                    return Nav::Status(format!(
+                        "this question has no {}",
+                        s.title().to_lowercase()
+                    ));
                 }
                 self.revealed[s.index()] = true;
                 let b = body(q, self, theme, width);
@@ -159,14 +163,19 @@ impl CardState {
             }
             Action::Up => self.scroll = self.scroll.saturating_sub(1),
             Action::Down => self.scroll = (self.scroll + 1).min(max_scroll(self)),
-            Action::PageUp => self.scroll = self.scroll.saturating_sub(height.saturating_sub(1).max(1)),
+            Action::PageUp => {
+                self.scroll = self.scroll.saturating_sub(height.saturating_sub(1).max(1))
+            }
             Action::PageDown => {
                 self.scroll = (self.scroll + height.saturating_sub(1).max(1)).min(max_scroll(self))
             }
             Action::Top => self.scroll = 0,
             Action::Bottom => self.scroll = max_scroll(self),
             Action::PrevLevel | Action::NextLevel => {
-                let i = Level::ALL.iter().position(|l| *l == self.level).unwrap_or(0);
+                let i = Level::ALL
+                    .iter()
+                    .position(|l| *l == self.level)
+                    .unwrap_or(0);
                 let j = if action == Action::PrevLevel {
                     i.saturating_sub(1)
                 } else {
@@ -194,11 +203,21 @@ fn indented(lines: Vec<Line<'static>>, width: usize, pad: usize) -> Vec<Line<'st
     out
 }
 
-fn section_lines(s: Section, q: &Question, st: &CardState, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+fn section_lines(
+    s: Section,
+    q: &Question,
+    st: &CardState,
+    theme: &Theme,
+    width: usize,
+) -> Vec<Line<'static>> {
     let md = |t: &str| indented(text::markdown(t, theme), width, 2);
     match s {
         Section::Keypoints => {
-            let lines = q.keypoints.iter().map(|k| Line::raw(format!("• {k}"))).collect();
+            let lines = q
+                .keypoints
+                .iter()
+                .map(|k| Line::raw(format!("• {k}")))
+                .collect();
             indented(lines, width, 2)
         }
         Section::Basics => md(&q.basics.text),
@@ -262,7 +281,10 @@ fn section_lines(s: Section, q: &Question, st: &CardState, theme: &Theme, width:
 }
 
 fn heading(s: Section, q: &Question, st: &CardState, theme: &Theme) -> Line<'static> {
-    let mut spans = vec![Span::styled(format!("{} {}", s.number(), s.title()), theme.heading)];
+    let mut spans = vec![Span::styled(
+        format!("{} {}", s.number(), s.title()),
+        theme.heading,
+    )];
     let extra = match s {
         Section::Basics => format!("  ~{} s", q.basics.seconds),
         Section::Solid => format!("  ~{} s", q.solid.seconds),
@@ -291,7 +313,10 @@ pub fn body(q: &Question, st: &CardState, theme: &Theme, width: usize) -> Body {
         lines.extend(section_lines(s, q, st, theme, width));
         lines.push(Line::default());
     }
-    let shown = Section::ALL.iter().filter(|s| s.present(q) && st.is_revealed(**s)).count();
+    let shown = Section::ALL
+        .iter()
+        .filter(|s| s.present(q) && st.is_revealed(**s))
+        .count();
     let total = Section::ALL.iter().filter(|s| s.present(q)).count();
     let hint = match st.next_hidden(q) {
         Some(s) => format!(
@@ -329,7 +354,10 @@ impl Widget for &View<'_> {
         Paragraph::new(Line::from(vec![
             Span::styled(q.id.clone(), theme.accent),
             Span::styled(
-                format!("  {} · {} · asked in {}%", q.level, q.importance, q.frequency),
+                format!(
+                    "  {} · {} · asked in {}%",
+                    q.level, q.importance, q.frequency
+                ),
                 theme.dim,
             ),
         ]))
@@ -339,7 +367,11 @@ impl Widget for &View<'_> {
             .iter()
             .filter(|s| s.present(q))
             .map(|s| {
-                let style = if st.is_revealed(*s) { theme.key } else { Style::default() };
+                let style = if st.is_revealed(*s) {
+                    theme.key
+                } else {
+                    Style::default()
+                };
                 Span::styled(format!(" {}", s.number()), style)
             })
             .collect();
@@ -354,6 +386,8 @@ impl Widget for &View<'_> {
         let b = body(q, st, theme, inner.width as usize);
         let max = b.lines.len().saturating_sub(inner.height as usize);
         let scroll = st.scroll.min(max).min(u16::MAX as usize) as u16;
-        Paragraph::new(b.lines).scroll((scroll, 0)).render(inner, buf);
+        Paragraph::new(b.lines)
+            .scroll((scroll, 0))
+            .render(inner, buf);
     }
 }

@@ -112,12 +112,20 @@ impl Widget for &View<'_> {
             lines.push(Line::styled(format!("Part of {p}"), theme.dim));
         }
         if let Some(s) = &topic.summary {
-            lines.extend(text::wrap_all(&text::markdown(s, theme), inner.width as usize, 0));
+            lines.extend(text::wrap_all(
+                &text::markdown(s, theme),
+                inner.width as usize,
+                0,
+            ));
         }
         if !topic.roadmaps.is_empty() {
             lines.push(Line::default());
             let r = format!("Roadmaps: {}", topic.roadmaps.join(", "));
-            lines.extend(text::wrap(&Line::styled(r, theme.dim), inner.width as usize, 2));
+            lines.extend(text::wrap(
+                &Line::styled(r, theme.dim),
+                inner.width as usize,
+                2,
+            ));
         }
         Paragraph::new(lines).render(inner, buf);
     }

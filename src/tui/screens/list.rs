@@ -126,9 +126,9 @@ impl ListState {
                 s.query.pop();
             }),
             Action::CycleLevel => self.refilter(deck, |s| s.level = cycle(Level::ALL, s.level)),
-            Action::CycleImportance => {
-                self.refilter(deck, |s| s.importance = cycle(Importance::ALL, s.importance))
-            }
+            Action::CycleImportance => self.refilter(deck, |s| {
+                s.importance = cycle(Importance::ALL, s.importance)
+            }),
             Action::ToggleSort => self.refilter(deck, |s| s.by_frequency = !s.by_frequency),
             _ => {}
         }
@@ -160,9 +160,16 @@ impl Widget for &View<'_> {
             Span::styled("l", theme.key),
             Span::raw(format!(" level: {}  ", any(st.level.map(|l| l.as_str())))),
             Span::styled("i", theme.key),
-            Span::raw(format!(" importance: {}  ", any(st.importance.map(|i| i.as_str())))),
+            Span::raw(format!(
+                " importance: {}  ",
+                any(st.importance.map(|i| i.as_str()))
+            )),
             Span::styled("s", theme.key),
-            Span::raw(if st.by_frequency { " sort: frequency  " } else { " sort: file order  " }),
+            Span::raw(if st.by_frequency {
+                " sort: frequency  "
+            } else {
+                " sort: file order  "
+            }),
             Span::styled("/", theme.key),
         ];
         if st.searching {
@@ -199,7 +206,12 @@ impl Widget for &View<'_> {
                 q.prompt.clone(),
             ])
         });
-        let id_w = vis.iter().map(|q| q.id.len()).max().unwrap_or(2).clamp(2, 28) as u16;
+        let id_w = vis
+            .iter()
+            .map(|q| q.id.len())
+            .max()
+            .unwrap_or(2)
+            .clamp(2, 28) as u16;
         let table = Table::new(
             rows,
             [

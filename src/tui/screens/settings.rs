@@ -22,7 +22,11 @@ pub struct SettingsState {
 fn shift_level(l: Level, forward: bool) -> Level {
     let all = Level::ALL;
     let i = all.iter().position(|x| *x == l).unwrap_or(0);
-    let j = if forward { (i + 1) % all.len() } else { (i + all.len() - 1) % all.len() };
+    let j = if forward {
+        (i + 1) % all.len()
+    } else {
+        (i + all.len() - 1) % all.len()
+    };
     all[j]
 }
 
@@ -55,10 +59,19 @@ impl Widget for &View<'_> {
         let theme = self.ctx.theme;
         let s = self.ctx.settings;
         let [table_area, help_area] =
-            Layout::vertical([Constraint::Length(ROWS as u16 + 2), Constraint::Fill(1)]).areas(area);
+            Layout::vertical([Constraint::Length(ROWS as u16 + 2), Constraint::Fill(1)])
+                .areas(area);
         let rows = [
-            ("Target level", format!("< {} >", s.level), "Which deeper notes a card shows first."),
-            ("Theme", format!("< {} >", s.theme.as_str()), "mono uses bold, reverse and underline only."),
+            (
+                "Target level",
+                format!("< {} >", s.level),
+                "Which deeper notes a card shows first.",
+            ),
+            (
+                "Theme",
+                format!("< {} >", s.theme.as_str()),
+                "mono uses bold, reverse and underline only.",
+            ),
             (
                 "Mouse",
                 format!("< {} >", if s.mouse { "on" } else { "off" }),
@@ -66,7 +79,8 @@ impl Widget for &View<'_> {
             ),
         ];
         let table = Table::new(
-            rows.iter().map(|(name, value, _)| Row::new([name.to_string(), value.clone()])),
+            rows.iter()
+                .map(|(name, value, _)| Row::new([name.to_string(), value.clone()])),
             [Constraint::Length(14), Constraint::Fill(1)],
         )
         .row_highlight_style(theme.selected)
@@ -78,7 +92,10 @@ impl Widget for &View<'_> {
         );
         let mut ts = TableState::default().with_selected(Some(self.state.selected));
         StatefulWidget::render(table, table_area, buf, &mut ts);
-        let desc = rows.get(self.state.selected).map(|r| r.2).unwrap_or_default();
+        let desc = rows
+            .get(self.state.selected)
+            .map(|r| r.2)
+            .unwrap_or_default();
         Paragraph::new(vec![
             Line::raw(format!(" {desc}")),
             Line::default(),
