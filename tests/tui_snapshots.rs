@@ -187,3 +187,40 @@ fn mono_theme_uses_no_colours() {
         }
     }
 }
+
+#[test]
+fn help_goes_two_columns_when_short_of_rows_and_scrolls_when_still_short() {
+    let mut l = loaded();
+    l.broken_files = vec!["broken.toml".into()];
+    let mut a = app_with(l, Settings::default(), 120, 18);
+    a.update(key(KeyCode::Enter));
+    a.update(key(KeyCode::Enter));
+    a.update(ch('?'));
+    let t = render(&a, 120, 18);
+    insta::assert_snapshot!("help_card_two_columns_120x18", t.backend());
+    let text = screen_text(&t);
+    assert!(text.contains("o               settings"), "{text}");
+    assert!(
+        text.contains("]               deeper: higher level"),
+        "{text}"
+    );
+
+    // 60x16: one column, scrolled with j, the screen behind untouched.
+    let mut a = app(60, 16);
+    a.update(key(KeyCode::Enter));
+    a.update(key(KeyCode::Enter));
+    a.update(ch('?'));
+    let before = screen_text(&render(&a, 60, 16));
+    assert!(before.contains("j k scroll (0/"), "{before}");
+    assert!(!before.contains("o               settings"), "{before}");
+    for _ in 0..30 {
+        a.update(ch('j'));
+    }
+    let after = render(&a, 60, 16);
+    insta::assert_snapshot!("help_card_scrolled_60x16", after.backend());
+    assert!(screen_text(&after).contains("o               settings"));
+    assert!(matches!(a.screen(), kubedrill::tui::app::Screen::Card(c) if c.scroll == 0));
+    a.update(ch('q'));
+    assert!(!a.help);
+    assert_eq!(a.help_scroll, 0);
+}

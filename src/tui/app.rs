@@ -74,6 +74,8 @@ pub struct App {
     /// Never empty: the home screen is at the bottom.
     stack: Vec<Screen>,
     pub help: bool,
+    /// First help row shown.
+    pub help_scroll: usize,
     /// A one-off message, cleared by the next key.
     pub status: Option<String>,
     size: (u16, u16),
@@ -96,6 +98,7 @@ impl App {
             settings,
             stack: vec![Screen::Home(HomeState::default())],
             help: false,
+            help_scroll: 0,
             status: None,
             size: (80, 24),
             quit: false,
@@ -163,9 +166,21 @@ impl App {
     fn key(&mut self, key: KeyEvent) {
         let ctx = self.context();
         if self.help {
-            match keymap::lookup(ctx, &key) {
+            let main = self.frame(Rect::new(0, 0, self.size.0, self.size.1)).main;
+            let ctx_view = Ctx {
+                deck: &self.deck,
+                settings: &self.settings,
+                theme: self.theme(),
+            };
+            let max = help::max_scroll(&ctx_view, ctx, main);
+            match keymap::lookup(Context::Help, &key) {
                 Some(Action::Quit) => self.quit = true,
-                Some(Action::Help | Action::Back | Action::SearchCancel) => self.help = false,
+                Some(Action::Back) => {
+                    self.help = false;
+                    self.help_scroll = 0;
+                }
+                Some(Action::Down) => self.help_scroll = (self.help_scroll + 1).min(max),
+                Some(Action::Up) => self.help_scroll = self.help_scroll.saturating_sub(1),
                 _ => {}
             }
             return;
@@ -263,7 +278,7 @@ impl App {
             }
             Context::Search => "type to search · Enter keep · Esc clear",
             Context::Card => "Space reveal · 1-9 jump · j k scroll · [ ] level · ? help · q back",
-            Context::Settings | Context::Global => "h l change · ? help · q back",
+            Context::Settings | Context::Global | Context::Help => "h l change · ? help · q back",
         }
     }
 }
@@ -324,6 +339,7 @@ impl Widget for &App {
             (&help::View {
                 ctx,
                 context: self.context(),
+                scroll: self.help_scroll,
             })
                 .render(f.main, buf);
         }

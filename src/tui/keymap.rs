@@ -12,6 +12,8 @@ pub enum Context {
     Search,
     Card,
     Settings,
+    /// The help overlay itself.
+    Help,
 }
 
 impl Context {
@@ -23,6 +25,7 @@ impl Context {
             Context::Search => "search",
             Context::Card => "card",
             Context::Settings => "settings",
+            Context::Help => "help",
         }
     }
 }
@@ -276,10 +279,19 @@ pub static KEYMAP: &[Binding] = &[
         "next value",
     ),
     b(C::Settings, ch(' '), A::NextValue, "next value"),
+    // The help overlay
+    b(C::Help, ch('j'), A::Down, "scroll help down"),
+    b(C::Help, code(KeyCode::Down), A::Down, "scroll help down"),
+    b(C::Help, ch('k'), A::Up, "scroll help up"),
+    b(C::Help, code(KeyCode::Up), A::Up, "scroll help up"),
+    b(C::Help, ch('?'), A::Back, "close help"),
+    b(C::Help, ch('q'), A::Back, "close help"),
+    b(C::Help, code(KeyCode::Esc), A::Back, "close help"),
+    b(C::Help, ctrl('c'), A::Quit, "quit"),
 ];
 
 /// The action for a key in a context: the context's own bindings first, then the global
-/// ones (not while typing a search, where only the table's Search rows apply).
+/// ones (not while typing a search or in the help overlay, which have their own rows).
 pub fn lookup(ctx: Context, ev: &KeyEvent) -> Option<Action> {
     let find = |c: Context| {
         KEYMAP
@@ -288,7 +300,7 @@ pub fn lookup(ctx: Context, ev: &KeyEvent) -> Option<Action> {
             .map(|bd| bd.action)
     };
     find(ctx).or_else(|| {
-        if ctx == Context::Search {
+        if matches!(ctx, Context::Search | Context::Help) {
             None
         } else {
             find(Context::Global)
