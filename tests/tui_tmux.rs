@@ -63,6 +63,11 @@ fn last_line(pane: &str) -> &str {
 /// A tmux server of our own with a 100x30 shell showing the marker prompt, or None
 /// (with a printed note) when tmux is missing.
 fn start(name: &str) -> Option<(Tmux, tempfile::TempDir, tempfile::TempDir)> {
+    start_with(name, "")
+}
+
+/// As [`start`], with extra `VAR=value` words for the shell's environment.
+fn start_with(name: &str, env: &str) -> Option<(Tmux, tempfile::TempDir, tempfile::TempDir)> {
     if Command::new("tmux").arg("-V").output().is_err() {
         println!("skipped: tmux is not installed");
         return None;
@@ -74,7 +79,7 @@ fn start(name: &str) -> Option<(Tmux, tempfile::TempDir, tempfile::TempDir)> {
     };
     let shell = format!(
         "env -i PATH=/usr/bin:/bin TERM=xterm-256color HOME={home} PS1='{MARKER} ' \
-         KUBEDRILL_CONFIG_DIR={config} KUBEDRILL_DATA_DIR={data} bash --norc --noprofile",
+         KUBEDRILL_CONFIG_DIR={config} KUBEDRILL_DATA_DIR={data} {env} bash --norc --noprofile",
         home = config.path().display(),
         config = config.path().display(),
         data = data.path().display(),
@@ -180,5 +185,87 @@ fn sigterm_restores_the_terminal() {
         .status()
         .unwrap();
     assert!(status.success());
+    assert_restored(&tmux);
+}
+
+/// SGR parameter lists (`ESC [ ... m`) in captured text.
+fn sgr_params(pane: &str) -> Vec<Vec<u32>> {
+    let mut out = Vec::new();
+    let mut rest = pane;
+    while let Some(i) = rest.find("\x1b[") {
+        rest = &rest[i + 2..];
+        let end = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == ';'))
+            .unwrap_or(rest.len());
+        if rest[end..].starts_with('m') {
+            out.push(
+                rest[..end]
+                    .split(';')
+                    .filter_map(|p| p.parse().ok())
+                    .collect(),
+            );
+        }
+        rest = &rest[end..];
+    }
+    out
+}
+
+#[test]
+fn no_color_gives_reverse_and_bold_but_no_colours() {
+    let Some((tmux, _config, _data)) = start_with("nocolor", "NO_COLOR=1") else {
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_kubedrill");
+    tmux.send(&[bin, "Enter"]);
+    tmux.wait_for("the topics screen", |p| p.contains("Topics"));
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the question list", |p| p.contains("4 of 4 questions"));
+    let styled =
+        String::from_utf8_lossy(&tmux.run(&["capture-pane", "-e", "-p", "-t", "kd"]).stdout)
+            .into_owned();
+    let params = sgr_params(&styled);
+    let colour = |p: &u32| matches!(p, 30..=38 | 40..=48 | 90..=97 | 100..=107);
+    assert!(
+        params.iter().flatten().all(|p| !colour(p)),
+        "colour escapes under NO_COLOR: {params:?}"
+    );
+    let selected = styled
+        .lines()
+        .find(|l| l.contains("spec-vs-status"))
+        .unwrap();
+    let row_params = sgr_params(selected);
+    assert!(
+        row_params.iter().any(|p| p.contains(&7)),
+        "selected row not reversed: {selected:?}"
+    );
+    assert!(
+        row_params.iter().any(|p| p.contains(&1)),
+        "selected row not bold: {selected:?}"
+    );
+
+    // The user's own choice in settings overrides NO_COLOR (as no-color.org allows), and
+    // then colours must arrive without resetting bold: crossterm's NO_COLOR handling is
+    // switched off by the app.
+    tmux.send(&["o", "j", "l"]);
+    tmux.wait_for("the colour theme", |p| p.contains("< colour >"));
+    let styled =
+        String::from_utf8_lossy(&tmux.run(&["capture-pane", "-e", "-p", "-t", "kd"]).stdout)
+            .into_owned();
+    let theme_row = styled.lines().find(|l| l.contains("< colour >")).unwrap();
+    let row_params = sgr_params(theme_row);
+    assert!(
+        row_params
+            .iter()
+            .flatten()
+            .any(|p| matches!(p, 38 | 48 | 40..=47)),
+        "no colour on the selected row after choosing colour: {theme_row:?}"
+    );
+    assert!(
+        row_params.iter().any(|p| p.contains(&1)),
+        "bold lost: {theme_row:?}"
+    );
+    tmux.send(&["q"]);
+    tmux.send(&["q"]);
+    tmux.send(&["q"]);
     assert_restored(&tmux);
 }
