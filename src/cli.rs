@@ -47,6 +47,8 @@ pub enum Command {
         /// Question id, as `kubedrill list` shows it
         id: String,
     },
+    /// Open the terminal app (also what a bare `kubedrill` does)
+    Study,
     /// Validate content: the loaded set, or the given files and folders
     Check {
         /// Files or folders to check instead of the loaded set
@@ -113,12 +115,9 @@ fn warn_broken(loaded: &Loaded) {
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
-    let Some(command) = &cli.command else {
-        println!(
-            "kubedrill: the terminal app is not built yet. Meanwhile: `kubedrill list`, \
-             `kubedrill show ID`, `kubedrill check`. See `kubedrill --help`."
-        );
-        return Ok(ExitCode::SUCCESS);
+    let command = match &cli.command {
+        None | Some(Command::Study) => return study(&cli),
+        Some(command) => command,
     };
     let mut out = std::io::stdout().lock();
     match command {
@@ -162,6 +161,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             echo,
             export,
         } => sim(scenario, cli.seed.unwrap_or(1), *echo, *export),
+        Command::Study => study(&cli),
         Command::Check { paths } => {
             let loaded = if paths.is_empty() {
                 load_all(&cli)
@@ -178,6 +178,29 @@ fn run(cli: Cli) -> Result<ExitCode> {
             })
         }
     }
+}
+
+/// The terminal app, on the loaded content; MONO theme under NO_COLOR.
+fn study(cli: &Cli) -> Result<ExitCode> {
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        eprintln!(
+            "error: the study app needs a terminal; `kubedrill list` and `kubedrill show ID` \
+             print plain text"
+        );
+        return Ok(ExitCode::from(1));
+    }
+    let loaded = load_all(cli);
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let settings = crate::tui::Settings {
+        theme: if no_color {
+            crate::tui::ThemeName::Mono
+        } else {
+            crate::tui::ThemeName::Default
+        },
+        ..Default::default()
+    };
+    crate::tui::run(loaded, settings)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Writes to stdout; a closed pipe (`kubedrill show x | head`) is not an error.

@@ -1,0 +1,101 @@
+//! The `?` overlay, generated from the keymap table: the screen's keys, then global ones.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Margin, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Widget};
+
+use crate::tui::keymap::{self, Context};
+
+use super::Ctx;
+
+pub struct View<'a> {
+    pub ctx: Ctx<'a>,
+    pub context: Context,
+    /// First row shown when the help is taller than the screen.
+    pub scroll: usize,
+}
+
+/// Help lines for one group of bindings, keys padded to one column.
+fn group(ctx: &Ctx<'_>, context: Context) -> Vec<Line<'static>> {
+    let theme = ctx.theme;
+    let mut out = vec![Line::styled(format!("{}:", context.title()), theme.header)];
+    for (keys, desc) in keymap::help_rows(context) {
+        out.push(Line::from(vec![
+            Span::styled(format!("  {keys:<16}"), theme.key),
+            Span::raw(desc),
+        ]));
+    }
+    out
+}
+
+/// The groups shown for a context: its own keys, then the global ones (not while typing a
+/// search, where global keys do not apply).
+pub fn groups(ctx: &Ctx<'_>, context: Context) -> Vec<Vec<Line<'static>>> {
+    let mut out = vec![group(ctx, context)];
+    if context != Context::Search {
+        out.push(group(ctx, Context::Global));
+    }
+    out
+}
+
+fn width_of(lines: &[Line<'_>]) -> u16 {
+    lines.iter().map(|l| l.width()).max().unwrap_or(10) as u16
+}
+
+/// The columns the help shows in `area`: one when it fits, else the groups side by side
+/// when that fits across.
+fn columns(ctx: &Ctx<'_>, context: Context, area: Rect) -> Vec<Vec<Line<'static>>> {
+    let groups = groups(ctx, context);
+    let stacked: Vec<Line> = groups.concat();
+    let side_by_side: u16 = groups.iter().map(|g| width_of(g) + 2).sum::<u16>() + 2;
+    if stacked.len() as u16 + 2 <= area.height || groups.len() < 2 || side_by_side > area.width {
+        vec![stacked]
+    } else {
+        groups
+    }
+}
+
+/// How far the help can scroll in `area` (the main area it is drawn over).
+pub fn max_scroll(ctx: &Ctx<'_>, context: Context, area: Rect) -> usize {
+    let rows = columns(ctx, context, area)
+        .iter()
+        .map(Vec::len)
+        .max()
+        .unwrap_or(0);
+    rows.saturating_sub(area.height.saturating_sub(2) as usize)
+}
+
+impl Widget for &View<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let theme = self.ctx.theme;
+        let columns = columns(&self.ctx, self.context, area);
+        let widths: Vec<u16> = columns.iter().map(|c| width_of(c) + 2).collect();
+        let width = widths.iter().sum::<u16>() + 2;
+        let rows = columns.iter().map(|c| c.len()).max().unwrap_or(0);
+        let popup = area.centered(
+            Constraint::Length(width.min(area.width)),
+            Constraint::Length((rows as u16 + 2).min(area.height)),
+        );
+        let max = max_scroll(&self.ctx, self.context, area);
+        let scroll = self.scroll.min(max);
+        let hint = if max > 0 {
+            format!(" j k scroll ({}/{}) · ? closes ", scroll, max)
+        } else {
+            " ? or q closes ".to_string()
+        };
+        Clear.render(popup, buf);
+        let block = Block::bordered()
+            .title(Span::styled(" Keys ", theme.title))
+            .title_bottom(Span::styled(hint, theme.dim))
+            .border_style(theme.border);
+        let inner = block.inner(popup);
+        block.render(popup, buf);
+        let cells = Layout::horizontal(widths.iter().map(|w| Constraint::Length(*w))).split(inner);
+        for (col, cell) in columns.into_iter().zip(cells.iter()) {
+            Paragraph::new(col)
+                .scroll((scroll.min(u16::MAX as usize) as u16, 0))
+                .render(cell.inner(Margin::new(1, 0)), buf);
+        }
+    }
+}

@@ -1,0 +1,132 @@
+//! Topics with their question counts per level; Enter opens the topic's question list.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Row, StatefulWidget, Table, TableState, Widget};
+
+use crate::content::{Deck, Level};
+use crate::tui::app::Screen;
+use crate::tui::keymap::Action;
+use crate::tui::text;
+
+use super::list::ListState;
+use super::{Ctx, Nav, step};
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HomeState {
+    pub selected: usize,
+}
+
+impl HomeState {
+    pub fn handle(&mut self, action: Action, deck: &Deck) -> Nav {
+        let n = deck.topics.len();
+        match action {
+            Action::Up => self.selected = step(self.selected, n, -1),
+            Action::Down => self.selected = step(self.selected, n, 1),
+            Action::Open => {
+                return match deck.topics.get(self.selected) {
+                    Some(t) => Nav::Push(Screen::List(ListState::new(&t.id))),
+                    None => Nav::Status("no topics loaded".into()),
+                };
+            }
+            _ => {}
+        }
+        Nav::Stay
+    }
+}
+
+/// Questions of `topic` at each level, in `Level::ALL` order.
+pub fn counts(deck: &Deck, topic: &str) -> [usize; 4] {
+    let mut c = [0; 4];
+    for q in deck.questions_in(topic) {
+        c[Level::ALL.iter().position(|l| *l == q.level).unwrap_or(0)] += 1;
+    }
+    c
+}
+
+pub struct View<'a> {
+    pub ctx: Ctx<'a>,
+    pub state: &'a HomeState,
+}
+
+impl Widget for &View<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let theme = self.ctx.theme;
+        let deck = self.ctx.deck;
+        if deck.topics.is_empty() {
+            Paragraph::new("No content loaded. `kubedrill check` explains why.")
+                .style(theme.dim)
+                .render(area, buf);
+            return;
+        }
+        let table_h = (deck.topics.len() as u16 + 3).min(area.height);
+        let [top, rest] =
+            Layout::vertical([Constraint::Length(table_h), Constraint::Fill(1)]).areas(area);
+
+        let header = Row::new(["Topic", "junior", "middle", "senior", "principal", "all"])
+            .style(theme.header);
+        let rows = deck.topics.iter().map(|t| {
+            let c = counts(deck, &t.id);
+            let total: usize = c.iter().sum();
+            let mut cells = vec![t.title.clone()];
+            cells.extend(c.iter().map(|n| n.to_string()));
+            cells.push(total.to_string());
+            Row::new(cells)
+        });
+        let table = Table::new(
+            rows,
+            [
+                Constraint::Fill(1),
+                Constraint::Length(6),
+                Constraint::Length(6),
+                Constraint::Length(6),
+                Constraint::Length(9),
+                Constraint::Length(4),
+            ],
+        )
+        .header(header)
+        .row_highlight_style(theme.selected)
+        .highlight_symbol("> ")
+        .block(
+            Block::bordered()
+                .title(Span::styled(" Topics ", theme.title))
+                .border_style(theme.border),
+        );
+        let mut ts = TableState::default().with_selected(Some(self.state.selected));
+        StatefulWidget::render(table, top, buf, &mut ts);
+
+        let Some(topic) = deck.topics.get(self.state.selected) else {
+            return;
+        };
+        if rest.height < 3 {
+            return;
+        }
+        let block = Block::bordered()
+            .title(Span::styled(" About ", theme.title))
+            .border_style(theme.border);
+        let inner = block.inner(rest);
+        block.render(rest, buf);
+        let mut lines: Vec<Line> = Vec::new();
+        if let Some(p) = &topic.part_of {
+            lines.push(Line::styled(format!("Part of {p}"), theme.dim));
+        }
+        if let Some(s) = &topic.summary {
+            lines.extend(text::wrap_all(
+                &text::markdown(s, theme),
+                inner.width as usize,
+                0,
+            ));
+        }
+        if !topic.roadmaps.is_empty() {
+            lines.push(Line::default());
+            let r = format!("Roadmaps: {}", topic.roadmaps.join(", "));
+            lines.extend(text::wrap(
+                &Line::styled(r, theme.dim),
+                inner.width as usize,
+                2,
+            ));
+        }
+        Paragraph::new(lines).render(inner, buf);
+    }
+}

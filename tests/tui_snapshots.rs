@@ -1,0 +1,226 @@
+//! Text snapshots of every screen at 80x24 and 120x40, and style checks.
+
+mod common;
+
+use common::*;
+use kubedrill::tui::{App, Settings, ThemeName};
+use ratatui::crossterm::event::KeyCode;
+use ratatui::style::{Color, Modifier};
+
+const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
+
+fn snap(name: &str, build: impl Fn(u16, u16) -> App) {
+    for (w, h) in SIZES {
+        let app = build(w, h);
+        let t = render(&app, w, h);
+        insta::assert_snapshot!(format!("{name}_{w}x{h}"), t.backend());
+    }
+}
+
+fn card(w: u16, h: u16) -> App {
+    let mut a = app(w, h);
+    a.update(key(KeyCode::Enter));
+    a.update(key(KeyCode::Enter));
+    a
+}
+
+#[test]
+fn home() {
+    snap("home", app);
+}
+
+#[test]
+fn list() {
+    snap("list", |w, h| {
+        let mut a = app(w, h);
+        a.update(key(KeyCode::Enter));
+        a.update(ch('j'));
+        a
+    });
+}
+
+#[test]
+fn card_prompt_only() {
+    snap("card_prompt", card);
+}
+
+#[test]
+fn card_fully_revealed() {
+    snap("card_revealed", |w, h| {
+        let mut a = card(w, h);
+        a.update(ch('a'));
+        a
+    });
+}
+
+#[test]
+fn card_revealed_scrolled_to_pitfalls() {
+    snap("card_pitfalls", |w, h| {
+        let mut a = card(w, h);
+        a.update(ch('a'));
+        a.update(ch('9'));
+        a
+    });
+}
+
+#[test]
+fn help_overlay() {
+    snap("help_card", |w, h| {
+        let mut a = card(w, h);
+        a.update(ch('?'));
+        a
+    });
+}
+
+#[test]
+fn settings() {
+    snap("settings", |w, h| {
+        let mut a = app(w, h);
+        a.update(ch('o'));
+        a
+    });
+}
+
+#[test]
+fn too_small() {
+    let a = app(59, 15);
+    let t = render(&a, 59, 15);
+    insta::assert_snapshot!("too_small_59x15", t.backend());
+}
+
+#[test]
+fn broken_files_banner() {
+    let mut l = loaded();
+    l.broken_files = vec!["bad-level.toml".into(), "broken.toml".into()];
+    let a = app_with(l, Settings::default(), 80, 24);
+    let t = render(&a, 80, 24);
+    let text = screen_text(&t);
+    let first = text.lines().next().unwrap();
+    assert!(first.contains("skipped 2 content file(s)"), "{first}");
+    assert!(first.contains("bad-level.toml, broken.toml"), "{first}");
+}
+
+/// The row holding `needle`, as (y, x of the match).
+fn find(t: &ratatui::Terminal<ratatui::backend::TestBackend>, needle: &str) -> (u16, u16) {
+    let text = screen_text(t);
+    for (y, line) in text.lines().enumerate() {
+        if let Some(byte) = line.find(needle) {
+            return (y as u16, line[..byte].chars().count() as u16);
+        }
+    }
+    panic!("{needle} not on screen:\n{text}");
+}
+
+#[test]
+fn selected_list_row_is_highlighted() {
+    let mut a = app(80, 24);
+    a.update(key(KeyCode::Enter));
+    a.update(ch('j'));
+    let t = render(&a, 80, 24);
+    let buf = t.backend().buffer();
+    let (y, x) = find(&t, "deleted-pod-returns");
+    assert_eq!(buf[(x, y)].bg, Color::Cyan);
+    let (y2, x2) = find(&t, "spec-vs-status");
+    assert_ne!(buf[(x2, y2)].bg, Color::Cyan, "an unselected row is plain");
+
+    let mut m = app_with(
+        loaded(),
+        Settings {
+            theme: ThemeName::Mono,
+            ..Settings::default()
+        },
+        80,
+        24,
+    );
+    m.update(key(KeyCode::Enter));
+    m.update(ch('j'));
+    let t = render(&m, 80, 24);
+    let buf = t.backend().buffer();
+    let (y, x) = find(&t, "deleted-pod-returns");
+    assert!(buf[(x, y)].modifier.contains(Modifier::REVERSED));
+    assert!(!buf[(x2, y2)].modifier.contains(Modifier::REVERSED));
+}
+
+#[test]
+fn mono_theme_uses_no_colours() {
+    let settings = Settings {
+        theme: ThemeName::Mono,
+        ..Settings::default()
+    };
+    type Go = Box<dyn Fn(&mut App)>;
+    let screens: Vec<Go> = vec![
+        Box::new(|_| {}),
+        Box::new(|a| a.update(key(KeyCode::Enter))),
+        Box::new(|a| {
+            a.update(key(KeyCode::Enter));
+            a.update(key(KeyCode::Enter));
+            a.update(ch('a'));
+        }),
+        Box::new(|a| {
+            a.update(key(KeyCode::Enter));
+            a.update(key(KeyCode::Enter));
+            a.update(ch('a'));
+            a.update(ch('5'));
+        }),
+        Box::new(|a| a.update(ch('?'))),
+        Box::new(|a| a.update(ch('o'))),
+    ];
+    for (i, go) in screens.iter().enumerate() {
+        let mut l = loaded();
+        l.broken_files = vec!["x.toml".into()];
+        let mut a = app_with(l, settings, 120, 40);
+        go(&mut a);
+        let t = render(&a, 120, 40);
+        for cell in t.backend().buffer().content() {
+            assert_eq!(
+                cell.fg,
+                Color::Reset,
+                "screen {i}: fg colour on {:?}",
+                cell.symbol()
+            );
+            assert_eq!(
+                cell.bg,
+                Color::Reset,
+                "screen {i}: bg colour on {:?}",
+                cell.symbol()
+            );
+        }
+    }
+}
+
+#[test]
+fn help_goes_two_columns_when_short_of_rows_and_scrolls_when_still_short() {
+    let mut l = loaded();
+    l.broken_files = vec!["broken.toml".into()];
+    let mut a = app_with(l, Settings::default(), 120, 18);
+    a.update(key(KeyCode::Enter));
+    a.update(key(KeyCode::Enter));
+    a.update(ch('?'));
+    let t = render(&a, 120, 18);
+    insta::assert_snapshot!("help_card_two_columns_120x18", t.backend());
+    let text = screen_text(&t);
+    assert!(text.contains("o               settings"), "{text}");
+    assert!(
+        text.contains("]               deeper: higher level"),
+        "{text}"
+    );
+
+    // 60x16: one column, scrolled with j, the screen behind untouched.
+    let mut a = app(60, 16);
+    a.update(key(KeyCode::Enter));
+    a.update(key(KeyCode::Enter));
+    a.update(ch('?'));
+    let before = screen_text(&render(&a, 60, 16));
+    assert!(before.contains("j k scroll (0/"), "{before}");
+    assert!(!before.contains("o               settings"), "{before}");
+    for _ in 0..30 {
+        a.update(ch('j'));
+    }
+    let after = render(&a, 60, 16);
+    insta::assert_snapshot!("help_card_scrolled_60x16", after.backend());
+    assert!(screen_text(&after).contains("o               settings"));
+    assert!(matches!(a.screen(), kubedrill::tui::app::Screen::Card(c) if c.scroll == 0));
+    a.update(ch('q'));
+    assert!(!a.help);
+    assert_eq!(a.help_scroll, 0);
+}

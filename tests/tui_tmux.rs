@@ -1,0 +1,271 @@
+//! As a person would: the binary in a real terminal (tmux), open the first question,
+//! reveal two tiers, quit, and find the shell prompt back. Skipped without tmux.
+//! Meant for the release binary: `cargo test --release --test tui_tmux`.
+
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+const MARKER: &str = "KDTEST-PROMPT$";
+
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .expect("run tmux")
+    }
+
+    fn send(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "kd"];
+        args.extend_from_slice(keys);
+        assert!(self.run(&args).status.success());
+    }
+
+    fn capture(&self) -> String {
+        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "kd"]).stdout).into_owned()
+    }
+
+    /// Waits until the pane satisfies `ok`, returning it; panics with the pane after 10 s.
+    fn wait_for(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let pane = self.capture();
+            if ok(&pane) {
+                return pane;
+            }
+            if start.elapsed() > Duration::from_secs(10) {
+                panic!("timed out waiting for {what}; pane:\n{pane}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.run(&["kill-server"]);
+    }
+}
+
+fn last_line(pane: &str) -> &str {
+    pane.lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+}
+
+/// A tmux server of our own with a 100x30 shell showing the marker prompt, or None
+/// (with a printed note) when tmux is missing.
+fn start(name: &str) -> Option<(Tmux, tempfile::TempDir, tempfile::TempDir)> {
+    start_with(name, "")
+}
+
+/// As [`start`], with extra `VAR=value` words for the shell's environment.
+fn start_with(name: &str, env: &str) -> Option<(Tmux, tempfile::TempDir, tempfile::TempDir)> {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        println!("skipped: tmux is not installed");
+        return None;
+    }
+    let config = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let tmux = Tmux {
+        socket: format!("kubedrill-test-{name}-{}", std::process::id()),
+    };
+    let shell = format!(
+        "env -i PATH=/usr/bin:/bin TERM=xterm-256color HOME={home} PS1='{MARKER} ' \
+         KUBEDRILL_CONFIG_DIR={config} KUBEDRILL_DATA_DIR={data} {env} bash --norc --noprofile",
+        home = config.path().display(),
+        config = config.path().display(),
+        data = data.path().display(),
+    );
+    let out = tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "kd",
+        "-x",
+        "100",
+        "-y",
+        "30",
+        &shell,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    tmux.wait_for("the marker prompt", |p| last_line(p).starts_with(MARKER));
+    Some((tmux, config, data))
+}
+
+/// The terminal is back to normal: main screen, prompt last, the shell runs commands.
+fn assert_restored(tmux: &Tmux) {
+    let pane = tmux.wait_for("the prompt back", |p| {
+        last_line(p).starts_with(MARKER) && !p.contains("Topics")
+    });
+    let alt = tmux.run(&["display-message", "-p", "-t", "kd", "#{alternate_on}"]);
+    assert_eq!(
+        String::from_utf8_lossy(&alt.stdout).trim(),
+        "0",
+        "alternate screen left: {pane}"
+    );
+    // Raw mode is off and echo is on.
+    tmux.send(&["echo restored-$((40+2))", "Enter"]);
+    tmux.wait_for("the shell to run a command", |p| p.contains("restored-42"));
+}
+
+#[test]
+fn open_reveal_two_tiers_and_quit_in_tmux() {
+    let Some((tmux, _config, _data)) = start("quit") else {
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_kubedrill");
+    tmux.send(&[bin, "Enter"]);
+    tmux.wait_for("the topics screen", |p| {
+        p.contains("Desired-State Reconciliation") && p.contains("Topics")
+    });
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the question list", |p| p.contains("4 of 4 questions"));
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the card", |p| p.contains("Space: reveal 1 Key points"));
+    tmux.send(&["Space"]);
+    tmux.wait_for("key points", |p| p.contains("Space: reveal 2 Basics"));
+    tmux.send(&["Space"]);
+    let pane = tmux.wait_for("basics", |p| p.contains("Space: reveal 3 Solid answer"));
+    assert!(pane.contains("1 Key points"), "{pane}");
+    assert!(
+        pane.contains("spec is desired state, status is observed state"),
+        "{pane}"
+    );
+    assert!(pane.contains("2 Basics  ~10 s"), "{pane}");
+    assert!(
+        pane.contains("spec is what you ask for; status is what the controller last"),
+        "{pane}"
+    );
+    assert!(!pane.contains("3 Solid answer  ~"), "{pane}");
+
+    tmux.send(&["q"]);
+    tmux.wait_for("the list again", |p| p.contains("4 of 4 questions"));
+    tmux.send(&["q"]);
+    tmux.wait_for("the topics again", |p| p.contains("Topics"));
+    tmux.send(&["q"]);
+    assert_restored(&tmux);
+}
+
+#[test]
+fn sigterm_restores_the_terminal() {
+    let Some((tmux, _config, _data)) = start("term") else {
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_kubedrill");
+    // The shell runs the app as its child: find it by the shell's pid.
+    tmux.send(&[&format!("{bin} study"), "Enter"]);
+    tmux.wait_for("the topics screen", |p| p.contains("Topics"));
+    let shell_pid = String::from_utf8_lossy(
+        &tmux
+            .run(&["display-message", "-p", "-t", "kd", "#{pane_pid}"])
+            .stdout,
+    )
+    .trim()
+    .to_string();
+    let children = std::fs::read_to_string(format!("/proc/{shell_pid}/task/{shell_pid}/children"))
+        .unwrap_or_default();
+    let Some(app_pid) = children.split_whitespace().next().map(str::to_string) else {
+        println!("skipped: cannot find the app's pid (no /proc children list)");
+        return;
+    };
+    let status = Command::new("kill")
+        .args(["-TERM", &app_pid])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert_restored(&tmux);
+}
+
+/// SGR parameter lists (`ESC [ ... m`) in captured text.
+fn sgr_params(pane: &str) -> Vec<Vec<u32>> {
+    let mut out = Vec::new();
+    let mut rest = pane;
+    while let Some(i) = rest.find("\x1b[") {
+        rest = &rest[i + 2..];
+        let end = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == ';'))
+            .unwrap_or(rest.len());
+        if rest[end..].starts_with('m') {
+            out.push(
+                rest[..end]
+                    .split(';')
+                    .filter_map(|p| p.parse().ok())
+                    .collect(),
+            );
+        }
+        rest = &rest[end..];
+    }
+    out
+}
+
+#[test]
+fn no_color_gives_reverse_and_bold_but_no_colours() {
+    let Some((tmux, _config, _data)) = start_with("nocolor", "NO_COLOR=1") else {
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_kubedrill");
+    tmux.send(&[bin, "Enter"]);
+    tmux.wait_for("the topics screen", |p| p.contains("Topics"));
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the question list", |p| p.contains("4 of 4 questions"));
+    let styled =
+        String::from_utf8_lossy(&tmux.run(&["capture-pane", "-e", "-p", "-t", "kd"]).stdout)
+            .into_owned();
+    let params = sgr_params(&styled);
+    let colour = |p: &u32| matches!(p, 30..=38 | 40..=48 | 90..=97 | 100..=107);
+    assert!(
+        params.iter().flatten().all(|p| !colour(p)),
+        "colour escapes under NO_COLOR: {params:?}"
+    );
+    let selected = styled
+        .lines()
+        .find(|l| l.contains("spec-vs-status"))
+        .unwrap();
+    let row_params = sgr_params(selected);
+    assert!(
+        row_params.iter().any(|p| p.contains(&7)),
+        "selected row not reversed: {selected:?}"
+    );
+    assert!(
+        row_params.iter().any(|p| p.contains(&1)),
+        "selected row not bold: {selected:?}"
+    );
+
+    // The user's own choice in settings overrides NO_COLOR (as no-color.org allows), and
+    // then colours must arrive without resetting bold: crossterm's NO_COLOR handling is
+    // switched off by the app.
+    tmux.send(&["o", "j", "l"]);
+    tmux.wait_for("the colour theme", |p| p.contains("< colour >"));
+    let styled =
+        String::from_utf8_lossy(&tmux.run(&["capture-pane", "-e", "-p", "-t", "kd"]).stdout)
+            .into_owned();
+    let theme_row = styled.lines().find(|l| l.contains("< colour >")).unwrap();
+    let row_params = sgr_params(theme_row);
+    assert!(
+        row_params
+            .iter()
+            .flatten()
+            .any(|p| matches!(p, 38 | 48 | 40..=47)),
+        "no colour on the selected row after choosing colour: {theme_row:?}"
+    );
+    assert!(
+        row_params.iter().any(|p| p.contains(&1)),
+        "bold lost: {theme_row:?}"
+    );
+    tmux.send(&["q"]);
+    tmux.send(&["q"]);
+    tmux.send(&["q"]);
+    assert_restored(&tmux);
+}
