@@ -2,7 +2,7 @@
 //! event handlers that enqueue keys, a deduplicating queue, resync, and the teaching
 //! switches (lost events, edge-triggering, pause, crash and relist).
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashSet, VecDeque};
 
 use serde_json::Value;
 
@@ -41,7 +41,8 @@ pub struct Delta {
 
 pub struct Informer {
     pub watches: &'static [Kind],
-    cache: HashMap<(Kind, String), Value>,
+    /// Per kind, by name: lists come out in name order without sorting.
+    cache: BTreeMap<Kind, BTreeMap<String, Value>>,
     cursor: u64,
     pub state: RunState,
     pub trigger: Trigger,
@@ -59,7 +60,7 @@ impl Informer {
     pub fn new(watches: &'static [Kind], resync_every: u64) -> Self {
         Informer {
             watches,
-            cache: HashMap::new(),
+            cache: BTreeMap::new(),
             cursor: 0,
             state: RunState::Running,
             trigger: Trigger::Level,
@@ -78,19 +79,15 @@ impl Informer {
     }
 
     pub fn get(&self, kind: Kind, name: &str) -> Option<&Value> {
-        self.cache.get(&(kind, name.to_string()))
+        self.cache.get(&kind).and_then(|m| m.get(name))
     }
 
     /// Cached objects of one kind, in name order (deterministic iteration).
     pub fn list(&self, kind: Kind) -> Vec<&Value> {
-        let mut v: Vec<&Value> = self
-            .cache
-            .iter()
-            .filter(|((k, _), _)| *k == kind)
-            .map(|(_, v)| v)
-            .collect();
-        v.sort_by(|a, b| obj::name(a).cmp(obj::name(b)));
-        v
+        self.cache
+            .get(&kind)
+            .map(|m| m.values().collect())
+            .unwrap_or_default()
     }
 
     pub fn queue_len(&self) -> usize {
@@ -132,10 +129,11 @@ impl Informer {
         self.cursor = api.next_seq();
         let mut out = Vec::with_capacity(events.len());
         for e in events {
-            let key = (e.kind, obj::name(&e.object).to_string());
+            let name = obj::name(&e.object).to_string();
+            let by_name = self.cache.entry(e.kind).or_default();
             let old = match e.event {
-                EventType::Deleted => self.cache.remove(&key),
-                _ => self.cache.insert(key, e.object.clone()),
+                EventType::Deleted => by_name.remove(&name),
+                _ => by_name.insert(name, e.object.clone()),
             };
             if self.drop_next > 0 {
                 // The notification is lost; the cache is still right, so anything that
@@ -182,7 +180,9 @@ impl Informer {
         for kind in self.watches {
             for o in api.list(*kind) {
                 self.cache
-                    .insert((*kind, obj::name(o).to_string()), o.clone());
+                    .entry(*kind)
+                    .or_default()
+                    .insert(obj::name(o).to_string(), o.clone());
                 out.push(Delta {
                     kind: *kind,
                     event: EventType::Added,

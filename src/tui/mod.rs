@@ -67,6 +67,7 @@ fn event_loop(terminal: &mut DefaultTerminal, app: &mut App, stop: &AtomicBool) 
         }
         terminal.draw(|f| f.render_widget(&*app, f.area()))?;
         // Wait for the next event, waking only to check the signal flag.
+        let mut ignored = 0u32;
         let msg = loop {
             if stop.load(Ordering::Relaxed) {
                 return Ok(());
@@ -78,7 +79,14 @@ fn event_loop(terminal: &mut DefaultTerminal, app: &mut App, stop: &AtomicBool) 
                 Event::Key(k) if k.is_press() => break Msg::Key(k),
                 Event::Mouse(m) => break Msg::Mouse(m),
                 Event::Resize(w, h) => break Msg::Resize(w, h),
-                _ => {}
+                _ => {
+                    // A terminal that hung up keeps reporting readiness without input:
+                    // leave instead of spinning.
+                    ignored += 1;
+                    if ignored > 1000 || ratatui::crossterm::terminal::size().is_err() {
+                        return Ok(());
+                    }
+                }
             }
         };
         app.update(msg);

@@ -28,6 +28,84 @@ struct Expectation {
     set_at: u64,
 }
 
+/// Pods owned by the ReplicaSet after adoption and release (C1), read from the cache
+/// without copying them.
+fn claim<'a>(informer: &'a Informer, api: &mut ApiServer, rs: &Value) -> Vec<&'a Value> {
+    let uid = obj::uid(rs);
+    let selector = &rs["spec"]["selector"];
+    let mut owned = Vec::new();
+    for pod in informer.list(Kind::Pod) {
+        let matches = obj::selector_matches(selector, pod);
+        match obj::controller_uid(pod) {
+            Some(u) if u == uid && matches => owned.push(pod),
+            Some(u) if u == uid => {
+                // Labels no longer match: release it.
+                let _ = api.update_metadata(Kind::Pod, obj::name(pod), |p| {
+                    obj::remove(p, &["metadata", "ownerReferences"]);
+                });
+            }
+            None if matches && !obj::is_deleting(pod) => {
+                let r = obj::owner_ref(rs, "ReplicaSet");
+                if api
+                    .update_metadata(Kind::Pod, obj::name(pod), |p| {
+                        obj::set(p, &["metadata", "ownerReferences"], json!([r]));
+                    })
+                    .is_ok()
+                {
+                    owned.push(pod);
+                }
+            }
+            _ => {}
+        }
+    }
+    owned
+}
+
+/// C2: the status the claimed pods add up to.
+fn status_for(rs: &Value, pods: &[&Value], now: u64) -> Value {
+    let min_ready = obj::int(rs, &["spec", "minReadySeconds"]).unwrap_or(0);
+    let template_labels = &rs["spec"]["template"]["metadata"]["labels"];
+    let active: Vec<&&Value> = pods.iter().filter(|p| is_active(p)).collect();
+    let fully = active
+        .iter()
+        .filter(|p| {
+            template_labels.as_object().is_none_or(|m| {
+                m.iter()
+                    .all(|(k, v)| p["metadata"]["labels"].get(k) == Some(v))
+            })
+        })
+        .count();
+    let ready = active.iter().filter(|p| is_ready(p)).count();
+    let available = active
+        .iter()
+        .filter(|p| is_available(p, min_ready, sim_unix(now)))
+        .count();
+    let mut status = json!({
+        "fullyLabeledReplicas": fully,
+        "observedGeneration": obj::int(rs, &["metadata", "generation"]).unwrap_or(1),
+        "replicas": active.len(),
+    });
+    // The API omits zero counts (omitempty).
+    if ready > 0 {
+        status["readyReplicas"] = json!(ready);
+    }
+    if available > 0 {
+        status["availableReplicas"] = json!(available);
+    }
+    status
+}
+
+/// Writes status only when something changed.
+fn write_status(api: &mut ApiServer, rs: &Value, status: Value) {
+    if rs.get("status") != Some(&status)
+        && let Ok(current) = api.get(Kind::ReplicaSet, obj::name(rs))
+    {
+        let mut next = current.clone();
+        next["status"] = status;
+        let _ = api.update_status(Kind::ReplicaSet, next);
+    }
+}
+
 pub struct ReplicaSetController {
     pub informer: Informer,
     expectations: HashMap<String, Expectation>,
@@ -170,35 +248,6 @@ impl ReplicaSetController {
         n
     }
 
-    /// Pods owned by the ReplicaSet after adoption and release (C1), from the cache.
-    fn claim(&self, api: &mut ApiServer, rs: &Value) -> Vec<Value> {
-        let uid = obj::uid(rs);
-        let selector = &rs["spec"]["selector"];
-        let mut owned = Vec::new();
-        for pod in self.informer.list(Kind::Pod) {
-            let matches = obj::selector_matches(selector, pod);
-            match obj::controller_uid(pod) {
-                Some(u) if u == uid && matches => owned.push(pod.clone()),
-                Some(u) if u == uid => {
-                    // Labels no longer match: release it.
-                    let _ = api.update_metadata(Kind::Pod, obj::name(pod), |p| {
-                        obj::remove(p, &["metadata", "ownerReferences"]);
-                    });
-                }
-                None if matches && !obj::is_deleting(pod) => {
-                    let r = obj::owner_ref(rs, "ReplicaSet");
-                    if let Ok(p) = api.update_metadata(Kind::Pod, obj::name(pod), |p| {
-                        obj::set(p, &["metadata", "ownerReferences"], json!([r]));
-                    }) {
-                        owned.push(p);
-                    }
-                }
-                _ => {}
-            }
-        }
-        owned
-    }
-
     fn satisfied(&self, rs: &str, now: u64) -> bool {
         self.expectations
             .get(rs)
@@ -213,20 +262,35 @@ impl ReplicaSetController {
         if obj::is_deleting(&rs) {
             return;
         }
-        let pods = self.claim(api, &rs);
-        let active: Vec<&Value> = pods.iter().filter(|p| is_active(p)).collect();
         let want = obj::int(&rs, &["spec", "replicas"]).unwrap_or(1);
-        if self.satisfied(name, now) {
+        let satisfied = self.satisfied(name, now);
+        // Read everything from the cache first; act after.
+        let (status, create, victims) = {
+            let pods = claim(&self.informer, api, &rs);
+            let mut active: Vec<&Value> = pods.iter().copied().filter(|p| is_active(p)).collect();
             let diff = active.len() as i64 - want;
-            if diff < 0 {
-                self.create_pods(api, &rs, (-diff).min(BURST), now);
-            } else if diff > 0 {
-                let mut victims = active.clone();
-                victims.sort_by(|a, b| deletion_order(a, b));
-                self.delete_pods(api, &rs, &victims[..diff.min(BURST) as usize], now);
+            let mut victims = Vec::new();
+            if satisfied && diff > 0 {
+                active.sort_by(|a, b| deletion_order(a, b));
+                victims = active[..diff.min(BURST) as usize]
+                    .iter()
+                    .map(|p| obj::name(p).to_string())
+                    .collect();
             }
+            let create = if satisfied && diff < 0 {
+                (-diff).min(BURST)
+            } else {
+                0
+            };
+            (status_for(&rs, &pods, now), create, victims)
+        };
+        if create > 0 {
+            self.create_pods(api, &rs, create, now);
         }
-        self.write_status(api, &rs, &pods, now);
+        if !victims.is_empty() {
+            self.delete_pods(api, &rs, &victims, now);
+        }
+        write_status(api, &rs, status);
     }
 
     fn create_pods(&mut self, api: &mut ApiServer, rs: &Value, n: i64, now: u64) {
@@ -274,7 +338,7 @@ impl ReplicaSetController {
         }
     }
 
-    fn delete_pods(&mut self, api: &mut ApiServer, rs: &Value, victims: &[&Value], now: u64) {
+    fn delete_pods(&mut self, api: &mut ApiServer, rs: &Value, victims: &[String], now: u64) {
         let name = obj::name(rs).to_string();
         self.expectations.insert(
             name,
@@ -285,8 +349,8 @@ impl ReplicaSetController {
             },
         );
         for v in victims {
-            if api.delete(Kind::Pod, obj::name(v), None, now).is_ok() {
-                let msg = format!("Deleted pod: {}", obj::name(v));
+            if api.delete(Kind::Pod, v, None, now).is_ok() {
+                let msg = format!("Deleted pod: {v}");
                 api.record_event(
                     rs,
                     Kind::ReplicaSet,
@@ -299,46 +363,6 @@ impl ReplicaSetController {
                     now,
                 );
             }
-        }
-    }
-
-    /// C2: counts from the claimed pods; written only when something changed.
-    fn write_status(&self, api: &mut ApiServer, rs: &Value, pods: &[Value], now: u64) {
-        let min_ready = obj::int(rs, &["spec", "minReadySeconds"]).unwrap_or(0);
-        let template_labels = &rs["spec"]["template"]["metadata"]["labels"];
-        let active: Vec<&Value> = pods.iter().filter(|p| is_active(p)).collect();
-        let fully = active
-            .iter()
-            .filter(|p| {
-                template_labels.as_object().is_none_or(|m| {
-                    m.iter()
-                        .all(|(k, v)| p["metadata"]["labels"].get(k) == Some(v))
-                })
-            })
-            .count();
-        let ready = active.iter().filter(|p| is_ready(p)).count();
-        let available = active
-            .iter()
-            .filter(|p| is_available(p, min_ready, sim_unix(now)))
-            .count();
-        let mut status = json!({
-            "fullyLabeledReplicas": fully,
-            "observedGeneration": obj::int(rs, &["metadata", "generation"]).unwrap_or(1),
-            "replicas": active.len(),
-        });
-        // The API omits zero counts (omitempty).
-        if ready > 0 {
-            status["readyReplicas"] = json!(ready);
-        }
-        if available > 0 {
-            status["availableReplicas"] = json!(available);
-        }
-        if rs.get("status") != Some(&status)
-            && let Ok(current) = api.get(Kind::ReplicaSet, obj::name(rs))
-        {
-            let mut next = current.clone();
-            next["status"] = status;
-            let _ = api.update_status(Kind::ReplicaSet, next);
         }
     }
 
@@ -373,8 +397,12 @@ impl ReplicaSetController {
                         .cloned()
                         .collect();
                     victims.sort_by(deletion_order);
-                    let refs: Vec<&Value> = victims.iter().take((old - new) as usize).collect();
-                    self.delete_pods(api, &rs, &refs, now);
+                    let names: Vec<String> = victims
+                        .iter()
+                        .take((old - new) as usize)
+                        .map(|p| obj::name(p).to_string())
+                        .collect();
+                    self.delete_pods(api, &rs, &names, now);
                 }
             }
             Kind::Pod => {
@@ -404,14 +432,14 @@ impl ReplicaSetController {
         };
         for n in names {
             if let Some(rs) = self.informer.get(Kind::ReplicaSet, &n).cloned() {
-                let pods: Vec<Value> = self
+                let pods: Vec<&Value> = self
                     .informer
                     .list(Kind::Pod)
                     .into_iter()
                     .filter(|p| obj::controller_uid(p) == Some(obj::uid(&rs)))
-                    .cloned()
                     .collect();
-                self.write_status(api, &rs, &pods, now);
+                let status = status_for(&rs, &pods, now);
+                write_status(api, &rs, status);
             }
         }
     }
