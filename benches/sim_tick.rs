@@ -32,7 +32,8 @@ fn start_rollout(c: &mut Cluster) {
 
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("sim_second");
-    g.sample_size(20);
+    g.sample_size(10);
+    g.measurement_time(std::time::Duration::from_secs(3));
     for n in [100i64, 1_000, 10_000] {
         let mut steady = converged(n);
         g.bench_with_input(BenchmarkId::new("steady", n), &n, |b, _| {
