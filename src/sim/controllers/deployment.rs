@@ -87,6 +87,17 @@ fn template_without_hash(t: &Value) -> Value {
     t
 }
 
+/// B6: a `ScalingReplicaSet` event on the Deployment.
+fn scaling_event(api: &mut ApiServer, d: &Value, msg: &str, now: u64) {
+    let note = Note {
+        type_: "Normal",
+        reason: "ScalingReplicaSet",
+        message: msg,
+        component: COMPONENT,
+    };
+    api.record_event(d, Kind::Deployment, note, now);
+}
+
 pub struct DeploymentController {
     pub informer: Informer,
 }
@@ -321,17 +332,7 @@ impl DeploymentController {
             Ok(rs) => {
                 if replicas > 0 {
                     let msg = format!("Scaled up replica set {} to {replicas}", obj::name(&rs));
-                    api.record_event(
-                        d,
-                        Kind::Deployment,
-                        Note {
-                            type_: "Normal",
-                            reason: "ScalingReplicaSet",
-                            message: &msg,
-                            component: COMPONENT,
-                        },
-                        now,
-                    );
+                    scaling_event(api, d, &msg, now);
                 }
                 Some(rs)
             }
@@ -384,17 +385,7 @@ impl DeploymentController {
                     "Scaled {dir} replica set {} to {to} from {from}",
                     obj::name(rs)
                 );
-                api.record_event(
-                    d,
-                    Kind::Deployment,
-                    Note {
-                        type_: "Normal",
-                        reason: "ScalingReplicaSet",
-                        message: &msg,
-                        component: COMPONENT,
-                    },
-                    now,
-                );
+                scaling_event(api, d, &msg, now);
             }
             *rs = updated;
         }

@@ -395,6 +395,14 @@ fn describe(cluster: &Cluster, names: &[String], namespace: &str) -> Outcome {
     Outcome::default().out(text.join("\n\n"))
 }
 
+/// A main-endpoint update that prints `line` on success.
+fn update_then(cluster: &mut Cluster, kind: Kind, next: Value, line: String) -> Outcome {
+    match cluster.api.update(kind, next, None) {
+        Ok(_) => Outcome::default().out(line),
+        Err(e) => Outcome::default().api(&e, None),
+    }
+}
+
 fn one<'a>(cluster: &'a Cluster, t: &Target) -> Result<(&'a Value, String), Outcome> {
     let name = t.names.first().cloned().unwrap_or_default();
     cluster
@@ -417,10 +425,12 @@ fn scale(cluster: &mut Cluster, t: &Target, replicas: i64) -> Outcome {
     };
     let mut next = cur;
     next["spec"]["replicas"] = json!(replicas);
-    match cluster.api.update(t.kind, next, None) {
-        Ok(_) => Outcome::default().out(format!("{}/{name} scaled\n", t.kind.kind_group())),
-        Err(e) => Outcome::default().api(&e, None),
-    }
+    update_then(
+        cluster,
+        t.kind,
+        next,
+        format!("{}/{name} scaled\n", t.kind.kind_group()),
+    )
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -661,10 +671,7 @@ fn rollout(
                 ],
                 json!(rfc3339(cluster.now())),
             );
-            match cluster.api.update(t.kind, next, None) {
-                Ok(_) => Outcome::default().out(format!("{kg}/{name} restarted\n")),
-                Err(e) => Outcome::default().api(&e, None),
-            }
+            update_then(cluster, t.kind, next, format!("{kg}/{name} restarted\n"))
         }
         RolloutAction::Pause | RolloutAction::Resume => {
             let pause = action == RolloutAction::Pause;
@@ -678,10 +685,7 @@ fn rollout(
             } else {
                 obj::remove(&mut next, &["spec", "paused"]);
             }
-            match cluster.api.update(t.kind, next, None) {
-                Ok(_) => Outcome::default().out(format!("{kg}/{name} {word}\n")),
-                Err(e) => Outcome::default().api(&e, None),
-            }
+            update_then(cluster, t.kind, next, format!("{kg}/{name} {word}\n"))
         }
         RolloutAction::History => {
             let revs = revisions(cluster, &cur);
@@ -741,10 +745,7 @@ fn rollout(
             }
             let mut next = cur;
             next["spec"]["template"] = template;
-            match cluster.api.update(t.kind, next, None) {
-                Ok(_) => Outcome::default().out(format!("{kg}/{name} rolled back\n")),
-                Err(e) => Outcome::default().api(&e, None),
-            }
+            update_then(cluster, t.kind, next, format!("{kg}/{name} rolled back\n"))
         }
         RolloutAction::Status => rollout_status(cluster, &name),
     }
@@ -901,13 +902,15 @@ fn label(
             format!("{kg}/{name} not labeled\n")
         });
     }
-    match cluster.api.update(t.kind, next, None) {
-        Ok(_) => Outcome::default().out(format!(
+    update_then(
+        cluster,
+        t.kind,
+        next,
+        format!(
             "{kg}/{name} {}\n",
             if annotate { "annotated" } else { "labeled" }
-        )),
-        Err(e) => Outcome::default().api(&e, None),
-    }
+        ),
+    )
 }
 
 fn set_image(cluster: &mut Cluster, t: &Target, images: &[(String, String)]) -> Outcome {
@@ -942,8 +945,10 @@ fn set_image(cluster: &mut Cluster, t: &Target, images: &[(String, String)]) -> 
         return Outcome::default();
     }
     obj::set(&mut next, path, Value::Array(updated));
-    match cluster.api.update(t.kind, next, None) {
-        Ok(_) => Outcome::default().out(format!("{}/{name} image updated\n", t.kind.kind_group())),
-        Err(e) => Outcome::default().api(&e, None),
-    }
+    update_then(
+        cluster,
+        t.kind,
+        next,
+        format!("{}/{name} image updated\n", t.kind.kind_group()),
+    )
 }
