@@ -118,6 +118,8 @@ pub struct ApiServer {
     pub(crate) rng: ChaCha8Rng,
     /// Simulated seconds, for managedFields times; the cluster keeps it current.
     pub clock: u64,
+    /// Event names by their fold key (see `record_event`).
+    event_index: std::collections::HashMap<String, String>,
     /// The field manager (and subresource) of the writes now being made (F8); writers
     /// set it, and it falls back to the controllers' `kube-controller-manager`.
     manager: (String, Option<String>),
@@ -136,6 +138,7 @@ impl ApiServer {
             event_seq: 0,
             rng,
             clock: 0,
+            event_index: std::collections::HashMap::new(),
             manager: (CONTROLLER_MANAGER.to_string(), None),
         }
     }
@@ -588,6 +591,27 @@ impl ApiServer {
         }
     }
 
+    /// Events expire an hour after they were last seen (kube-apiserver's default
+    /// `--event-ttl`).
+    pub fn expire_events(&mut self, now: u64) {
+        const TTL: i64 = 3600;
+        let cutoff = crate::sim::time::sim_unix(now) - TTL;
+        let Some(events) = self.objects.get_mut(&Kind::Event) else {
+            return;
+        };
+        let before = events.len();
+        events.retain(|_, e| {
+            e["lastTimestamp"]
+                .as_str()
+                .and_then(crate::sim::time::parse_rfc3339)
+                .is_none_or(|t| t > cutoff)
+        });
+        if events.len() != before {
+            let live: std::collections::HashSet<&String> = events.keys().collect();
+            self.event_index.retain(|_, n| live.contains(n));
+        }
+    }
+
     /// Records a core/v1 Event, folding repeats into `count` as the event recorder does.
     pub fn record_event(&mut self, involved: &Value, kind: Kind, note: Note<'_>, now: u64) {
         let Note {
@@ -598,14 +622,16 @@ impl ApiServer {
         } = note;
         let ts = json!(rfc3339(now));
         let involved_name = obj::name(involved).to_string();
-        let existing = self.objects.get_mut(&Kind::Event).and_then(|m| {
-            m.values_mut().find(|e| {
-                e["involvedObject"]["name"] == json!(involved_name)
-                    && e["involvedObject"]["kind"] == json!(kind.kind_name())
-                    && e["reason"] == json!(reason)
-                    && e["message"] == json!(message)
-                    && e["type"] == json!(type_)
-            })
+        // The recorder folds repeats by object, reason, message and type; an index keeps
+        // that O(1) however many events exist.
+        let key = format!(
+            "{}\u{0}{involved_name}\u{0}{reason}\u{0}{type_}\u{0}{message}",
+            kind.kind_name()
+        );
+        let existing = self.event_index.get(&key).cloned().and_then(|n| {
+            self.objects
+                .get_mut(&Kind::Event)
+                .and_then(|m| m.get_mut(&n))
         });
         if let Some(e) = existing {
             let c = e["count"].as_i64().unwrap_or(1) + 1;
@@ -621,6 +647,7 @@ impl ApiServer {
             "{involved_name}.{:x}",
             0x181_7a00_0000_0000_u64 + self.event_seq * 0x1_0000
         );
+        self.event_index.insert(key, name.clone());
         let api_version = if kind == Kind::Pod { "v1" } else { "apps/v1" };
         let event = json!({
             "apiVersion": "v1",

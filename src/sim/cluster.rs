@@ -48,6 +48,9 @@ impl Cluster {
     pub fn tick(&mut self) {
         self.now += 1;
         self.api.clock = self.now;
+        if self.now.is_multiple_of(60) {
+            self.api.expire_events(self.now);
+        }
         self.kubelet.tick(&mut self.api, self.now);
         if self.deployments.informer.due_for_resync(self.now) {
             self.deployments.resync();
