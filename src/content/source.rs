@@ -18,7 +18,8 @@ pub struct Source {
     pub name: String,
     pub text: String,
     pub origin: Origin,
-    line_starts: Vec<usize>,
+    /// Computed on first use: only diagnostics need it.
+    line_starts: std::sync::OnceLock<Vec<usize>>,
 }
 
 impl Source {
@@ -32,23 +33,29 @@ impl Source {
         if text.contains("\r\n") {
             text = text.replace("\r\n", "\n");
         }
-        let line_starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
         Source {
             name: name.into(),
             text,
             origin,
-            line_starts,
+            line_starts: std::sync::OnceLock::new(),
         }
+    }
+
+    fn line_starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        })
     }
 
     /// 1-based line and column (in characters) of a byte offset; offsets past the end
     /// map to the end.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.text.len());
-        let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
-        let start = self.line_starts[line];
+        let starts = self.line_starts();
+        let line = starts.partition_point(|&s| s <= offset) - 1;
+        let start = starts[line];
         let col = self.text[start..floor_char_boundary(&self.text, offset)]
             .chars()
             .count();
@@ -57,7 +64,8 @@ impl Source {
 
     /// Byte range of the 1-based line, without its newline.
     pub fn line_range(&self, line: usize) -> Range<usize> {
-        let start = self.line_starts[line.saturating_sub(1).min(self.line_starts.len() - 1)];
+        let starts = self.line_starts();
+        let start = starts[line.saturating_sub(1).min(starts.len() - 1)];
         let end = self.text[start..]
             .find('\n')
             .map_or(self.text.len(), |i| start + i);
