@@ -52,7 +52,7 @@ fn home_to_list_to_card_and_reveal_two_sections() {
     let text = screen_text(&render(&a, 80, 24));
     assert!(text.contains("1 Key points"), "{text}");
     assert!(text.contains("2 Basics  ~10 s"), "{text}");
-    assert!(text.contains("spec is what you ask for"), "{text}");
+    assert!(text.contains("spec is the intent you declare"), "{text}");
     assert!(!text.contains("3 Solid answer  ~50 s"), "{text}");
     assert!(
         text.contains("Space: reveal 3 Solid answer (2/9 shown)"),
@@ -125,14 +125,20 @@ fn level_keys_switch_the_deeper_notes() {
     a.update(ch('4'));
     let text = screen_text(&render(&a, 120, 40));
     assert!(text.contains("4 Deeper  at middle level"), "{text}");
-    assert!(text.contains("Add the mechanics"), "{text}");
+    assert!(
+        text.contains("Explain the mechanics behind the split"),
+        "{text}"
+    );
     a.update(ch(']'));
     assert_eq!(card_state(&a).level, Level::Senior);
     a.update(ch(']'));
     a.update(ch(']'));
     assert_eq!(card_state(&a).level, Level::Principal);
     let text = screen_text(&render(&a, 120, 40));
-    assert!(text.contains("Treat it as an API design rule"), "{text}");
+    assert!(
+        text.contains("Discuss it as API design for operators"),
+        "{text}"
+    );
     a.update(ch('['));
     assert_eq!(card_state(&a).level, Level::Senior);
 }

@@ -140,12 +140,12 @@ fn open_reveal_two_tiers_and_quit_in_tmux() {
     let pane = tmux.wait_for("basics", |p| p.contains("Space: reveal 3 Solid answer"));
     assert!(pane.contains("1 Key points"), "{pane}");
     assert!(
-        pane.contains("spec is desired state, status is observed state"),
+        pane.contains("spec records intent; status reports what was last observed"),
         "{pane}"
     );
     assert!(pane.contains("2 Basics  ~10 s"), "{pane}");
     assert!(
-        pane.contains("spec is what you ask for; status is what the controller last"),
+        pane.contains("spec is the intent you declare; status is what the owning"),
         "{pane}"
     );
     assert!(!pane.contains("3 Solid answer  ~"), "{pane}");
