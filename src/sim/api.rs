@@ -519,46 +519,44 @@ impl ApiServer {
                 grace.unwrap_or(default)
             };
             if grace > 0 || has_finalizers {
-                if obj::is_deleting(&old) {
-                    return Ok(old);
-                }
-                let mut obj = old.clone();
-                obj::set(
-                    &mut obj,
-                    &["metadata", "deletionTimestamp"],
-                    json!(rfc3339(now + grace as u64)),
-                );
-                obj::set(
-                    &mut obj,
-                    &["metadata", "deletionGracePeriodSeconds"],
-                    json!(grace),
-                );
-                return self.store_modified(kind, name.to_string(), old, obj);
+                return self.mark_deleting(kind, name, old, now + grace as u64, grace);
             }
             return Ok(self.remove(kind, name));
         }
         if has_finalizers {
-            if obj::is_deleting(&old) {
-                return Ok(old);
-            }
-            let mut obj = old.clone();
-            obj::set(
-                &mut obj,
-                &["metadata", "deletionTimestamp"],
-                json!(rfc3339(now)),
-            );
-            obj::set(
-                &mut obj,
-                &["metadata", "deletionGracePeriodSeconds"],
-                json!(0),
-            );
-            // A4: the first deletionTimestamp bumps generation.
-            if let Some(g) = obj::int(&old, &["metadata", "generation"]) {
-                obj::set(&mut obj, &["metadata", "generation"], json!(g + 1));
-            }
-            return self.store_modified(kind, name.to_string(), old, obj);
+            return self.mark_deleting(kind, name, old, now, 0);
         }
         Ok(self.remove(kind, name))
+    }
+
+    /// Sets `deletionTimestamp` once (a repeat delete changes nothing); A4: the first one
+    /// bumps generation on kinds that have it.
+    fn mark_deleting(
+        &mut self,
+        kind: Kind,
+        name: &str,
+        old: Value,
+        at: u64,
+        grace: i64,
+    ) -> Result<Value, ApiError> {
+        if obj::is_deleting(&old) {
+            return Ok(old);
+        }
+        let mut obj = old.clone();
+        obj::set(
+            &mut obj,
+            &["metadata", "deletionTimestamp"],
+            json!(rfc3339(at)),
+        );
+        obj::set(
+            &mut obj,
+            &["metadata", "deletionGracePeriodSeconds"],
+            json!(grace),
+        );
+        if let Some(g) = obj::int(&old, &["metadata", "generation"]) {
+            obj::set(&mut obj, &["metadata", "generation"], json!(g + 1));
+        }
+        self.store_modified(kind, name.to_string(), old, obj)
     }
 
     /// Removes an object outright (the kubelet's final delete, or a delete with no grace).

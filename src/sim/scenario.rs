@@ -125,15 +125,18 @@ pub fn find(id: &str) -> Option<&'static Scenario> {
     SCENARIOS.iter().find(|s| s.id == id)
 }
 
-/// The Deployment `kubectl create deployment NAME --image=IMAGE --replicas=N` sends
-/// (its container is named after the image, as kubectl names it).
-pub fn deployment(name: &str, image: &str, replicas: i64) -> Value {
-    let container = image
+/// The container name kubectl derives from an image: `nginx` for `docker.io/nginx:1.27`.
+pub fn container_name(image: &str) -> Option<&str> {
+    image
         .rsplit('/')
         .next()
         .and_then(|s| s.split([':', '@']).next())
-        .unwrap_or(name)
-        .to_string();
+}
+
+/// The Deployment `kubectl create deployment NAME --image=IMAGE --replicas=N` sends
+/// (its container is named after the image, as kubectl names it).
+pub fn deployment(name: &str, image: &str, replicas: i64) -> Value {
+    let container = container_name(image).unwrap_or(name).to_string();
     json!({
         "apiVersion": "apps/v1",
         "kind": "Deployment",

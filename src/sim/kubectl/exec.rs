@@ -574,11 +574,7 @@ fn create_deployment(
         let containers: Vec<Value> = images
             .iter()
             .map(|i| {
-                let n = i
-                    .rsplit('/')
-                    .next()
-                    .and_then(|s| s.split([':', '@']).next())
-                    .unwrap_or(name);
+                let n = crate::sim::scenario::container_name(i).unwrap_or(name);
                 json!({"image": i, "name": n, "resources": {}})
             })
             .collect();
