@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::exec::{Outcome, manifest_kind, strip_server_fields};
+use super::exec::{Outcome, each_object, strip_server_fields};
 use crate::sim::cluster::Cluster;
 use crate::sim::merge::{
     LAST_APPLIED_ANNOTATION, strategic_merge_patch, three_way_patch, with_last_applied,
@@ -18,16 +18,7 @@ pub fn apply(
     field_manager: Option<&str>,
     force: bool,
 ) -> Outcome {
-    let mut o = Outcome::default();
-    for mut config in objs {
-        let kind = match manifest_kind(&config) {
-            Ok(k) => k,
-            Err(e) => {
-                o.stderr.push_str(&e);
-                o.failed = true;
-                continue;
-            }
-        };
+    each_object(objs, |kind, mut config, mut o| {
         strip_server_fields(&mut config);
         let name = obj::name(&config).to_string();
         let kg = kind.kind_group();
@@ -45,26 +36,19 @@ pub fn apply(
                 .map(|word| format!("{kg}/{name} {word}\n"))
         };
         match result {
-            Ok(line) => o.stdout.push_str(&line),
+            Ok(line) => o.out(line),
             Err(Failure::Api(e)) => {
-                let ctx = if server_side {
-                    None
-                } else {
-                    Some(format!("error when applying patch to \"{file}\": "))
-                };
-                let mut failed = Outcome::default().api_error(&e, ctx);
-                o.stderr.push_str(&failed.stderr);
-                o.error = failed.error.take();
-                o.failed = true;
+                let ctx =
+                    (!server_side).then(|| format!("error when applying patch to \"{file}\": "));
+                o.api_error(&e, ctx)
             }
             Err(Failure::Conflict(msg)) => {
-                o.stderr.push_str(&msg);
+                let mut o = o.err(msg);
                 o.error = Some(crate::sim::api::Reason::Conflict);
-                o.failed = true;
+                o
             }
         }
-    }
-    o
+    })
 }
 
 pub enum Failure {

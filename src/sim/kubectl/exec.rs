@@ -30,11 +30,11 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    fn out(mut self, s: impl AsRef<str>) -> Self {
+    pub(super) fn out(mut self, s: impl AsRef<str>) -> Self {
         self.stdout.push_str(s.as_ref());
         self
     }
-    fn err(mut self, s: impl AsRef<str>) -> Self {
+    pub(super) fn err(mut self, s: impl AsRef<str>) -> Self {
         self.stderr.push_str(s.as_ref());
         self.failed = true;
         self
@@ -216,7 +216,7 @@ fn with_manifests(files: &Files, file: &str, f: impl FnOnce(Vec<Value>) -> Outco
     }
 }
 
-pub(super) fn manifest_kind(o: &Value) -> Result<Kind, String> {
+fn manifest_kind(o: &Value) -> Result<Kind, String> {
     let kind = o["kind"].as_str().unwrap_or("");
     match Kind::from_kind_name(kind) {
         Some(k) if k != Kind::Event => Ok(k),
@@ -599,47 +599,45 @@ fn create_deployment(
     }
 }
 
-fn create_file(cluster: &mut Cluster, file: &str, objs: Vec<Value>) -> Outcome {
+/// Runs `f` on each manifest object of a known kind, in file order; an unknown kind is
+/// reported in its place and skipped.
+pub(super) fn each_object(
+    objs: Vec<Value>,
+    mut f: impl FnMut(Kind, Value, Outcome) -> Outcome,
+) -> Outcome {
     let mut o = Outcome::default();
-    for mut x in objs {
-        let kind = match manifest_kind(&x) {
-            Ok(k) => k,
-            Err(e) => {
-                o = o.err(e);
-                continue;
-            }
+    for x in objs {
+        o = match manifest_kind(&x) {
+            Ok(kind) => f(kind, x, o),
+            Err(e) => o.err(e),
         };
-        strip_server_fields(&mut x);
-        obj::remove(&mut x, &["metadata", "resourceVersion"]);
-        let name = obj::name(&x).to_string();
-        match cluster.api.create(kind, x, cluster.now()) {
-            Ok(_) => o = o.out(format!("{}/{name} created\n", kind.kind_group())),
-            Err(e) => o = o.api(&e, Some(format!("error when creating \"{file}\": "))),
-        }
     }
     o
 }
 
+fn create_file(cluster: &mut Cluster, file: &str, objs: Vec<Value>) -> Outcome {
+    each_object(objs, |kind, mut x, o| {
+        strip_server_fields(&mut x);
+        obj::remove(&mut x, &["metadata", "resourceVersion"]);
+        let name = obj::name(&x).to_string();
+        match cluster.api.create(kind, x, cluster.now()) {
+            Ok(_) => o.out(format!("{}/{name} created\n", kind.kind_group())),
+            Err(e) => o.api(&e, Some(format!("error when creating \"{file}\": "))),
+        }
+    })
+}
+
 fn replace_file(cluster: &mut Cluster, file: &str, objs: Vec<Value>) -> Outcome {
-    let mut o = Outcome::default();
-    for mut x in objs {
-        let kind = match manifest_kind(&x) {
-            Ok(k) => k,
-            Err(e) => {
-                o = o.err(e);
-                continue;
-            }
-        };
+    each_object(objs, |kind, mut x, o| {
         let name = obj::name(&x).to_string();
         // F2: with no resourceVersion in the file, kubectl sends the current one.
         let rv = obj::str(&x, &["metadata", "resourceVersion"]).map(str::to_string);
         strip_server_fields(&mut x);
         match cluster.api.update(kind, x, rv.as_deref()) {
-            Ok(_) => o = o.out(format!("{}/{name} replaced\n", kind.kind_group())),
-            Err(e) => o = o.api(&e, Some(format!("error when replacing \"{file}\": "))),
+            Ok(_) => o.out(format!("{}/{name} replaced\n", kind.kind_group())),
+            Err(e) => o.api(&e, Some(format!("error when replacing \"{file}\": "))),
         }
-    }
-    o
+    })
 }
 
 fn rollout(
