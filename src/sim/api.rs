@@ -210,19 +210,7 @@ impl ApiServer {
         let old = self.get(kind, &name)?.clone();
         let mut obj = obj;
         super::defaults::apply(kind, &mut obj);
-        let spec_changed = old.get("spec") != obj.get("spec");
-        let ann_changed = obj::path(&old, &["metadata", "annotations"])
-            != obj::path(&obj, &["metadata", "annotations"]);
-        let g = obj::int(&old, &["metadata", "generation"]).unwrap_or(1);
-        obj::set(
-            &mut obj,
-            &["metadata", "generation"],
-            json!(if spec_changed || ann_changed {
-                g + 1
-            } else {
-                g
-            }),
-        );
+        set_generation(kind, &old, &mut obj);
         for f in ["uid", "creationTimestamp", "namespace"] {
             if let Some(v) = obj::path(&old, &["metadata", f]) {
                 obj::set(&mut obj, &["metadata", f], v.clone());
@@ -408,14 +396,7 @@ impl ApiServer {
         }
         super::defaults::apply(kind, &mut obj);
         self.track_update(kind, &old, &mut obj);
-        let spec_changed = old.get("spec") != obj.get("spec");
-        let ann_changed = kind == Kind::Deployment
-            && obj::path(&old, &["metadata", "annotations"])
-                != obj::path(&obj, &["metadata", "annotations"]);
-        if (spec_changed || ann_changed) && kind != Kind::Pod {
-            let g = obj::int(&old, &["metadata", "generation"]).unwrap_or(0) + 1;
-            obj::set(&mut obj, &["metadata", "generation"], json!(g));
-        }
+        set_generation(kind, &old, &mut obj);
         self.store_modified(kind, name, old, obj)
     }
 
@@ -735,4 +716,23 @@ fn validate_status(kind: Kind, o: &Value) -> Result<(), ApiError> {
         kind.kind_name(),
         obj::name(o)
     )))
+}
+
+/// A2: a write moves `metadata.generation` only when the spec changed, or, for a
+/// Deployment, its annotations (they are copied to ReplicaSets). Pods carry none here.
+fn set_generation(kind: Kind, old: &Value, new: &mut Value) {
+    if kind == Kind::Pod {
+        return;
+    }
+    let spec_changed = old.get("spec") != new.get("spec");
+    let ann_changed = kind == Kind::Deployment
+        && obj::path(old, &["metadata", "annotations"])
+            != obj::path(new, &["metadata", "annotations"]);
+    let g = obj::int(old, &["metadata", "generation"]).unwrap_or(0);
+    let g = if spec_changed || ann_changed {
+        g + 1
+    } else {
+        g
+    };
+    obj::set(new, &["metadata", "generation"], json!(g));
 }
