@@ -1,2 +1,4 @@
 //! Study layer: spaced repetition, quiz generation, the mock-interview state machine and
 //! the progress store. Never touches the terminal; time is always passed in.
+
+pub mod mock;
