@@ -2,3 +2,4 @@
 //! the progress store. Never touches the terminal; time is always passed in.
 
 pub mod mock;
+pub mod quiz;

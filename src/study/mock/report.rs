@@ -64,7 +64,7 @@ pub fn markdown(card: &Scorecard, deck: &Deck, date: Option<&str>) -> String {
         let followup = r.followup.as_ref().map_or("none", |f| f.verdict.as_str());
         let _ = writeln!(
             out,
-            "| {} | `{}` | {} | {}/{} ({}%) | {} / {} | {} | {followup} | {} | {} |",
+            "| {} | `{}` | {} | {}/{} ({}%) | {} / {}{} | {} | {followup} | {} | {} |",
             i + 1,
             r.question_id,
             r.level,
@@ -73,6 +73,10 @@ pub fn markdown(card: &Scorecard, deck: &Deck, date: Option<&str>) -> String {
             r.coverage_percent(),
             clock(r.time.as_secs()),
             clock(r.solid_seconds.into()),
+            match r.overtime_seconds() {
+                0 => String::new(),
+                over => format!(" (+{})", clock(over)),
+            },
             if r.pitfall_said() { "**yes**" } else { "no" },
             r.score(strictness),
             r.grade(),
@@ -95,6 +99,13 @@ pub fn markdown(card: &Scorecard, deck: &Deck, date: Option<&str>) -> String {
     for (i, r) in card.results.iter().enumerate() {
         question_section(&mut out, i + 1, r, deck.question(&r.question_id), card);
     }
+    // Sections end with a blank line and start with one: keep a single blank line between
+    // blocks (user text is quoted line by line, so it never holds a blank line itself).
+    while out.contains("\n\n\n") {
+        out = out.replace("\n\n\n", "\n\n");
+    }
+    out.truncate(out.trim_end().len());
+    out.push('\n');
     out
 }
 
@@ -151,7 +162,7 @@ fn question_section(
                 Some(pit) => {
                     let _ = writeln!(
                         out,
-                        "- \"{}\": {}",
+                        "- **Said:** {} **Instead:** {}",
                         one_line(&pit.claim),
                         one_line(&pit.why)
                     );
