@@ -62,7 +62,7 @@ impl std::fmt::Display for RoundKind {
 }
 
 /// One quiz question.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Item {
     pub kind: RoundKind,
     /// The content question this item is about: a miss puts it forward for review.
