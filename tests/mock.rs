@@ -356,8 +356,19 @@ fn scoring_rules() {
     use FollowupVerdict::*;
     use Grade::*;
     use Strictness::*;
+    type Row = (
+        &'static str,
+        usize,
+        bool,
+        u64,
+        Option<(FollowupVerdict, u64)>,
+        Strictness,
+        u32,
+        Grade,
+        bool,
+    );
     #[rustfmt::skip]
-    let table: &[(&str, usize, bool, u64, Option<(FollowupVerdict, u64)>, Strictness, u32, Grade, bool)] = &[
+    let table: &[Row] = &[
         // what,                                   covered, pitfall, ms, follow-up, strictness, score, grade, passed
         ("full coverage in time",                   4, false, 38_000, None,                 Standard, 100, Easy,  true),
         ("full, follow-up answered in its budget",  4, false, 38_000, Some((Answered, 15)), Standard, 100, Easy,  true),

@@ -180,7 +180,7 @@ fn answering_shows_the_correction_and_mistakes_go_to_review() {
     assert_eq!(quiz.position(), (0, 4));
     assert_eq!(quiz.round_position(), Some((0, 2)));
     assert_eq!(
-        quiz.next(),
+        quiz.advance(),
         Err(QuizError::WrongPhase {
             action: "move on",
             when: "before answering"
@@ -211,7 +211,7 @@ fn answering_shows_the_correction_and_mistakes_go_to_review() {
         } else if !expected_review.contains(&item.question_id) {
             expected_review.push(item.question_id.clone());
         }
-        quiz.next().unwrap();
+        quiz.advance().unwrap();
         n += 1;
     }
     assert!(quiz.is_done());
@@ -262,7 +262,7 @@ fn a_pitfall_claim_shows_its_why_after_answering() {
         } else {
             assert!(f.correct, "{}", item.stem);
         }
-        quiz.next().unwrap();
+        quiz.advance().unwrap();
     }
     assert_eq!(quiz.result().review, ["create-vs-apply"]);
 }

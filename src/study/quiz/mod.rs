@@ -252,7 +252,7 @@ impl Quiz {
     }
 
     /// Moves past the feedback to the next item, or to the end.
-    pub fn next(&mut self) -> Result<(), QuizError> {
+    pub fn advance(&mut self) -> Result<(), QuizError> {
         if self.phase != QuizPhase::Feedback {
             return Err(QuizError::WrongPhase {
                 action: "move on",
