@@ -287,6 +287,55 @@ fn a_two_question_mock_runs_through_every_phase() {
 }
 
 #[test]
+fn a_question_without_followups_goes_straight_on() {
+    let deck = fixture_deck();
+    let only = Deck {
+        topics: deck.topics.clone(),
+        questions: vec![deck.question("field-owner").unwrap().clone()],
+    };
+    let mut m = Mock::new(&only, setup(3, Level::Senior, 0)).unwrap();
+    assert_eq!(m.position(), (0, 1), "fewer questions than asked for");
+    assert_eq!(m.followup(), None);
+    m.start_answer(secs(0)).unwrap();
+    m.finish_answer(secs(59)).unwrap();
+    m.toggle_keypoint(1).unwrap();
+    m.confirm_rubric(secs(60)).unwrap();
+    assert!(m.is_done());
+    assert_eq!(m.pending(), None);
+    let r = &m.scorecard().results[0];
+    assert_eq!(r.followup, None);
+    // Without a follow-up the keypoints carry all 100 points: 1 of 2 is 50.
+    assert_eq!(r.score(Strictness::Standard), 50);
+}
+
+#[test]
+fn the_rubric_is_available_to_save_before_the_followup() {
+    let deck = fixture_deck();
+    let mut s = setup(1, Level::Junior, 0);
+    s.topic = Some("apply".into());
+    let mut m = Mock::new(&deck, s).unwrap();
+    m.start_answer(secs(0)).unwrap();
+    m.finish_answer(secs(10)).unwrap();
+    assert_eq!(
+        m.pending(),
+        None,
+        "nothing to save before the rubric is confirmed"
+    );
+    m.toggle_keypoint(0).unwrap();
+    m.confirm_rubric(secs(11)).unwrap();
+    let pending = m.pending().expect("rubric saved before the follow-up");
+    assert_eq!(
+        (pending.question_id.as_str(), &pending.covered[..]),
+        ("create-vs-apply", &[0][..])
+    );
+    assert!(m.results().is_empty());
+    m.finish_followup(secs(20)).unwrap();
+    m.judge_followup(FollowupVerdict::Partial).unwrap();
+    assert_eq!(m.results().len(), 1);
+    assert_eq!(m.results()[0].covered, [0]);
+}
+
+#[test]
 fn ending_early_keeps_only_scored_questions() {
     let deck = fixture_deck();
     let mut m = Mock::new(&deck, setup(3, Level::Senior, 3)).unwrap();

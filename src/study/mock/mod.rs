@@ -401,7 +401,17 @@ impl Mock {
         self.phase = Phase::Done;
     }
 
-    /// Results so far (all of them once done).
+    /// The current question's result once its rubric is confirmed and while its follow-up
+    /// runs, so a caller can save the rubric at once and update it after the verdict.
+    /// Until judged, an asked follow-up counts as missed.
+    pub fn pending(&self) -> Option<&QuestionResult> {
+        match self.phase {
+            Phase::Followup | Phase::FollowupAnswer => self.current.as_ref().map(|c| &c.result),
+            _ => None,
+        }
+    }
+
+    /// Results so far (all of them once done); one more each time a question is scored.
     pub fn results(&self) -> &[QuestionResult] {
         &self.results
     }
