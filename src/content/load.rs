@@ -27,6 +27,10 @@ pub const SHIPPED: &[(&str, &str)] = &[
         "content/api-machinery.toml",
         include_str!("../../content/api-machinery.toml"),
     ),
+    (
+        "content/writers.toml",
+        include_str!("../../content/writers.toml"),
+    ),
 ];
 
 pub fn shipped_sources() -> Vec<Source> {
