@@ -129,7 +129,9 @@ fn the_control_loop_and_design_topics_span_every_level() {
         assert_eq!(q.level.as_str(), level, "{id}");
     }
     for topic in ["control-loop", "controller-design"] {
-        let t = deck.topic(topic).unwrap_or_else(|| panic!("{topic} missing"));
+        let t = deck
+            .topic(topic)
+            .unwrap_or_else(|| panic!("{topic} missing"));
         assert!(t.summary.is_some() && !t.roadmaps.is_empty(), "{topic}");
     }
     // Together the two topics give at least two questions at every level.
