@@ -157,13 +157,27 @@ fn list_json_has_the_contract_fields() {
         .clone();
     let rows: serde_json::Value = serde_json::from_slice(&out).unwrap();
     let rows = rows.as_array().unwrap();
-    // One row per shipped question, whatever other topics the deck has grown.
+    // One row per shipped question, whatever the size of the deck, each with every field.
     let shipped = kubedrill::content::load(
         kubedrill::content::shipped_sources(),
         vec![],
         &kubedrill::sim::catalog::SimCatalog,
-    );
-    assert_eq!(rows.len(), shipped.deck.questions.len());
+    )
+    .deck;
+    assert_eq!(rows.len(), shipped.questions.len());
+    for row in rows {
+        for key in [
+            "id",
+            "topic",
+            "level",
+            "importance",
+            "frequency",
+            "scenario",
+            "prompt",
+        ] {
+            assert!(!row[key].is_null(), "{key} missing in {row}");
+        }
+    }
     let fight = rows
         .iter()
         .find(|r| r["id"] == "replica-count-fight")

@@ -108,3 +108,40 @@ fn every_shipped_question_fills_every_field() {
         assert_full(q);
     }
 }
+
+#[test]
+fn the_control_loop_and_design_topics_span_every_level() {
+    let deck = deck();
+    let expect = [
+        ("what-is-a-controller", "control-loop", "junior"),
+        ("controller-down", "control-loop", "junior"),
+        ("idempotent-reconcile", "control-loop", "middle"),
+        ("informers-cache-resync", "control-loop", "middle"),
+        ("work-queue", "control-loop", "senior"),
+        ("operator-status-conditions", "controller-design", "senior"),
+        ("watch-vs-requeue", "controller-design", "senior"),
+        ("status-is-not-state", "controller-design", "principal"),
+        ("leader-election", "controller-design", "principal"),
+    ];
+    for (id, topic, level) in expect {
+        let q = deck.question(id).unwrap_or_else(|| panic!("{id} missing"));
+        assert_eq!(q.topic, topic, "{id}");
+        assert_eq!(q.level.as_str(), level, "{id}");
+    }
+    for topic in ["control-loop", "controller-design"] {
+        let t = deck
+            .topic(topic)
+            .unwrap_or_else(|| panic!("{topic} missing"));
+        assert!(t.summary.is_some() && !t.roadmaps.is_empty(), "{topic}");
+    }
+    // Together the two topics give at least two questions at every level.
+    for level in Level::ALL {
+        let n = deck
+            .questions
+            .iter()
+            .filter(|q| q.topic == "control-loop" || q.topic == "controller-design")
+            .filter(|q| q.level == *level)
+            .count();
+        assert!(n >= 2, "{level}: {n} questions");
+    }
+}

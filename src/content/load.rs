@@ -31,6 +31,14 @@ pub const SHIPPED: &[(&str, &str)] = &[
         "content/writers.toml",
         include_str!("../../content/writers.toml"),
     ),
+    (
+        "content/control-loop.toml",
+        include_str!("../../content/control-loop.toml"),
+    ),
+    (
+        "content/controller-design.toml",
+        include_str!("../../content/controller-design.toml"),
+    ),
 ];
 
 pub fn shipped_sources() -> Vec<Source> {
