@@ -195,3 +195,137 @@ pub fn check_finalizers(kind: Kind, old: &Value, new: &Value) -> Result<(), ApiE
         added.join(", ")
     )))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::session::Session;
+
+    fn run(s: &mut Session, lines: &[&str]) -> String {
+        let mut out = String::new();
+        for l in lines {
+            let o = s.run_line(l);
+            out.push_str(&o.stdout);
+            out.push_str(&o.stderr);
+        }
+        out
+    }
+
+    fn count(s: &Session, kind: Kind) -> usize {
+        s.cluster.api.count(kind)
+    }
+
+    #[test]
+    fn cascade_values_as_kubectl_reads_them() {
+        assert_eq!(
+            Propagation::from_cascade("orphan"),
+            Ok((Propagation::Orphan, None))
+        );
+        let (p, w) = Propagation::from_cascade("false").unwrap();
+        assert_eq!(p, Propagation::Orphan);
+        assert!(w.unwrap().contains("--cascade=orphan"));
+        let (p, w) = Propagation::from_cascade("true").unwrap();
+        assert_eq!(p, Propagation::Background);
+        assert!(w.unwrap().contains("--cascade=background"));
+        assert!(
+            Propagation::from_cascade("sideways")
+                .unwrap_err()
+                .contains("invalid cascade value (sideways)")
+        );
+    }
+
+    #[test]
+    fn background_removes_the_owner_at_once_and_dependents_after() {
+        let mut s = Session::new("ownership", 1).unwrap();
+        run(&mut s, &["kubectl delete deploy web"]);
+        assert_eq!(count(&s, Kind::Deployment), 0);
+        assert_eq!(count(&s, Kind::ReplicaSet), 0);
+        // Pods go gracefully: terminating now, gone after the 30 s grace period.
+        assert!(s.cluster.api.list(Kind::Pod).all(obj::is_deleting));
+        run(&mut s, &["tick 31"]);
+        assert_eq!(count(&s, Kind::Pod), 0);
+    }
+
+    #[test]
+    fn foreground_keeps_the_owner_until_the_pods_are_gone() {
+        let mut s = Session::new("ownership", 1).unwrap();
+        run(&mut s, &["kubectl delete deploy web --cascade=foreground"]);
+        let d = s.cluster.api.get(Kind::Deployment, "web").unwrap();
+        assert!(obj::is_deleting(d) && has_finalizer(d, FOREGROUND));
+        // The ReplicaSet owns pods, so it is deleted in the foreground too.
+        let rs = s.cluster.api.list(Kind::ReplicaSet).next().unwrap();
+        assert!(obj::is_deleting(rs) && has_finalizer(rs, FOREGROUND));
+        assert_eq!(rs["status"]["replicas"], 0, "terminating pods are not counted");
+        run(&mut s, &["tick 29"]);
+        assert_eq!(count(&s, Kind::Deployment), 1, "pods still terminating");
+        run(&mut s, &["tick 2"]);
+        assert_eq!(
+            (
+                count(&s, Kind::Deployment),
+                count(&s, Kind::ReplicaSet),
+                count(&s, Kind::Pod)
+            ),
+            (0, 0, 0)
+        );
+    }
+
+    #[test]
+    fn orphan_keeps_dependents_and_a_new_owner_adopts_them() {
+        let mut s = Session::new("ownership", 1).unwrap();
+        let pods_before: Vec<String> = s
+            .cluster
+            .api
+            .list(Kind::Pod)
+            .map(|p| obj::name(p).to_string())
+            .collect();
+        run(&mut s, &["kubectl delete deploy web --cascade=orphan", "tick 5"]);
+        assert_eq!(count(&s, Kind::Deployment), 0);
+        let rs = s.cluster.api.list(Kind::ReplicaSet).next().unwrap();
+        assert!(obj::controller_uid(rs).is_none());
+        assert!(!obj::is_deleting(rs));
+        run(&mut s, &["kubectl create -f web.yaml", "tick 3"]);
+        let d_uid = obj::uid(s.cluster.api.get(Kind::Deployment, "web").unwrap()).to_string();
+        let rs = s.cluster.api.list(Kind::ReplicaSet).next().unwrap();
+        assert_eq!(obj::controller_uid(rs), Some(d_uid.as_str()));
+        assert_eq!(count(&s, Kind::ReplicaSet), 1, "adopted, not recreated");
+        let pods_after: Vec<String> = s
+            .cluster
+            .api
+            .list(Kind::Pod)
+            .map(|p| obj::name(p).to_string())
+            .collect();
+        assert_eq!(pods_before, pods_after, "the same pods keep running");
+    }
+
+    #[test]
+    fn a_finalizer_holds_the_owner_and_its_dependents_until_removed() {
+        let mut s = Session::new("ownership", 1).unwrap();
+        run(
+            &mut s,
+            &[
+                r#"kubectl patch deploy web --type=merge -p '{"metadata":{"finalizers":["example.com/protect"]}}'"#,
+                "kubectl delete deploy web",
+                "tick 60",
+            ],
+        );
+        let d = s.cluster.api.get(Kind::Deployment, "web").unwrap();
+        assert!(obj::is_deleting(d));
+        // A custom finalizer is not a GC finalizer: the owner still counts as present.
+        assert_eq!(count(&s, Kind::ReplicaSet), 1);
+        assert_eq!(s.cluster.api.list(Kind::Pod).filter(|p| !obj::is_deleting(p)).count(), 3);
+        let out = run(
+            &mut s,
+            &[r#"kubectl patch deploy web --type=merge -p '{"metadata":{"finalizers":["example.com/protect","x.io/y"]}}'"#],
+        );
+        assert!(
+            out.contains(r#"metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"x.io/y"}"#),
+            "{out}"
+        );
+        run(
+            &mut s,
+            &[r#"kubectl patch deploy web --type=json -p '[{"op":"remove","path":"/metadata/finalizers"}]'"#],
+        );
+        assert_eq!(count(&s, Kind::Deployment), 0);
+        assert_eq!(count(&s, Kind::ReplicaSet), 0);
+    }
+}

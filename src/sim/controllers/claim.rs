@@ -178,4 +178,111 @@ mod tests {
         let none = json!({"spec": {}});
         assert_eq!(available_check_at(&none, &[&pod], 12), None);
     }
+
+    use crate::sim::session::Session;
+
+    fn progressing(s: &Session) -> (String, String) {
+        let d = s.cluster.api.get(Kind::Deployment, "web").unwrap();
+        let c = d["status"]["conditions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["type"] == "Progressing")
+            .unwrap();
+        (
+            c["status"].as_str().unwrap().to_string(),
+            c["reason"].as_str().unwrap().to_string(),
+        )
+    }
+
+    #[test]
+    fn an_unpullable_image_times_out_on_the_deadline_and_is_not_rolled_back() {
+        let mut s = Session::new("rollout", 1).unwrap();
+        s.run_line(r#"kubectl patch deploy web --type=merge -p '{"spec":{"progressDeadlineSeconds":45}}'"#);
+        s.run_line("kubectl set image deploy/web app=nginx:nonexistent");
+        let started = s.now();
+        // The last progress is the new ReplicaSet's first pod appearing; nothing follows.
+        let last_update = |s: &Session| {
+            let d = s.cluster.api.get(Kind::Deployment, "web").unwrap();
+            d["status"]["conditions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["type"] == "Progressing")
+                .unwrap()["lastUpdateTime"]
+                .as_str()
+                .and_then(parse_rfc3339)
+                .unwrap()
+        };
+        let mut last = last_update(&s);
+        while progressing(&s).1 != "ProgressDeadlineExceeded" {
+            assert!(s.now() < started + 120, "never timed out");
+            last = last_update(&s);
+            s.run_line("tick 1");
+        }
+        // Exactly the first second after lastUpdateTime + deadline, not at the next resync.
+        assert_eq!(sim_unix(s.now()), last + 46);
+        assert_eq!(progressing(&s).0, "False");
+        s.run_line("tick 120");
+        // No automatic rollback: the broken template stays, the old pods keep serving.
+        let d = s.cluster.api.get(Kind::Deployment, "web").unwrap();
+        assert_eq!(
+            d["spec"]["template"]["spec"]["containers"][0]["image"],
+            "nginx:nonexistent"
+        );
+        let ready = s
+            .cluster
+            .api
+            .list(Kind::Pod)
+            .filter(|p| is_active(p) && is_ready(p))
+            .count();
+        assert_eq!(ready, 3);
+        let out = s.run_line("kubectl get pods");
+        assert!(out.stdout.contains("ImagePullBackOff"), "{}", out.stdout);
+        // Rolling back revives the old ReplicaSet under a new revision.
+        s.run_line("kubectl rollout undo deploy/web");
+        s.run_line("tick 5");
+        assert_eq!(
+            progressing(&s),
+            ("True".into(), "NewReplicaSetAvailable".into())
+        );
+        let revs: Vec<(String, String)> = s
+            .cluster
+            .api
+            .list(Kind::ReplicaSet)
+            .map(|rs| {
+                let a = &rs["metadata"]["annotations"];
+                (
+                    a[REVISION].as_str().unwrap_or("").to_string(),
+                    a[REVISION_HISTORY].as_str().unwrap_or("").to_string(),
+                )
+            })
+            .collect();
+        assert!(revs.contains(&("3".into(), "1".into())), "{revs:?}");
+    }
+
+    #[test]
+    fn min_ready_seconds_holds_the_rollout_until_pods_have_been_ready_long_enough() {
+        let mut s = Session::new("rollout", 1).unwrap();
+        s.run_line(r#"kubectl patch deploy web --type=merge -p '{"spec":{"minReadySeconds":10}}'"#);
+        s.run_line("tick 20");
+        s.run_line("kubectl set image deploy/web app=nginx:1.28");
+        let t0 = s.now();
+        let new_rs_replicas = |s: &Session| -> i64 {
+            s.cluster
+                .api
+                .list(Kind::ReplicaSet)
+                .filter(|rs| rs["spec"]["template"]["spec"]["containers"][0]["image"] == "nginx:1.28")
+                .map(|rs| obj::int(rs, &["spec", "replicas"]).unwrap_or(0))
+                .sum()
+        };
+        assert_eq!(new_rs_replicas(&s), 1);
+        // Created at t0, Running at t0+1, Ready at t0+2, available once ready for more
+        // than 10 s: at t0+13, and only then may the rollout take its next step.
+        s.run_line("tick 12");
+        assert_eq!(s.now(), t0 + 12);
+        assert_eq!(new_rs_replicas(&s), 1);
+        s.run_line("tick 1");
+        assert_eq!(new_rs_replicas(&s), 2);
+    }
 }

@@ -255,3 +255,24 @@ fn set_condition(pod: &mut Value, t: &str, status: bool, ts: &Value) {
         c["lastTransitionTime"] = ts.clone();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failing_pull_backs_off_doubling_up_to_five_minutes() {
+        assert!(pullable("nginx:1.28") && !pullable("nginx:nonexistent"));
+        let at = |secs| pull_state(secs);
+        assert_eq!(at(0), "ErrImagePull");
+        assert_eq!(at(1), "ImagePullBackOff");
+        assert_eq!(at(10), "ErrImagePull");
+        assert_eq!(at(29), "ImagePullBackOff");
+        assert_eq!(at(30), "ErrImagePull");
+        assert_eq!(at(70), "ErrImagePull");
+        // 10 + 20 + 40 + 80 + 160 = 310, then every 300 s.
+        assert_eq!(at(310), "ErrImagePull");
+        assert_eq!(at(610), "ErrImagePull");
+        assert_eq!(at(609), "ImagePullBackOff");
+    }
+}
