@@ -18,10 +18,16 @@ use super::source::{Origin, Source};
 pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
 
 /// The shipped content, compiled in so the binary runs with no files beside it.
-pub const SHIPPED: &[(&str, &str)] = &[(
-    "content/reconciliation.toml",
-    include_str!("../../content/reconciliation.toml"),
-)];
+pub const SHIPPED: &[(&str, &str)] = &[
+    (
+        "content/reconciliation.toml",
+        include_str!("../../content/reconciliation.toml"),
+    ),
+    (
+        "content/ownership.toml",
+        include_str!("../../content/ownership.toml"),
+    ),
+];
 
 pub fn shipped_sources() -> Vec<Source> {
     SHIPPED
