@@ -27,6 +27,10 @@ pub const SHIPPED: &[(&str, &str)] = &[
         "content/ownership.toml",
         include_str!("../../content/ownership.toml"),
     ),
+    (
+        "content/workloads.toml",
+        include_str!("../../content/workloads.toml"),
+    ),
 ];
 
 pub fn shipped_sources() -> Vec<Source> {
