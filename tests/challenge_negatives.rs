@@ -40,7 +40,11 @@ fn a_background_delete_is_not_a_foreground_one() {
 fn recreating_after_a_cascading_delete_starts_new_pods_and_does_not_count_as_adoption() {
     let met = met_after(
         "cascading-deletion",
-        &["kubectl delete deploy web", "kubectl create -f web.yaml", "tick 40"],
+        &[
+            "kubectl delete deploy web",
+            "kubectl create -f web.yaml",
+            "tick 40",
+        ],
     );
     assert!(!met[2]);
 }

@@ -125,9 +125,8 @@ pub fn collect(api: &mut ApiServer, now: u64) {
             .filter(|o| obj::is_deleting(o))
             .filter_map(|o| {
                 let orphan = has_finalizer(o, ORPHAN);
-                (orphan || has_finalizer(o, FOREGROUND)).then(|| {
-                    (obj::name(o).to_string(), obj::uid(o).to_string(), orphan)
-                })
+                (orphan || has_finalizer(o, FOREGROUND))
+                    .then(|| (obj::name(o).to_string(), obj::uid(o).to_string(), orphan))
             })
             .collect();
         for (name, uid, orphan) in waiting {
@@ -255,7 +254,10 @@ mod tests {
         // The ReplicaSet owns pods, so it is deleted in the foreground too.
         let rs = s.cluster.api.list(Kind::ReplicaSet).next().unwrap();
         assert!(obj::is_deleting(rs) && has_finalizer(rs, FOREGROUND));
-        assert_eq!(rs["status"]["replicas"], 0, "terminating pods are not counted");
+        assert_eq!(
+            rs["status"]["replicas"], 0,
+            "terminating pods are not counted"
+        );
         run(&mut s, &["tick 29"]);
         assert_eq!(count(&s, Kind::Deployment), 1, "pods still terminating");
         run(&mut s, &["tick 2"]);
@@ -278,7 +280,10 @@ mod tests {
             .list(Kind::Pod)
             .map(|p| obj::name(p).to_string())
             .collect();
-        run(&mut s, &["kubectl delete deploy web --cascade=orphan", "tick 5"]);
+        run(
+            &mut s,
+            &["kubectl delete deploy web --cascade=orphan", "tick 5"],
+        );
         assert_eq!(count(&s, Kind::Deployment), 0);
         let rs = s.cluster.api.list(Kind::ReplicaSet).next().unwrap();
         assert!(obj::controller_uid(rs).is_none());
@@ -312,10 +317,19 @@ mod tests {
         assert!(obj::is_deleting(d));
         // A custom finalizer is not a GC finalizer: the owner still counts as present.
         assert_eq!(count(&s, Kind::ReplicaSet), 1);
-        assert_eq!(s.cluster.api.list(Kind::Pod).filter(|p| !obj::is_deleting(p)).count(), 3);
+        assert_eq!(
+            s.cluster
+                .api
+                .list(Kind::Pod)
+                .filter(|p| !obj::is_deleting(p))
+                .count(),
+            3
+        );
         let out = run(
             &mut s,
-            &[r#"kubectl patch deploy web --type=merge -p '{"metadata":{"finalizers":["example.com/protect","x.io/y"]}}'"#],
+            &[
+                r#"kubectl patch deploy web --type=merge -p '{"metadata":{"finalizers":["example.com/protect","x.io/y"]}}'"#,
+            ],
         );
         assert!(
             out.contains(r#"metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"x.io/y"}"#),
@@ -323,7 +337,9 @@ mod tests {
         );
         run(
             &mut s,
-            &[r#"kubectl patch deploy web --type=json -p '[{"op":"remove","path":"/metadata/finalizers"}]'"#],
+            &[
+                r#"kubectl patch deploy web --type=json -p '[{"op":"remove","path":"/metadata/finalizers"}]'"#,
+            ],
         );
         assert_eq!(count(&s, Kind::Deployment), 0);
         assert_eq!(count(&s, Kind::ReplicaSet), 0);

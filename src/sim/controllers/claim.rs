@@ -198,7 +198,9 @@ mod tests {
     #[test]
     fn an_unpullable_image_times_out_on_the_deadline_and_is_not_rolled_back() {
         let mut s = Session::new("rollout", 1).unwrap();
-        s.run_line(r#"kubectl patch deploy web --type=merge -p '{"spec":{"progressDeadlineSeconds":45}}'"#);
+        s.run_line(
+            r#"kubectl patch deploy web --type=merge -p '{"spec":{"progressDeadlineSeconds":45}}'"#,
+        );
         s.run_line("kubectl set image deploy/web app=nginx:nonexistent");
         let started = s.now();
         // The last progress is the new ReplicaSet's first pod appearing; nothing follows.
@@ -272,7 +274,9 @@ mod tests {
             s.cluster
                 .api
                 .list(Kind::ReplicaSet)
-                .filter(|rs| rs["spec"]["template"]["spec"]["containers"][0]["image"] == "nginx:1.28")
+                .filter(|rs| {
+                    rs["spec"]["template"]["spec"]["containers"][0]["image"] == "nginx:1.28"
+                })
                 .map(|rs| obj::int(rs, &["spec", "replicas"]).unwrap_or(0))
                 .sum()
         };

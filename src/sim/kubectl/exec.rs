@@ -502,7 +502,10 @@ fn delete(
     }
     let now = cluster.now();
     for (kind, name) in items {
-        match cluster.api.delete_propagating(kind, &name, grace, cascade, now) {
+        match cluster
+            .api
+            .delete_propagating(kind, &name, grace, cascade, now)
+        {
             Ok(_) => {
                 if kind == Kind::Pod {
                     o.deleted_pods += 1;
