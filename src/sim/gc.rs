@@ -315,6 +315,8 @@ mod tests {
         );
         let d = s.cluster.api.get(Kind::Deployment, "web").unwrap();
         assert!(obj::is_deleting(d));
+        // Its controller still reports status while it waits (syncStatusOnly).
+        assert_eq!(d["status"]["updatedReplicas"], 3);
         // A custom finalizer is not a GC finalizer: the owner still counts as present.
         assert_eq!(count(&s, Kind::ReplicaSet), 1);
         assert_eq!(

@@ -222,7 +222,12 @@ impl DeploymentController {
         };
         let mut rss = self.owned_rss(&d);
         if obj::is_deleting(&d) {
-            self.write_status(api, &d, &rss, None, now, false);
+            // syncStatusOnly: the new ReplicaSet still counts as updated.
+            let t = template_without_hash(&d["spec"]["template"]);
+            let ni = rss
+                .iter()
+                .position(|rs| template_without_hash(&rs["spec"]["template"]) == t);
+            self.write_status(api, &d, &rss, ni, now, false);
             return;
         }
         let adopted = super::claim::adopt_replicasets(&self.informer, api, &d);
@@ -694,6 +699,10 @@ impl DeploymentController {
         let get = |k: &str| status.get(k).and_then(Value::as_i64).unwrap_or(0);
         let prev = |k: &str| obj::int(d, &["status", k]).unwrap_or(0);
         let existing = conds.iter().find(|c| c["type"] == "Progressing").cloned();
+        if obj::is_deleting(d) {
+            // B4: a Deployment being deleted only has its counts and Available updated.
+            return;
+        }
         if d["spec"]["paused"] == json!(true) {
             set_condition(
                 conds,
