@@ -56,7 +56,7 @@ pub enum Command {
     },
     /// Run a demo scenario headless: one kubectl command or directive per stdin line
     Sim {
-        /// spec-status, self-healing, apply-semantics or field-fight
+        /// spec-status, self-healing, apply-semantics, field-fight, ownership or rollout
         scenario: String,
         /// Print each input line (as `$ line`) before its output, like a terminal session
         #[arg(long)]

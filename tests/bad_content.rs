@@ -106,7 +106,7 @@ const CASES: &[(&str, usize, usize, &str, &str)] = &[
         52,
         12,
         "unknown demo scenario `spec-stat`",
-        "spec-status, self-healing, apply-semantics, field-fight",
+        "spec-status, self-healing, apply-semantics, field-fight, ownership, rollout",
     ),
     (
         "bad-goal.toml",

@@ -24,16 +24,24 @@ pub const SHIPPED: &[(&str, &str)] = &[
         include_str!("../../content/reconciliation.toml"),
     ),
     (
+        "content/control-loop.toml",
+        include_str!("../../content/control-loop.toml"),
+    ),
+    (
         "content/api-machinery.toml",
         include_str!("../../content/api-machinery.toml"),
     ),
     (
-        "content/writers.toml",
-        include_str!("../../content/writers.toml"),
+        "content/workloads.toml",
+        include_str!("../../content/workloads.toml"),
     ),
     (
-        "content/control-loop.toml",
-        include_str!("../../content/control-loop.toml"),
+        "content/ownership.toml",
+        include_str!("../../content/ownership.toml"),
+    ),
+    (
+        "content/writers.toml",
+        include_str!("../../content/writers.toml"),
     ),
     (
         "content/controller-design.toml",

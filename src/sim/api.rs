@@ -9,6 +9,7 @@ use rand::rngs::ChaCha8Rng;
 use serde_json::{Value, json};
 use thiserror::Error;
 
+use super::gc::Propagation;
 use super::kind::Kind;
 use super::managed::{self, ManagedField};
 use super::obj;
@@ -395,6 +396,7 @@ impl ApiServer {
             }
         }
         super::defaults::apply(kind, &mut obj);
+        super::gc::check_finalizers(kind, &old, &obj)?;
         self.track_update(kind, &old, &mut obj);
         set_generation(kind, &old, &mut obj);
         self.store_modified(kind, name, old, obj)
@@ -484,7 +486,33 @@ impl ApiServer {
         grace: Option<i64>,
         now: u64,
     ) -> Result<Value, ApiError> {
-        let old = self.get(kind, name)?.clone();
+        self.delete_propagating(kind, name, grace, Propagation::Background, now)
+    }
+
+    /// DELETE with a `propagationPolicy`: orphan and foreground add their finalizer on the
+    /// first delete, so the owner stays until the garbage collector has done its part
+    /// ([`super::gc::collect`]).
+    pub fn delete_propagating(
+        &mut self,
+        kind: Kind,
+        name: &str,
+        grace: Option<i64>,
+        propagation: Propagation,
+        now: u64,
+    ) -> Result<Value, ApiError> {
+        let mut old = self.get(kind, name)?.clone();
+        if let Some(f) = propagation.finalizer()
+            && !obj::is_deleting(&old)
+        {
+            let list = old["metadata"]
+                .as_object_mut()
+                .map(|m| m.entry("finalizers").or_insert_with(|| json!([])));
+            if let Some(Value::Array(a)) = list
+                && !a.iter().any(|x| x == f)
+            {
+                a.push(json!(f));
+            }
+        }
         let has_finalizers = obj::path(&old, &["metadata", "finalizers"])
             .and_then(Value::as_array)
             .is_some_and(|a| !a.is_empty());

@@ -52,6 +52,9 @@ impl Cluster {
             self.api.expire_events(self.now);
         }
         self.kubelet.tick(&mut self.api, self.now);
+        // Keys the controllers asked to see again at this second (AddAfter).
+        self.deployments.informer.release_due(self.now);
+        self.replicasets.informer.release_due(self.now);
         if self.deployments.informer.due_for_resync(self.now) {
             self.deployments.resync();
         }
@@ -76,8 +79,8 @@ impl Cluster {
             self.replicasets.handle(r);
             let mut worked = self.deployments.process(&mut self.api, self.now);
             worked += self.replicasets.process(&mut self.api, self.now);
-            if owners_deleted {
-                self.api.collect_garbage(self.now);
+            if owners_deleted || crate::sim::gc::pending(&self.api) {
+                crate::sim::gc::collect(&mut self.api, self.now);
             }
             if worked == 0 && self.api.next_seq() == before {
                 break;

@@ -102,6 +102,10 @@ pub enum Func {
     Dropped,
     Forged,
     Time,
+    Deployments,
+    Orphans,
+    Survivors,
+    Annotated,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,6 +134,10 @@ impl Func {
         ("trigger", Func::Trigger, &[Arg::Str]),
         ("dropped", Func::Dropped, &[]),
         ("time", Func::Time, &[]),
+        ("deployments", Func::Deployments, &[]),
+        ("orphans", Func::Orphans, &[Arg::Str]),
+        ("survivors", Func::Survivors, &[]),
+        ("annotated", Func::Annotated, &[Arg::Str]),
     ];
 
     /// Allowed string arguments, where the set is closed.
@@ -137,6 +145,7 @@ impl Func {
         match self {
             Func::Pods => Some(&["ready", "pending", "running", "terminating"]),
             Func::Deleted | Func::Created => Some(&["pods"]),
+            Func::Orphans => Some(&["pods", "replicasets"]),
             Func::Controller | Func::Trigger => Some(&[
                 "deployment",
                 "replicaset",

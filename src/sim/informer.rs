@@ -52,6 +52,8 @@ pub struct Informer {
     pub deltas: VecDeque<Delta>,
     drop_next: u32,
     pub dropped: u64,
+    /// Keys to enqueue at a later second (the work queue's AddAfter), by due time.
+    delayed: BTreeMap<u64, Vec<String>>,
     pub resync_every: u64,
     last_resync: u64,
 }
@@ -69,6 +71,7 @@ impl Informer {
             deltas: VecDeque::new(),
             drop_next: 0,
             dropped: 0,
+            delayed: BTreeMap::new(),
             resync_every,
             last_resync: 0,
         }
@@ -101,6 +104,29 @@ impl Informer {
         // D2: a key already waiting is processed once.
         if self.queued.insert(key.to_string()) {
             self.queue.push_back(key.to_string());
+        }
+    }
+
+    /// Enqueues `key` at simulated second `at` (AddAfter); a crash forgets it, as the
+    /// in-memory queue is lost.
+    pub fn enqueue_after(&mut self, key: &str, at: u64) {
+        let keys = self.delayed.entry(at).or_default();
+        if !keys.iter().any(|k| k == key) {
+            keys.push(key.to_string());
+        }
+    }
+
+    /// Moves every delayed key due by `now` into the queue.
+    pub fn release_due(&mut self, now: u64) {
+        while let Some(entry) = self.delayed.first_entry() {
+            if *entry.key() > now {
+                break;
+            }
+            for k in entry.remove() {
+                if self.state != RunState::Crashed {
+                    self.enqueue(&k);
+                }
+            }
         }
     }
 
@@ -168,6 +194,7 @@ impl Informer {
         self.state = RunState::Crashed;
         self.cache.clear();
         self.queue.clear();
+        self.delayed.clear();
         self.queued.clear();
         self.deltas.clear();
         self.drop_next = 0;

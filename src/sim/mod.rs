@@ -8,6 +8,7 @@ pub mod controllers;
 pub mod defaults;
 pub mod directive;
 pub mod export;
+pub mod gc;
 pub mod goal;
 pub mod informer;
 pub mod jsonpath;

@@ -9,6 +9,8 @@ pub const SCENARIO_IDS: &[&str] = &[
     "self-healing",
     "apply-semantics",
     "field-fight",
+    "ownership",
+    "rollout",
 ];
 
 /// How the starting Deployment got into the cluster, which shows in its annotations.
@@ -118,6 +120,20 @@ pub const SCENARIOS: &[Scenario] = &[
             ("gitops-noreplicas.yaml", WEB_MINIMAL_YAML),
         ],
         origin: Origin::Applied,
+    },
+    Scenario {
+        id: "ownership",
+        title: "owners, garbage collection and finalizers",
+        summary: "Follow ownerReferences from pods to the Deployment; release and re-adopt a pod by its labels; delete the Deployment with --cascade=background, foreground or orphan; hold a deletion with a finalizer and release it.",
+        files: &[("web.yaml", WEB_YAML)],
+        origin: Origin::Created,
+    },
+    Scenario {
+        id: "rollout",
+        title: "rolling updates, revisions and stuck rollouts",
+        summary: "Change the image and watch ReplicaSets, surge and unavailability; read rollout history and undo; push an image that cannot be pulled (any name containing `nonexistent`) and watch the progress deadline pass; slow a rollout with minReadySeconds; scale down and see which pods go first.",
+        files: &[("web.yaml", WEB_YAML)],
+        origin: Origin::Created,
     },
 ];
 

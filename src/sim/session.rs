@@ -71,6 +71,8 @@ pub struct Session {
     start: u64,
     /// spec.replicas and ready pods each second, for the demo's chart.
     pub replicas_history: Vec<(u64, i64, i64)>,
+    /// UIDs of the active pods when the learner took over, for `survivors()`.
+    survivors: std::collections::HashSet<String>,
 }
 
 /// Seconds the starting Deployment gets to become ready before the learner starts.
@@ -102,6 +104,7 @@ impl Session {
             lines: Vec::new(),
             start: 0,
             replicas_history: Vec::new(),
+            survivors: Default::default(),
         };
         let start = match sc.origin {
             Origin::Created => "kubectl create -f web.yaml",
@@ -124,6 +127,13 @@ impl Session {
             .collect::<Result<_, _>>()?;
         self.met = vec![false; self.goals.len()];
         self.tracks.clear();
+        self.survivors = self
+            .cluster
+            .api
+            .list(Kind::Pod)
+            .filter(|p| is_active(p))
+            .map(|p| obj::uid(p).to_string())
+            .collect();
         self.observe();
         Ok(())
     }
@@ -590,6 +600,35 @@ impl Facts for Session {
             Func::Dropped => json!(self.cluster.dropped()),
             Func::Forged => json!(self.counters.forged),
             Func::Time => json!(self.cluster.now() - self.start),
+            Func::Deployments => json!(self.cluster.api.count(Kind::Deployment)),
+            Func::Orphans => {
+                let kind = if s(0) == "replicasets" {
+                    Kind::ReplicaSet
+                } else {
+                    Kind::Pod
+                };
+                json!(
+                    self.cluster
+                        .api
+                        .list(kind)
+                        .filter(|o| !obj::is_deleting(o) && obj::controller_uid(o).is_none())
+                        .count()
+                )
+            }
+            Func::Survivors => json!(
+                self.cluster
+                    .api
+                    .list(Kind::Pod)
+                    .filter(|p| is_active(p) && self.survivors.contains(obj::uid(p)))
+                    .count()
+            ),
+            Func::Annotated => json!(
+                self.cluster
+                    .api
+                    .list(Kind::Pod)
+                    .filter(|p| is_active(p) && p["metadata"]["annotations"].get(s(0)).is_some())
+                    .count()
+            ),
         }
     }
 }

@@ -18,6 +18,15 @@ const REVISION: &str = "deployment.kubernetes.io/revision";
 const DESIRED: &str = "deployment.kubernetes.io/desired-replicas";
 const MAX: &str = "deployment.kubernetes.io/max-replicas";
 
+/// Oldest first, as the controller sorts ReplicaSets by creation time.
+fn sort_oldest_first(rss: &mut [Value]) {
+    rss.sort_by(|a, b| {
+        let ta = obj::str(a, &["metadata", "creationTimestamp"]).and_then(parse_rfc3339);
+        let tb = obj::str(b, &["metadata", "creationTimestamp"]).and_then(parse_rfc3339);
+        ta.cmp(&tb).then(obj::name(a).cmp(obj::name(b)))
+    });
+}
+
 /// A percentage or absolute value (`IntOrString`), resolved against `total`.
 fn resolve(v: &Value, total: i64, round_up: bool) -> i64 {
     match v {
@@ -138,6 +147,11 @@ impl DeploymentController {
                 Kind::ReplicaSet => {
                     if let Some(dep) = self.owner_of(&d.object, Kind::Deployment) {
                         self.informer.enqueue(&dep);
+                    } else if obj::controller_uid(&d.object).is_none() {
+                        // An orphan: every Deployment that could adopt it.
+                        for dep in super::claim::selecting(&self.informer, &d.object) {
+                            self.informer.enqueue(&dep);
+                        }
                     }
                 }
                 Kind::Pod if d.event == EventType::Deleted => {
@@ -198,12 +212,7 @@ impl DeploymentController {
             .filter(|rs| obj::controller_uid(rs) == Some(uid))
             .cloned()
             .collect();
-        // Oldest first, as the controller sorts by creation time.
-        rss.sort_by(|a, b| {
-            let ta = obj::str(a, &["metadata", "creationTimestamp"]).and_then(parse_rfc3339);
-            let tb = obj::str(b, &["metadata", "creationTimestamp"]).and_then(parse_rfc3339);
-            ta.cmp(&tb).then(obj::name(a).cmp(obj::name(b)))
-        });
+        sort_oldest_first(&mut rss);
         rss
     }
 
@@ -213,8 +222,18 @@ impl DeploymentController {
         };
         let mut rss = self.owned_rss(&d);
         if obj::is_deleting(&d) {
-            self.write_status(api, &d, &rss, None, now, false);
+            // syncStatusOnly: the new ReplicaSet still counts as updated.
+            let t = template_without_hash(&d["spec"]["template"]);
+            let ni = rss
+                .iter()
+                .position(|rs| template_without_hash(&rs["spec"]["template"]) == t);
+            self.write_status(api, &d, &rss, ni, now, false);
             return;
+        }
+        let adopted = super::claim::adopt_replicasets(&self.informer, api, &d);
+        if !adopted.is_empty() {
+            rss.extend(adopted);
+            sort_oldest_first(&mut rss);
         }
         let template = template_without_hash(&d["spec"]["template"]);
         let mut new_idx = rss
@@ -252,6 +271,12 @@ impl DeploymentController {
                     None => return,
                 }
             }
+            if let Some(ni) = new_idx
+                && !created_new
+                && let Some(rs) = super::claim::refresh_new_rs(api, &d, &rss, ni)
+            {
+                rss[ni] = rs;
+            }
             if let Some(ni) = new_idx {
                 if rolling {
                     self.rolling(api, &d, &mut rss, ni, surge, max_unavailable, now);
@@ -264,6 +289,9 @@ impl DeploymentController {
             self.cleanup(api, &d, &rss, new_idx);
         }
         self.write_status(api, &d, &rss, new_idx, now, created_new);
+        if let Some(at) = super::claim::stuck_check_at(api, name, now) {
+            self.informer.enqueue_after(name, at);
+        }
     }
 
     fn create_new_rs(
@@ -671,6 +699,10 @@ impl DeploymentController {
         let get = |k: &str| status.get(k).and_then(Value::as_i64).unwrap_or(0);
         let prev = |k: &str| obj::int(d, &["status", k]).unwrap_or(0);
         let existing = conds.iter().find(|c| c["type"] == "Progressing").cloned();
+        if obj::is_deleting(d) {
+            // B4: a Deployment being deleted only has its counts and Available updated.
+            return;
+        }
         if d["spec"]["paused"] == json!(true) {
             set_condition(
                 conds,

@@ -143,6 +143,9 @@ impl Kubelet {
                 .and_then(|a| a.iter().find(|c| c["name"] == name))
                 .map_or(Value::Null, |c| c["image"].clone())
         };
+        let pulls = containers
+            .iter()
+            .all(|c| image(c).as_str().is_some_and(pullable));
         let phase = obj::str(pod, &["status", "phase"])
             .unwrap_or("Pending")
             .to_string();
@@ -159,6 +162,19 @@ impl Kubelet {
                 "qosClass": "BestEffort",
                 "startTime": ts,
             });
+        }
+        if phase == "Pending" && age >= self.start_after && !pulls {
+            // The image cannot be pulled: the pod stays Pending, never Ready.
+            let reason = pull_state(age - self.start_after);
+            set_condition(pod, "PodReadyToStartContainers", true, &ts);
+            if let Some(cs) = pod["status"]["containerStatuses"].as_array_mut() {
+                for c in cs {
+                    if !c["image"].as_str().is_some_and(pullable) {
+                        c["state"] = json!({"waiting": {"reason": reason}});
+                    }
+                }
+            }
+            return false;
         }
         if phase == "Pending" && age >= self.start_after {
             let ip = format!("10.244.0.{}", self.next_ip);
@@ -205,6 +221,30 @@ impl Default for Kubelet {
 }
 
 /// Sets a pod condition, keeping lastTransitionTime when the status does not change.
+/// The demo's registry has every image except those whose reference contains
+/// `nonexistent` (`nginx:nonexistent`), which stand for a typo or a tag never pushed.
+pub fn pullable(image: &str) -> bool {
+    !image.contains("nonexistent")
+}
+
+/// What a failing pull shows `secs` after the first attempt: `ErrImagePull` during each
+/// attempt, `ImagePullBackOff` in between, the back-off doubling from 10 s up to 300 s
+/// (the kubelet's image back-off).
+fn pull_state(secs: u64) -> &'static str {
+    let (mut attempt, mut backoff) = (0u64, 10u64);
+    loop {
+        if secs == attempt {
+            return "ErrImagePull";
+        }
+        let next = attempt + backoff;
+        if secs < next {
+            return "ImagePullBackOff";
+        }
+        attempt = next;
+        backoff = (backoff * 2).min(300);
+    }
+}
+
 fn set_condition(pod: &mut Value, t: &str, status: bool, ts: &Value) {
     let s = if status { "True" } else { "False" };
     if let Some(conds) = pod["status"]["conditions"].as_array_mut()
@@ -213,5 +253,26 @@ fn set_condition(pod: &mut Value, t: &str, status: bool, ts: &Value) {
     {
         c["status"] = json!(s);
         c["lastTransitionTime"] = ts.clone();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failing_pull_backs_off_doubling_up_to_five_minutes() {
+        assert!(pullable("nginx:1.28") && !pullable("nginx:nonexistent"));
+        let at = |secs| pull_state(secs);
+        assert_eq!(at(0), "ErrImagePull");
+        assert_eq!(at(1), "ImagePullBackOff");
+        assert_eq!(at(10), "ErrImagePull");
+        assert_eq!(at(29), "ImagePullBackOff");
+        assert_eq!(at(30), "ErrImagePull");
+        assert_eq!(at(70), "ErrImagePull");
+        // 10 + 20 + 40 + 80 + 160 = 310, then every 300 s.
+        assert_eq!(at(310), "ErrImagePull");
+        assert_eq!(at(610), "ErrImagePull");
+        assert_eq!(at(609), "ImagePullBackOff");
     }
 }

@@ -1,5 +1,6 @@
 //! The controllers of kube-controller-manager the demo runs, and the kubelet stand-in.
 
+pub mod claim;
 pub mod deployment;
 pub mod hash;
 pub mod kubelet;

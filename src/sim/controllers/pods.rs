@@ -29,7 +29,7 @@ pub fn is_ready(pod: &Value) -> bool {
 }
 
 /// Unix seconds at which the pod became Ready.
-fn ready_since(pod: &Value) -> Option<i64> {
+pub fn ready_since(pod: &Value) -> Option<i64> {
     ready_condition(pod)
         .filter(|c| c["status"] == "True")
         .and_then(|c| c["lastTransitionTime"].as_str())

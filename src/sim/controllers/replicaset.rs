@@ -260,12 +260,25 @@ impl ReplicaSetController {
             return;
         };
         if obj::is_deleting(&rs) {
+            // A ReplicaSet being deleted (say in the foreground) neither creates nor
+            // deletes pods, but still reports the ones it owns as they go.
+            let uid = obj::uid(&rs);
+            let status = {
+                let owned: Vec<&Value> = self
+                    .informer
+                    .list(Kind::Pod)
+                    .into_iter()
+                    .filter(|p| obj::controller_uid(p) == Some(uid))
+                    .collect();
+                status_for(&rs, &owned, now)
+            };
+            write_status(api, &rs, status);
             return;
         }
         let want = obj::int(&rs, &["spec", "replicas"]).unwrap_or(1);
         let satisfied = self.satisfied(name, now);
         // Read everything from the cache first; act after.
-        let (status, create, victims) = {
+        let (status, create, victims, recheck) = {
             let pods = claim(&self.informer, api, &rs);
             let mut active: Vec<&Value> = pods.iter().copied().filter(|p| is_active(p)).collect();
             let diff = active.len() as i64 - want;
@@ -282,8 +295,12 @@ impl ReplicaSetController {
             } else {
                 0
             };
-            (status_for(&rs, &pods, now), create, victims)
+            let recheck = super::claim::available_check_at(&rs, &pods, now);
+            (status_for(&rs, &pods, now), create, victims, recheck)
         };
+        if let Some(at) = recheck {
+            self.informer.enqueue_after(name, at);
+        }
         if create > 0 {
             self.create_pods(api, &rs, create, now);
         }

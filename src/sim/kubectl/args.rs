@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+pub use crate::sim::gc::Propagation;
 pub use crate::sim::kind::Kind;
 
 /// A command-line mistake, printed to stderr exactly as kubectl prints it (exit code 1).
@@ -112,6 +113,9 @@ pub enum Command {
         now: bool,
         force: bool,
         namespace: String,
+        /// `--cascade`, and the warning kubectl prints for a deprecated boolean value.
+        cascade: Propagation,
+        cascade_warning: Option<String>,
     },
     Patch {
         target: Target,
@@ -579,6 +583,7 @@ fn delete(rest: &[String]) -> Result<Command, UsageError> {
             boolean("now"),
             boolean("force"),
             boolean("wait"),
+            val("cascade", None),
         ],
     )?;
     let target = target(&f.positional)?;
@@ -600,6 +605,10 @@ fn delete(rest: &[String]) -> Result<Command, UsageError> {
             "error: --now and --grace-period cannot be specified together",
         ));
     }
+    let (cascade, cascade_warning) = match f.get("cascade") {
+        Some(v) => Propagation::from_cascade(v).map_err(usage)?,
+        None => (Propagation::Background, None),
+    };
     Ok(Command::Delete {
         target,
         file,
@@ -608,6 +617,8 @@ fn delete(rest: &[String]) -> Result<Command, UsageError> {
         now,
         force: f.bool("delete", "force")?,
         namespace: f.namespace(),
+        cascade,
+        cascade_warning,
     })
 }
 

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::args::{Command, MetaChange, Output, PatchType, RolloutAction, Target};
+use super::args::{Command, MetaChange, Output, PatchType, Propagation, RolloutAction, Target};
 use crate::sim::api::{ApiError, Reason};
 use crate::sim::cluster::Cluster;
 use crate::sim::kind::Kind;
@@ -140,6 +140,8 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
             grace_period,
             now,
             force,
+            cascade,
+            cascade_warning,
             ..
         } => delete(
             cluster,
@@ -150,6 +152,8 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
             *grace_period,
             *now,
             *force,
+            *cascade,
+            cascade_warning.as_deref(),
         ),
         Command::Patch {
             target,
@@ -443,8 +447,13 @@ fn delete(
     grace_period: Option<i64>,
     now_flag: bool,
     force: bool,
+    cascade: Propagation,
+    cascade_warning: Option<&str>,
 ) -> Outcome {
     let mut o = Outcome::default();
+    if let Some(w) = cascade_warning {
+        o.stderr.push_str(w);
+    }
     let mut items: Vec<(Kind, String)> = Vec::new();
     if let Some(f) = file {
         let Some(text) = files.get(f) else {
@@ -493,7 +502,10 @@ fn delete(
     }
     let now = cluster.now();
     for (kind, name) in items {
-        match cluster.api.delete(kind, &name, grace, now) {
+        match cluster
+            .api
+            .delete_propagating(kind, &name, grace, cascade, now)
+        {
             Ok(_) => {
                 if kind == Kind::Pod {
                     o.deleted_pods += 1;
@@ -504,8 +516,8 @@ fn delete(
             Err(e) => o = o.api(&e, None),
         }
     }
-    // Deleting an owner cascades in the background (H6).
-    cluster.api.collect_garbage(now);
+    // Deleting an owner cascades as --cascade asked (H6).
+    crate::sim::gc::collect(&mut cluster.api, now);
     o
 }
 

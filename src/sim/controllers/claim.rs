@@ -1,0 +1,292 @@
+//! What the Deployment and ReplicaSet controllers add to a plain sync: the Deployment
+//! controller's adoption of orphaned ReplicaSets (CRM ClaimReplicaSets, as C1 does for
+//! pods), and the delayed requeues (the work queue's AddAfter) for a progress deadline
+//! (B9, requeueStuckDeployment) and for minReadySeconds (C7).
+
+use serde_json::{Value, json};
+
+use crate::sim::api::ApiServer;
+use crate::sim::informer::Informer;
+use crate::sim::kind::Kind;
+use crate::sim::obj;
+use crate::sim::time::{parse_rfc3339, sim_unix};
+
+use super::pods::{is_active, is_available, is_ready, ready_since};
+
+/// Deployments whose selector matches an orphaned ReplicaSet.
+pub fn selecting(informer: &Informer, rs: &Value) -> Vec<String> {
+    informer
+        .list(Kind::Deployment)
+        .into_iter()
+        .filter(|d| obj::selector_matches(&d["spec"]["selector"], rs))
+        .map(|d| obj::name(d).to_string())
+        .collect()
+}
+
+/// Adopts every ReplicaSet with no controller that the Deployment's selector matches,
+/// patching in an ownerReference; returns them as written. Neither side may be deleting.
+pub fn adopt_replicasets(informer: &Informer, api: &mut ApiServer, d: &Value) -> Vec<Value> {
+    if obj::is_deleting(d) {
+        return Vec::new();
+    }
+    let orphans: Vec<String> = informer
+        .list(Kind::ReplicaSet)
+        .into_iter()
+        .filter(|rs| obj::controller_uid(rs).is_none() && !obj::is_deleting(rs))
+        .filter(|rs| obj::selector_matches(&d["spec"]["selector"], rs))
+        .map(|rs| obj::name(rs).to_string())
+        .collect();
+    let r = obj::owner_ref(d, "Deployment");
+    orphans
+        .iter()
+        .filter_map(|n| {
+            api.update_metadata(Kind::ReplicaSet, n, |rs| {
+                let refs = rs["metadata"]
+                    .as_object_mut()
+                    .map(|m| m.entry("ownerReferences").or_insert_with(|| json!([])));
+                if let Some(Value::Array(a)) = refs {
+                    a.push(r.clone());
+                }
+            })
+            .ok()
+        })
+        .collect()
+}
+
+const REVISION: &str = "deployment.kubernetes.io/revision";
+const REVISION_HISTORY: &str = "deployment.kubernetes.io/revision-history";
+
+fn revision(rs: &Value) -> i64 {
+    obj::str(rs, &["metadata", "annotations", REVISION])
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0)
+}
+
+/// B3 for a new ReplicaSet that already exists (a rollback, or a template changed back):
+/// it gets the Deployment's annotations, its minReadySeconds, and a revision above every
+/// old ReplicaSet's, the number it had going to `revision-history`
+/// (SetNewReplicaSetAnnotations). Returns the ReplicaSet as written, if anything changed.
+pub fn refresh_new_rs(api: &mut ApiServer, d: &Value, rss: &[Value], ni: usize) -> Option<Value> {
+    let mut rs = rss[ni].clone();
+    let new_rev = rss
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != ni)
+        .map(|(_, r)| revision(r))
+        .max()
+        .unwrap_or(0)
+        + 1;
+    if let Some(a) = obj::path(d, &["metadata", "annotations"]).and_then(Value::as_object) {
+        for (k, v) in a {
+            let skipped = k == "kubectl.kubernetes.io/last-applied-configuration"
+                || k.starts_with("deployment.kubernetes.io/");
+            if !skipped {
+                obj::set(&mut rs, &["metadata", "annotations", k], v.clone());
+            }
+        }
+    }
+    let old = obj::str(&rs, &["metadata", "annotations", REVISION]).map(str::to_string);
+    if revision(&rs) < new_rev {
+        obj::set(
+            &mut rs,
+            &["metadata", "annotations", REVISION],
+            json!(new_rev.to_string()),
+        );
+        if let Some(old) = old {
+            let history = match obj::str(&rs, &["metadata", "annotations", REVISION_HISTORY]) {
+                Some(h) if !h.is_empty() => format!("{h},{old}"),
+                _ => old,
+            };
+            obj::set(
+                &mut rs,
+                &["metadata", "annotations", REVISION_HISTORY],
+                json!(history),
+            );
+        }
+    }
+    let min_ready = d["spec"].get("minReadySeconds").cloned();
+    if rs["spec"].get("minReadySeconds") != min_ready.as_ref() {
+        match min_ready {
+            Some(m) => rs["spec"]["minReadySeconds"] = m,
+            None => {
+                obj::remove(&mut rs, &["spec", "minReadySeconds"]);
+            }
+        }
+    }
+    if rs == rss[ni] {
+        return None;
+    }
+    api.update(Kind::ReplicaSet, rs, None).ok()
+}
+
+/// The simulated second at which `t_unix` falls.
+fn tick_of(t_unix: i64, now: u64) -> u64 {
+    let ahead = t_unix - sim_unix(now);
+    if ahead <= 0 { now } else { now + ahead as u64 }
+}
+
+/// B9: a rollout that is neither complete nor timed out is looked at again the first
+/// second after `lastUpdateTime + progressDeadlineSeconds`, so the condition turns to
+/// ProgressDeadlineExceeded on time even if nothing else happens.
+pub fn stuck_check_at(api: &ApiServer, name: &str, now: u64) -> Option<u64> {
+    let d = api.get(Kind::Deployment, name).ok()?;
+    if d["spec"]["paused"] == json!(true) {
+        return None;
+    }
+    let deadline = obj::int(d, &["spec", "progressDeadlineSeconds"])?;
+    let cond = d["status"]["conditions"]
+        .as_array()?
+        .iter()
+        .find(|c| c["type"] == "Progressing")?;
+    if cond["status"] != "True" || cond["reason"] == "NewReplicaSetAvailable" {
+        return None;
+    }
+    let last = cond["lastUpdateTime"].as_str().and_then(parse_rfc3339)?;
+    Some(tick_of(last + deadline + 1, now).max(now + 1))
+}
+
+/// C7: with minReadySeconds, a ready pod becomes available later with no event of its
+/// own, so the ReplicaSet is looked at again when the first such pod gets there.
+pub fn available_check_at(rs: &Value, pods: &[&Value], now: u64) -> Option<u64> {
+    let min_ready = obj::int(rs, &["spec", "minReadySeconds"]).unwrap_or(0);
+    if min_ready <= 0 {
+        return None;
+    }
+    pods.iter()
+        .filter(|p| is_active(p) && is_ready(p))
+        .filter(|p| !is_available(p, min_ready, sim_unix(now)))
+        .filter_map(|p| ready_since(p))
+        .map(|t| tick_of(t + min_ready + 1, now).max(now + 1))
+        .min()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::time::rfc3339;
+
+    #[test]
+    fn a_pod_ready_at_10_with_min_ready_5_is_checked_at_16() {
+        let rs = json!({"spec": {"minReadySeconds": 5}});
+        let pod = json!({"status": {"phase": "Running", "conditions": [
+            {"type": "Ready", "status": "True", "lastTransitionTime": rfc3339(10)}]}});
+        assert_eq!(available_check_at(&rs, &[&pod], 12), Some(16));
+        // Not before it is available, and nothing once it is.
+        assert!(!is_available(&pod, 5, sim_unix(15)));
+        assert!(is_available(&pod, 5, sim_unix(16)));
+        assert_eq!(available_check_at(&rs, &[&pod], 16), None);
+        let none = json!({"spec": {}});
+        assert_eq!(available_check_at(&none, &[&pod], 12), None);
+    }
+
+    use crate::sim::session::Session;
+
+    fn progressing(s: &Session) -> (String, String) {
+        let d = s.cluster.api.get(Kind::Deployment, "web").unwrap();
+        let c = d["status"]["conditions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["type"] == "Progressing")
+            .unwrap();
+        (
+            c["status"].as_str().unwrap().to_string(),
+            c["reason"].as_str().unwrap().to_string(),
+        )
+    }
+
+    #[test]
+    fn an_unpullable_image_times_out_on_the_deadline_and_is_not_rolled_back() {
+        let mut s = Session::new("rollout", 1).unwrap();
+        s.run_line(
+            r#"kubectl patch deploy web --type=merge -p '{"spec":{"progressDeadlineSeconds":45}}'"#,
+        );
+        s.run_line("kubectl set image deploy/web app=nginx:nonexistent");
+        let started = s.now();
+        // The last progress is the new ReplicaSet's first pod appearing; nothing follows.
+        let last_update = |s: &Session| {
+            let d = s.cluster.api.get(Kind::Deployment, "web").unwrap();
+            d["status"]["conditions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["type"] == "Progressing")
+                .unwrap()["lastUpdateTime"]
+                .as_str()
+                .and_then(parse_rfc3339)
+                .unwrap()
+        };
+        let mut last = last_update(&s);
+        while progressing(&s).1 != "ProgressDeadlineExceeded" {
+            assert!(s.now() < started + 120, "never timed out");
+            last = last_update(&s);
+            s.run_line("tick 1");
+        }
+        // Exactly the first second after lastUpdateTime + deadline, not at the next resync.
+        assert_eq!(sim_unix(s.now()), last + 46);
+        assert_eq!(progressing(&s).0, "False");
+        s.run_line("tick 120");
+        // No automatic rollback: the broken template stays, the old pods keep serving.
+        let d = s.cluster.api.get(Kind::Deployment, "web").unwrap();
+        assert_eq!(
+            d["spec"]["template"]["spec"]["containers"][0]["image"],
+            "nginx:nonexistent"
+        );
+        let ready = s
+            .cluster
+            .api
+            .list(Kind::Pod)
+            .filter(|p| is_active(p) && is_ready(p))
+            .count();
+        assert_eq!(ready, 3);
+        let out = s.run_line("kubectl get pods");
+        assert!(out.stdout.contains("ImagePullBackOff"), "{}", out.stdout);
+        // Rolling back revives the old ReplicaSet under a new revision.
+        s.run_line("kubectl rollout undo deploy/web");
+        s.run_line("tick 5");
+        assert_eq!(
+            progressing(&s),
+            ("True".into(), "NewReplicaSetAvailable".into())
+        );
+        let revs: Vec<(String, String)> = s
+            .cluster
+            .api
+            .list(Kind::ReplicaSet)
+            .map(|rs| {
+                let a = &rs["metadata"]["annotations"];
+                (
+                    a[REVISION].as_str().unwrap_or("").to_string(),
+                    a[REVISION_HISTORY].as_str().unwrap_or("").to_string(),
+                )
+            })
+            .collect();
+        assert!(revs.contains(&("3".into(), "1".into())), "{revs:?}");
+    }
+
+    #[test]
+    fn min_ready_seconds_holds_the_rollout_until_pods_have_been_ready_long_enough() {
+        let mut s = Session::new("rollout", 1).unwrap();
+        s.run_line(r#"kubectl patch deploy web --type=merge -p '{"spec":{"minReadySeconds":10}}'"#);
+        s.run_line("tick 20");
+        s.run_line("kubectl set image deploy/web app=nginx:1.28");
+        let t0 = s.now();
+        let new_rs_replicas = |s: &Session| -> i64 {
+            s.cluster
+                .api
+                .list(Kind::ReplicaSet)
+                .filter(|rs| {
+                    rs["spec"]["template"]["spec"]["containers"][0]["image"] == "nginx:1.28"
+                })
+                .map(|rs| obj::int(rs, &["spec", "replicas"]).unwrap_or(0))
+                .sum()
+        };
+        assert_eq!(new_rs_replicas(&s), 1);
+        // Created at t0, Running at t0+1, Ready at t0+2, available once ready for more
+        // than 10 s: at t0+13, and only then may the rollout take its next step.
+        s.run_line("tick 12");
+        assert_eq!(s.now(), t0 + 12);
+        assert_eq!(new_rs_replicas(&s), 1);
+        s.run_line("tick 1");
+        assert_eq!(new_rs_replicas(&s), 2);
+    }
+}

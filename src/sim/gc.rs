@@ -1,0 +1,349 @@
+//! The garbage collector's cascading modes (k8s-semantics H6; kube-controller-manager's
+//! garbagecollector): background (the owner goes at once, dependents are collected after
+//! it), foreground (the owner stays, carrying the `foregroundDeletion` finalizer, until
+//! every dependent that blocks it is gone) and orphan (the owner's references are removed
+//! from its dependents, which stay).
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use super::api::{ApiError, ApiServer};
+use super::kind::Kind;
+use super::obj;
+
+/// `propagationPolicy` of a DELETE; kubectl sends it from `--cascade`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Propagation {
+    #[default]
+    Background,
+    Foreground,
+    Orphan,
+}
+
+/// The finalizer the API server adds for `Orphan`.
+pub const ORPHAN: &str = "orphan";
+/// The finalizer the API server adds for `Foreground`.
+pub const FOREGROUND: &str = "foregroundDeletion";
+
+impl Propagation {
+    /// The finalizer that carries this policy on the deleting owner, if any.
+    pub fn finalizer(self) -> Option<&'static str> {
+        match self {
+            Propagation::Background => None,
+            Propagation::Foreground => Some(FOREGROUND),
+            Propagation::Orphan => Some(ORPHAN),
+        }
+    }
+
+    /// kubectl's `--cascade` value (cmdutil.GetCascadingStrategy): the three names, or a
+    /// deprecated boolean with the warning kubectl prints for it.
+    pub fn from_cascade(v: &str) -> Result<(Propagation, Option<String>), String> {
+        let deprecated = |b: bool, to: &str| {
+            Some(format!(
+                "warning: --cascade={b} is deprecated (boolean value) and can be replaced with --cascade={to}.\n"
+            ))
+        };
+        match v {
+            "background" => Ok((Propagation::Background, None)),
+            "foreground" => Ok((Propagation::Foreground, None)),
+            "orphan" => Ok((Propagation::Orphan, None)),
+            // strconv.ParseBool's spellings.
+            "1" | "t" | "T" | "true" | "TRUE" | "True" => {
+                Ok((Propagation::Background, deprecated(true, "background")))
+            }
+            "0" | "f" | "F" | "false" | "FALSE" | "False" => {
+                Ok((Propagation::Orphan, deprecated(false, "orphan")))
+            }
+            _ => Err(format!(
+                "error: invalid cascade value ({v}). Must be \"background\", \"foreground\", or \"orphan\""
+            )),
+        }
+    }
+}
+
+/// Kinds that can own something in the demo, and kinds that can be owned.
+const OWNERS: [Kind; 2] = [Kind::Deployment, Kind::ReplicaSet];
+const DEPENDENTS: [Kind; 2] = [Kind::ReplicaSet, Kind::Pod];
+
+fn finalizers(o: &Value) -> impl Iterator<Item = &str> {
+    obj::path(o, &["metadata", "finalizers"])
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+}
+
+fn has_finalizer(o: &Value, f: &str) -> bool {
+    finalizers(o).any(|x| x == f)
+}
+
+fn refs(o: &Value) -> impl Iterator<Item = &Value> {
+    obj::path(o, &["metadata", "ownerReferences"])
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+}
+
+/// Dependents of `uid` (any ownerReference to it), with whether that reference blocks
+/// the owner's foreground deletion.
+fn dependents(api: &ApiServer, uid: &str) -> Vec<(Kind, String, bool)> {
+    DEPENDENTS
+        .iter()
+        .flat_map(|k| api.list(*k).map(move |o| (*k, o)))
+        .filter_map(|(k, o)| {
+            let r = refs(o).find(|r| r["uid"] == uid)?;
+            let blocks = r["blockOwnerDeletion"] == Value::Bool(true);
+            Some((k, obj::name(o).to_string(), blocks))
+        })
+        .collect()
+}
+
+/// True while some owner waits for the collector (so `settle` keeps running it).
+pub fn pending(api: &ApiServer) -> bool {
+    OWNERS.iter().any(|k| {
+        api.list(*k).any(|o| {
+            obj::is_deleting(o) && (has_finalizer(o, ORPHAN) || has_finalizer(o, FOREGROUND))
+        })
+    })
+}
+
+fn remove_finalizer(api: &mut ApiServer, kind: Kind, name: &str, f: &str) {
+    let _ = api.update_metadata(kind, name, |o| {
+        if let Some(a) = o["metadata"]["finalizers"].as_array_mut() {
+            a.retain(|x| x != f);
+        }
+    });
+}
+
+/// One pass of the collector: orphan and foreground owners first, then the background
+/// collection of dependents whose owner is gone.
+pub fn collect(api: &mut ApiServer, now: u64) {
+    for kind in OWNERS {
+        let waiting: Vec<(String, String, bool)> = api
+            .list(kind)
+            .filter(|o| obj::is_deleting(o))
+            .filter_map(|o| {
+                let orphan = has_finalizer(o, ORPHAN);
+                (orphan || has_finalizer(o, FOREGROUND))
+                    .then(|| (obj::name(o).to_string(), obj::uid(o).to_string(), orphan))
+            })
+            .collect();
+        for (name, uid, orphan) in waiting {
+            let deps = dependents(api, &uid);
+            if orphan {
+                // orphanDependents: drop the reference to the owner, then its finalizer.
+                for (k, n, _) in &deps {
+                    let _ = api.update_metadata(*k, n, |o| {
+                        if let Some(a) = o["metadata"]["ownerReferences"].as_array_mut() {
+                            a.retain(|r| r["uid"] != uid.as_str());
+                            if a.is_empty() {
+                                obj::remove(o, &["metadata", "ownerReferences"]);
+                            }
+                        }
+                    });
+                }
+                remove_finalizer(api, kind, &name, ORPHAN);
+                continue;
+            }
+            // Foreground: dependents that own something are deleted in the foreground
+            // too, the rest in the background; the owner goes once nothing blocks it.
+            let owners: HashSet<String> = OWNERS
+                .iter()
+                .flat_map(|k| api.list(*k).map(|o| obj::uid(o).to_string()))
+                .collect();
+            for (k, n, _) in &deps {
+                let Ok(d) = api.get(*k, n) else { continue };
+                if obj::is_deleting(d) {
+                    continue;
+                }
+                let d_uid = obj::uid(d).to_string();
+                let has_deps = owners.contains(&d_uid) && !dependents(api, &d_uid).is_empty();
+                let p = if has_deps {
+                    Propagation::Foreground
+                } else {
+                    Propagation::Background
+                };
+                let _ = api.delete_propagating(*k, n, None, p, now);
+            }
+            if !dependents(api, &uid).iter().any(|(_, _, blocks)| *blocks) {
+                remove_finalizer(api, kind, &name, FOREGROUND);
+            }
+        }
+    }
+    api.collect_garbage(now);
+}
+
+/// H5: finalizers may be removed from an object being deleted, never added.
+pub fn check_finalizers(kind: Kind, old: &Value, new: &Value) -> Result<(), ApiError> {
+    if !obj::is_deleting(old) {
+        return Ok(());
+    }
+    let before: HashSet<&str> = finalizers(old).collect();
+    let added: Vec<String> = finalizers(new)
+        .filter(|f| !before.contains(f))
+        .map(|f| format!("{f:?}"))
+        .collect();
+    if added.is_empty() {
+        return Ok(());
+    }
+    Err(ApiError::invalid(format!(
+        "The {} \"{}\" is invalid: metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{{{}}}",
+        kind.kind_name(),
+        obj::name(old),
+        added.join(", ")
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::session::Session;
+
+    fn run(s: &mut Session, lines: &[&str]) -> String {
+        let mut out = String::new();
+        for l in lines {
+            let o = s.run_line(l);
+            out.push_str(&o.stdout);
+            out.push_str(&o.stderr);
+        }
+        out
+    }
+
+    fn count(s: &Session, kind: Kind) -> usize {
+        s.cluster.api.count(kind)
+    }
+
+    #[test]
+    fn cascade_values_as_kubectl_reads_them() {
+        assert_eq!(
+            Propagation::from_cascade("orphan"),
+            Ok((Propagation::Orphan, None))
+        );
+        let (p, w) = Propagation::from_cascade("false").unwrap();
+        assert_eq!(p, Propagation::Orphan);
+        assert!(w.unwrap().contains("--cascade=orphan"));
+        let (p, w) = Propagation::from_cascade("true").unwrap();
+        assert_eq!(p, Propagation::Background);
+        assert!(w.unwrap().contains("--cascade=background"));
+        assert!(
+            Propagation::from_cascade("sideways")
+                .unwrap_err()
+                .contains("invalid cascade value (sideways)")
+        );
+    }
+
+    #[test]
+    fn background_removes_the_owner_at_once_and_dependents_after() {
+        let mut s = Session::new("ownership", 1).unwrap();
+        run(&mut s, &["kubectl delete deploy web"]);
+        assert_eq!(count(&s, Kind::Deployment), 0);
+        assert_eq!(count(&s, Kind::ReplicaSet), 0);
+        // Pods go gracefully: terminating now, gone after the 30 s grace period.
+        assert!(s.cluster.api.list(Kind::Pod).all(obj::is_deleting));
+        run(&mut s, &["tick 31"]);
+        assert_eq!(count(&s, Kind::Pod), 0);
+    }
+
+    #[test]
+    fn foreground_keeps_the_owner_until_the_pods_are_gone() {
+        let mut s = Session::new("ownership", 1).unwrap();
+        run(&mut s, &["kubectl delete deploy web --cascade=foreground"]);
+        let d = s.cluster.api.get(Kind::Deployment, "web").unwrap();
+        assert!(obj::is_deleting(d) && has_finalizer(d, FOREGROUND));
+        // The ReplicaSet owns pods, so it is deleted in the foreground too.
+        let rs = s.cluster.api.list(Kind::ReplicaSet).next().unwrap();
+        assert!(obj::is_deleting(rs) && has_finalizer(rs, FOREGROUND));
+        assert_eq!(
+            rs["status"]["replicas"], 0,
+            "terminating pods are not counted"
+        );
+        run(&mut s, &["tick 29"]);
+        assert_eq!(count(&s, Kind::Deployment), 1, "pods still terminating");
+        run(&mut s, &["tick 2"]);
+        assert_eq!(
+            (
+                count(&s, Kind::Deployment),
+                count(&s, Kind::ReplicaSet),
+                count(&s, Kind::Pod)
+            ),
+            (0, 0, 0)
+        );
+    }
+
+    #[test]
+    fn orphan_keeps_dependents_and_a_new_owner_adopts_them() {
+        let mut s = Session::new("ownership", 1).unwrap();
+        let pods_before: Vec<String> = s
+            .cluster
+            .api
+            .list(Kind::Pod)
+            .map(|p| obj::name(p).to_string())
+            .collect();
+        run(
+            &mut s,
+            &["kubectl delete deploy web --cascade=orphan", "tick 5"],
+        );
+        assert_eq!(count(&s, Kind::Deployment), 0);
+        let rs = s.cluster.api.list(Kind::ReplicaSet).next().unwrap();
+        assert!(obj::controller_uid(rs).is_none());
+        assert!(!obj::is_deleting(rs));
+        run(&mut s, &["kubectl create -f web.yaml", "tick 3"]);
+        let d_uid = obj::uid(s.cluster.api.get(Kind::Deployment, "web").unwrap()).to_string();
+        let rs = s.cluster.api.list(Kind::ReplicaSet).next().unwrap();
+        assert_eq!(obj::controller_uid(rs), Some(d_uid.as_str()));
+        assert_eq!(count(&s, Kind::ReplicaSet), 1, "adopted, not recreated");
+        let pods_after: Vec<String> = s
+            .cluster
+            .api
+            .list(Kind::Pod)
+            .map(|p| obj::name(p).to_string())
+            .collect();
+        assert_eq!(pods_before, pods_after, "the same pods keep running");
+    }
+
+    #[test]
+    fn a_finalizer_holds_the_owner_and_its_dependents_until_removed() {
+        let mut s = Session::new("ownership", 1).unwrap();
+        run(
+            &mut s,
+            &[
+                r#"kubectl patch deploy web --type=merge -p '{"metadata":{"finalizers":["example.com/protect"]}}'"#,
+                "kubectl delete deploy web",
+                "tick 60",
+            ],
+        );
+        let d = s.cluster.api.get(Kind::Deployment, "web").unwrap();
+        assert!(obj::is_deleting(d));
+        // Its controller still reports status while it waits (syncStatusOnly).
+        assert_eq!(d["status"]["updatedReplicas"], 3);
+        // A custom finalizer is not a GC finalizer: the owner still counts as present.
+        assert_eq!(count(&s, Kind::ReplicaSet), 1);
+        assert_eq!(
+            s.cluster
+                .api
+                .list(Kind::Pod)
+                .filter(|p| !obj::is_deleting(p))
+                .count(),
+            3
+        );
+        let out = run(
+            &mut s,
+            &[
+                r#"kubectl patch deploy web --type=merge -p '{"metadata":{"finalizers":["example.com/protect","x.io/y"]}}'"#,
+            ],
+        );
+        assert!(
+            out.contains(r#"metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"x.io/y"}"#),
+            "{out}"
+        );
+        run(
+            &mut s,
+            &[
+                r#"kubectl patch deploy web --type=json -p '[{"op":"remove","path":"/metadata/finalizers"}]'"#,
+            ],
+        );
+        assert_eq!(count(&s, Kind::Deployment), 0);
+        assert_eq!(count(&s, Kind::ReplicaSet), 0);
+    }
+}
