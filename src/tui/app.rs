@@ -1,6 +1,9 @@
 //! App state and `update(Msg)`, the only place state changes, plus the frame around the
 //! screens: warning banner, breadcrumb, status line, size guard.
 
+use std::collections::HashMap;
+use std::time::Duration;
+
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -11,6 +14,8 @@ use crate::content::{Deck, Level, Loaded};
 
 use super::keymap::{self, Action, Context};
 use super::screens::card::{self, CardState};
+use super::screens::demo::Demo;
+use super::screens::demo_view;
 use super::screens::home::{self, HomeState};
 use super::screens::list::{self, ListState};
 use super::screens::settings::{self, SettingsState};
@@ -46,6 +51,8 @@ pub enum Msg {
     Key(KeyEvent),
     Mouse(MouseEvent),
     Resize(u16, u16),
+    /// Wall time for one simulated second passed while a demo plays.
+    Tick,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +61,8 @@ pub enum Screen {
     List(ListState),
     Card(CardState),
     Settings(SettingsState),
+    /// The demo of the question with this id; its state lives in the app.
+    Demo(String),
 }
 
 impl Screen {
@@ -63,6 +72,7 @@ impl Screen {
             Screen::List(l) => l.context(),
             Screen::Card(_) => Context::Card,
             Screen::Settings(_) => Context::Settings,
+            Screen::Demo(_) => Context::Demo,
         }
     }
 }
@@ -80,6 +90,10 @@ pub struct App {
     pub status: Option<String>,
     size: (u16, u16),
     quit: bool,
+    /// One demo per question opened, kept while the learner goes back and forth.
+    demos: HashMap<String, Demo>,
+    /// Seed for the demos' simulations.
+    pub seed: u64,
 }
 
 /// The rows of a full frame.
@@ -102,6 +116,8 @@ impl App {
             status: None,
             size: (80, 24),
             quit: false,
+            demos: HashMap::new(),
+            seed: 1,
         }
     }
 
@@ -122,7 +138,59 @@ impl App {
     }
 
     pub fn context(&self) -> Context {
-        self.screen().context()
+        match self.screen() {
+            Screen::Demo(id) => match self.demos.get(id) {
+                Some(d) if d.editor.is_some() => Context::Editor,
+                Some(d) if d.input.is_some() => Context::Command,
+                _ => Context::Demo,
+            },
+            s => s.context(),
+        }
+    }
+
+    /// The demo kept for a question, if it was opened.
+    pub fn demo(&self, id: &str) -> Option<&Demo> {
+        self.demos.get(id)
+    }
+
+    /// Opens a question's demo on top of the stack (starting it the first time), after
+    /// running `lines` in it.
+    pub fn open_demo(&mut self, id: &str, lines: &[String]) -> Result<(), String> {
+        if !self.demos.contains_key(id) {
+            let q = self
+                .deck
+                .question(id)
+                .ok_or_else(|| format!("no question with id `{id}`"))?;
+            let d = Demo::new(q, self.seed)?;
+            self.demos.insert(id.to_string(), d);
+        }
+        if let Some(d) = self.demos.get_mut(id) {
+            for l in lines {
+                d.run(l);
+            }
+        }
+        if !matches!(self.screen(), Screen::Demo(open) if open == id) {
+            self.stack.push(Screen::Demo(id.to_string()));
+        }
+        Ok(())
+    }
+
+    /// Opens a question's card, as `kubedrill demo ID` starts under its demo.
+    pub fn open_card(&mut self, id: &str) -> bool {
+        if self.deck.question(id).is_none() {
+            return false;
+        }
+        self.stack
+            .push(Screen::Card(CardState::new(id, self.settings.level)));
+        true
+    }
+
+    /// How long until the next simulated second, while the demo on screen plays.
+    pub fn tick_interval(&self) -> Option<Duration> {
+        match self.screen() {
+            Screen::Demo(id) => self.demos.get(id).and_then(Demo::interval),
+            _ => None,
+        }
     }
 
     fn frame(&self, area: Rect) -> Frame {
@@ -145,6 +213,14 @@ impl App {
     pub fn update(&mut self, msg: Msg) {
         match msg {
             Msg::Resize(w, h) => self.size = (w, h),
+            Msg::Tick => {
+                if let Some(Screen::Demo(id)) = self.stack.last()
+                    && let Some(d) = self.demos.get_mut(id)
+                    && d.playing
+                {
+                    d.tick();
+                }
+            }
             Msg::Key(key) => {
                 self.status = None;
                 self.key(key);
@@ -189,6 +265,24 @@ impl App {
             self.act(action);
             return;
         }
+        if let Some(Screen::Demo(id)) = self.stack.last()
+            && let Some(d) = self.demos.get_mut(id)
+        {
+            match ctx {
+                Context::Editor => d.editor_key(key),
+                Context::Command => {
+                    if let KeyCode::Char(c) = key.code
+                        && !key
+                            .modifiers
+                            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+                    {
+                        d.type_char(c);
+                    }
+                }
+                _ => {}
+            }
+            return;
+        }
         // Typing into the search field.
         if ctx == Context::Search
             && let KeyCode::Char(c) = key.code
@@ -225,8 +319,31 @@ impl App {
                 }
                 return;
             }
+            Action::OpenDemo | Action::RunCode => {
+                if let Screen::Card(c) = self.screen() {
+                    let id = c.id.clone();
+                    let lines: Vec<String> = match (action, self.deck.question(&id)) {
+                        (Action::RunCode, Some(q)) => q
+                            .code
+                            .iter()
+                            .filter(|b| b.runnable)
+                            .flat_map(|b| b.lines().map(str::to_string))
+                            .collect(),
+                        _ => Vec::new(),
+                    };
+                    if action == Action::RunCode && lines.is_empty() {
+                        self.status = Some("this question has no runnable code".into());
+                        return;
+                    }
+                    if let Err(e) = self.open_demo(&id, &lines) {
+                        self.status = Some(e);
+                    }
+                    return;
+                }
+            }
             _ => {}
         }
+        let ctx = self.context();
         let area = Rect::new(0, 0, self.size.0, self.size.1);
         let main = self.frame(area).main;
         let theme = self.theme();
@@ -245,6 +362,14 @@ impl App {
                 None => Nav::Stay,
             },
             Screen::Settings(s) => s.handle(action, &mut self.settings),
+            Screen::Demo(id) => match self.demos.get_mut(id) {
+                Some(d) => match ctx {
+                    Context::Command => d.handle_input(action),
+                    Context::Editor => d.handle_editor(action),
+                    _ => d.handle(action, demo_view::output_rows(main)),
+                },
+                None => Nav::Stay,
+            },
         };
         match nav {
             Nav::Stay => {}
@@ -265,6 +390,7 @@ impl App {
                     .unwrap_or_else(|| l.topic.clone()),
                 Screen::Card(c) => c.id.clone(),
                 Screen::Settings(_) => "settings".into(),
+                Screen::Demo(_) => "demo".into(),
             });
         }
         out
@@ -277,7 +403,12 @@ impl App {
                 "Enter open · / search · l level · i importance · s sort · ? help · q back"
             }
             Context::Search => "type to search · Enter keep · Esc clear",
-            Context::Card => "Space reveal · 1-9 jump · j k scroll · [ ] level · ? help · q back",
+            Context::Card => {
+                "Space reveal · 1-9 jump · j k scroll · [ ] level · d demo · r run code · ? help · q back"
+            }
+            Context::Demo => "? every demo key · q back to the card",
+            Context::Command => "Enter run · Tab complete · Up/Down history · Esc close",
+            Context::Editor => "Esc save and close · Ctrl-S save · Ctrl-N next file",
             Context::Settings | Context::Global | Context::Help => "h l change · ? help · q back",
         }
     }
@@ -334,6 +465,11 @@ impl Widget for &App {
             Screen::List(state) => (&list::View { ctx, state }).render(f.main, buf),
             Screen::Card(state) => (&card::View { ctx, state }).render(f.main, buf),
             Screen::Settings(state) => (&settings::View { ctx, state }).render(f.main, buf),
+            Screen::Demo(id) => {
+                if let Some(demo) = self.demos.get(id) {
+                    (&demo_view::View { ctx, demo }).render(f.main, buf);
+                }
+            }
         }
         if self.help {
             (&help::View {

@@ -14,6 +14,12 @@ pub enum Context {
     Settings,
     /// The help overlay itself.
     Help,
+    /// A question's live demo.
+    Demo,
+    /// Typing on the demo's `:` command line.
+    Command,
+    /// Editing a manifest in the demo.
+    Editor,
 }
 
 impl Context {
@@ -26,6 +32,9 @@ impl Context {
             Context::Card => "card",
             Context::Settings => "settings",
             Context::Help => "help",
+            Context::Demo => "demo",
+            Context::Command => "demo command line",
+            Context::Editor => "manifest editor",
         }
     }
 }
@@ -58,6 +67,37 @@ pub enum Action {
     NextLevel,
     PrevValue,
     NextValue,
+    /// Card: open the question's demo; run its runnable code there.
+    OpenDemo,
+    RunCode,
+    /// Demo: open the command line, and what it does while open.
+    Command,
+    CmdRun,
+    CmdCancel,
+    CmdDelete,
+    CmdComplete,
+    HistPrev,
+    HistNext,
+    /// Demo: time.
+    PlayPause,
+    Step,
+    Faster,
+    Slower,
+    /// Demo: manipulations, each run as a kubectl line or directive.
+    DeletePod,
+    ScaleUp,
+    ScaleDown,
+    NextController,
+    TogglePause,
+    ToggleCrash,
+    ToggleTrigger,
+    DropEvent,
+    ForgeStatus,
+    /// Demo: the manifest editor.
+    Edit,
+    EditorSave,
+    EditorClose,
+    EditorNextFile,
 }
 
 /// A key with its modifiers. For characters SHIFT is ignored (`G`, `?` arrive with it on
@@ -253,6 +293,138 @@ pub static KEYMAP: &[Binding] = &[
     b(C::Card, ch('G'), A::Bottom, "bottom"),
     b(C::Card, ch('['), A::PrevLevel, "deeper: lower level"),
     b(C::Card, ch(']'), A::NextLevel, "deeper: higher level"),
+    b(
+        C::Card,
+        ch('d'),
+        A::OpenDemo,
+        "open the question's live demo",
+    ),
+    b(
+        C::Card,
+        ch('r'),
+        A::RunCode,
+        "run the runnable code in the demo",
+    ),
+    // Demo
+    b(
+        C::Demo,
+        ch(':'),
+        A::Command,
+        "command line: kubectl or a directive",
+    ),
+    b(
+        C::Demo,
+        ch(' '),
+        A::PlayPause,
+        "play or pause simulated time",
+    ),
+    b(C::Demo, ch('.'), A::Step, "one simulated second (tick 1)"),
+    b(C::Demo, ch('>'), A::Faster, "faster"),
+    b(C::Demo, ch('<'), A::Slower, "slower"),
+    b(C::Demo, ch('x'), A::DeletePod, "delete a pod"),
+    b(C::Demo, ch('+'), A::ScaleUp, "scale up by one"),
+    b(C::Demo, ch('='), A::ScaleUp, "scale up by one"),
+    b(C::Demo, ch('-'), A::ScaleDown, "scale down by one"),
+    b(
+        C::Demo,
+        ch('c'),
+        A::NextController,
+        "pick the controller the next keys address",
+    ),
+    b(
+        C::Demo,
+        ch('z'),
+        A::TogglePause,
+        "pause or resume the controller",
+    ),
+    b(
+        C::Demo,
+        ch('C'),
+        A::ToggleCrash,
+        "crash or restart the controller",
+    ),
+    b(
+        C::Demo,
+        ch('t'),
+        A::ToggleTrigger,
+        "toggle level/edge triggering",
+    ),
+    b(
+        C::Demo,
+        ch('w'),
+        A::DropEvent,
+        "drop the controller's next watch event",
+    ),
+    b(
+        C::Demo,
+        ch('f'),
+        A::ForgeStatus,
+        "forge the Deployment's status",
+    ),
+    b(C::Demo, ch('e'), A::Edit, "edit the manifest files"),
+    b(C::Demo, ch('k'), A::Up, "scroll output up"),
+    b(C::Demo, code(KeyCode::Up), A::Up, "scroll output up"),
+    b(C::Demo, ch('j'), A::Down, "scroll output down"),
+    b(C::Demo, code(KeyCode::Down), A::Down, "scroll output down"),
+    b(C::Demo, code(KeyCode::PageUp), A::PageUp, "page output up"),
+    b(C::Demo, ctrl('u'), A::PageUp, "page output up"),
+    b(
+        C::Demo,
+        code(KeyCode::PageDown),
+        A::PageDown,
+        "page output down",
+    ),
+    b(C::Demo, ctrl('d'), A::PageDown, "page output down"),
+    b(C::Demo, ch('g'), A::Top, "oldest output"),
+    b(C::Demo, ch('G'), A::Bottom, "newest output"),
+    // The demo's command line
+    b(C::Command, code(KeyCode::Enter), A::CmdRun, "run the line"),
+    b(
+        C::Command,
+        code(KeyCode::Esc),
+        A::CmdCancel,
+        "close the line",
+    ),
+    b(
+        C::Command,
+        code(KeyCode::Backspace),
+        A::CmdDelete,
+        "delete a character",
+    ),
+    b(
+        C::Command,
+        code(KeyCode::Tab),
+        A::CmdComplete,
+        "complete a command, resource, name or file",
+    ),
+    b(
+        C::Command,
+        code(KeyCode::Up),
+        A::HistPrev,
+        "previous line in history",
+    ),
+    b(
+        C::Command,
+        code(KeyCode::Down),
+        A::HistNext,
+        "next line in history",
+    ),
+    b(C::Command, ctrl('c'), A::Quit, "quit"),
+    // The manifest editor
+    b(
+        C::Editor,
+        code(KeyCode::Esc),
+        A::EditorClose,
+        "save and close",
+    ),
+    b(C::Editor, ctrl('s'), A::EditorSave, "save"),
+    b(
+        C::Editor,
+        ctrl('n'),
+        A::EditorNextFile,
+        "save, edit the next file",
+    ),
+    b(C::Editor, ctrl('c'), A::Quit, "quit"),
     // Settings
     b(C::Settings, ch('j'), A::Down, "next setting"),
     b(C::Settings, code(KeyCode::Down), A::Down, "next setting"),
@@ -300,7 +472,10 @@ pub fn lookup(ctx: Context, ev: &KeyEvent) -> Option<Action> {
             .map(|bd| bd.action)
     };
     find(ctx).or_else(|| {
-        if matches!(ctx, Context::Search | Context::Help) {
+        if matches!(
+            ctx,
+            Context::Search | Context::Help | Context::Command | Context::Editor
+        ) {
             None
         } else {
             find(Context::Global)

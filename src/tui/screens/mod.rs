@@ -1,6 +1,8 @@
 //! One module per screen: its state, how it handles actions, and `impl Widget for &View`.
 
 pub mod card;
+pub mod demo;
+pub mod demo_view;
 pub mod help;
 pub mod home;
 pub mod list;
