@@ -404,7 +404,7 @@ impl App {
             }
             Context::Search => "type to search · Enter keep · Esc clear",
             Context::Card => {
-                "Space reveal · 1-9 jump · j k scroll · [ ] level · d demo · r run code · ? help · q back"
+                "Space reveal · 1-9 jump · [ ] level · d demo · r run code · ? help · q back"
             }
             Context::Demo => "? every demo key · q back to the card",
             Context::Command => "Enter run · Tab complete · Up/Down history · Esc close",

@@ -245,7 +245,7 @@ fn section_lines(
                     head = format!("{head}: {cap}");
                 }
                 if c.runnable {
-                    head.push_str(" (runs in the demo)");
+                    head.push_str(" (r runs it in the demo)");
                 }
                 out.extend(indented(vec![Line::styled(head, theme.dim)], width, 2));
                 out.extend(indented(text::plain(&c.text, theme.code), width, 4));

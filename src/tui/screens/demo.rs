@@ -237,9 +237,9 @@ impl Demo {
                 ));
             }
             Action::Edit => self.open_editor(0),
-            Action::Up => self.out_scroll += 1,
+            Action::Up => self.out_scroll = (self.out_scroll + 1).min(self.output.len()),
             Action::Down => self.out_scroll = self.out_scroll.saturating_sub(1),
-            Action::PageUp => self.out_scroll += page,
+            Action::PageUp => self.out_scroll = (self.out_scroll + page).min(self.output.len()),
             Action::PageDown => self.out_scroll = self.out_scroll.saturating_sub(page),
             Action::Top => self.out_scroll = self.output.len(),
             Action::Bottom => self.out_scroll = 0,

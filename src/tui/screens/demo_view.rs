@@ -22,9 +22,9 @@ use super::Ctx;
 use super::demo::{Demo, OutKind, SPEEDS};
 
 /// What the demo leaves out, named on screen (README: "What the demo simplifies").
-pub const SIMPLIFIES: &str = "simplified: one namespace; no scheduler, nodes, containers or probes (a pod runs 1 s after creation, Ready 1 s later); informer resync every 30 s; `drop` and edge-triggering are teaching faults";
+pub const SIMPLIFIES: &str = "simplified: one namespace · no scheduler, nodes or probes · resync every 30 s · drop and edge are teaching faults";
 const SIMPLIFIES_SHORT: &str =
-    "simplified: 1 namespace, no nodes or probes, 30 s resync; drop/edge are teaching faults";
+    "simplified: 1 namespace, no nodes/probes, 30 s resync; drop/edge are not real";
 
 /// Seconds of history the chart shows.
 const CHART_SECONDS: u64 = 120;
@@ -44,7 +44,7 @@ pub struct Areas {
 }
 
 pub fn areas(area: Rect) -> Areas {
-    let lower_h = (area.height * 3 / 10).max(5);
+    let lower_h = (area.height * 2 / 5).max(5);
     let [banner, upper, lower, command] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Fill(1),
@@ -52,7 +52,9 @@ pub fn areas(area: Rect) -> Areas {
         Constraint::Length(1),
     ])
     .areas(area);
-    let [events, output] = Layout::horizontal([Constraint::Fill(1), Constraint::Fill(1)])
+    // Narrow screens give kubectl's tables the wider half.
+    let out_share = if area.width < 100 { 3 } else { 2 };
+    let [events, output] = Layout::horizontal([Constraint::Fill(2), Constraint::Fill(out_share)])
         .spacing(1)
         .areas(lower);
     Areas {
@@ -89,7 +91,7 @@ impl Widget for &View<'_> {
         let theme = self.ctx.theme;
         let d = self.demo;
         let a = areas(area);
-        let banner = if a.banner.width as usize >= SIMPLIFIES.len() + 1 {
+        let banner = if a.banner.width as usize > SIMPLIFIES.chars().count() {
             SIMPLIFIES
         } else {
             SIMPLIFIES_SHORT
@@ -127,9 +129,21 @@ fn upper(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
     let [dep_area, pods_area] =
         Layout::vertical([Constraint::Length(dep.1 as u16 + 1), Constraint::Fill(1)]).areas(left);
     let inner = panel(dep.0, theme, dep_area, buf);
-    let [spec, status] = Layout::horizontal([Constraint::Fill(1), Constraint::Fill(1)])
-        .spacing(1)
-        .areas(inner);
+    let spec_w = dep.2.iter().map(Line::width).max().unwrap_or(0) as u16;
+    let [spec, _, status] = Layout::horizontal([
+        Constraint::Length(spec_w),
+        Constraint::Length(3),
+        Constraint::Fill(1),
+    ])
+    .areas(inner);
+    let rule = Rect {
+        x: spec.right() + 1,
+        width: 1,
+        height: inner.height.min(3),
+        ..spec
+    }
+    .intersection(inner);
+    Paragraph::new(vec![Line::from(Span::styled("│", theme.border)); 3]).render(rule, buf);
     Paragraph::new(dep.2).render(spec, buf);
     Paragraph::new(dep.3).render(status, buf);
     let cond_area = Rect {
@@ -202,10 +216,7 @@ fn deployment_lines(d: &Demo, theme: &Theme) -> DeploymentLines {
         .to_string();
     let paused = obj::path(dep, &["spec", "paused"]).and_then(Value::as_bool) == Some(true);
     let spec = vec![
-        Line::from(vec![
-            Span::styled("spec ", theme.dim),
-            Span::raw(format!("replicas {}", show(int(&["spec", "replicas"])))),
-        ]),
+        Line::from(format!("replicas {}", show(int(&["spec", "replicas"])))),
         Line::from(Span::styled(
             format!("generation {}", show(generation)),
             gen_style,
@@ -216,18 +227,15 @@ fn deployment_lines(d: &Demo, theme: &Theme) -> DeploymentLines {
         )),
     ];
     let status = vec![
-        Line::from(vec![
-            Span::styled("status ", theme.dim),
-            Span::raw(format!(
-                "replicas {} · updated {}",
-                show(int(&["status", "replicas"])),
-                show(int(&["status", "updatedReplicas"]))
-            )),
-        ]),
-        Line::from(vec![
-            Span::styled(format!("observedGeneration {}", show(observed)), gen_style),
-            Span::styled(if lag { "  lagging" } else { "" }, theme.accent),
-        ]),
+        Line::from(format!(
+            "replicas {} · updated {}",
+            show(int(&["status", "replicas"])),
+            show(int(&["status", "updatedReplicas"]))
+        )),
+        Line::from(Span::styled(
+            format!("observedGeneration {}", show(observed)),
+            gen_style,
+        )),
         Line::from(format!(
             "ready {} · available {}",
             show(int(&["status", "readyReplicas"])),
@@ -259,13 +267,9 @@ fn deployment_lines(d: &Demo, theme: &Theme) -> DeploymentLines {
         })
         .unwrap_or_default();
     let title = Line::from(vec![
-        Span::styled(" Deployment web ", theme.header),
+        Span::styled(" Deployment web: spec │ status ", theme.header),
         Span::styled(
-            if lag {
-                " generation ahead of observedGeneration "
-            } else {
-                ""
-            },
+            if lag { " observedGeneration lags " } else { "" },
             theme.alert,
         ),
     ]);
@@ -513,20 +517,49 @@ fn events(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
     }
 }
 
+/// Splits a line at `width` characters, as a terminal wraps kubectl's output.
+fn hard_wrap(line: &str, width: usize) -> Vec<String> {
+    let chars: Vec<char> = crate::tui::text::expand_tabs(line).chars().collect();
+    if chars.is_empty() {
+        return vec![String::new()];
+    }
+    chars
+        .chunks(width.max(1))
+        .map(|c| c.iter().collect())
+        .collect()
+}
+
 fn output(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
     let rows = area.height.saturating_sub(1) as usize;
-    let max_scroll = d.output.len().saturating_sub(rows);
-    let scroll = d.out_scroll.min(max_scroll);
+    let width = area.width as usize;
+    // Wrap from the newest line back, only as far as the view and its scroll reach.
+    let want = rows + d.out_scroll;
+    let mut wrapped: Vec<(OutKind, String)> = Vec::new();
+    let mut older = false;
+    for (k, l) in d.output.iter().rev() {
+        if wrapped.len() >= want {
+            older = true;
+            break;
+        }
+        for part in hard_wrap(l, width).into_iter().rev() {
+            wrapped.push((*k, part));
+        }
+    }
+    let scroll = d
+        .out_scroll
+        .min(wrapped.len().saturating_sub(rows))
+        .min(if older { usize::MAX } else { wrapped.len() });
     let t = if scroll > 0 {
         format!("Output (scrolled up {scroll}; j goes down)")
     } else {
         "Output".to_string()
     };
     let inner = panel(title(&t, theme), theme, area, buf);
-    let end = d.output.len() - scroll;
-    let start = end.saturating_sub(rows);
-    let lines: Vec<Line<'static>> = d.output[start..end]
+    let lines: Vec<Line<'static>> = wrapped
         .iter()
+        .skip(scroll)
+        .take(rows)
+        .rev()
         .map(|(k, l)| {
             let style = match k {
                 OutKind::Command => theme.key,
