@@ -1,5 +1,6 @@
 //! As a person would: the binary in a real terminal (tmux), open the first question,
-//! reveal two tiers, quit, and find the shell prompt back. Skipped without tmux.
+//! reveal two tiers, open its demo and delete a pod, quit, and find the shell prompt back.
+//! Skipped without tmux.
 //! Meant for the release binary: `cargo test --release --test tui_tmux`.
 
 use std::process::{Command, Output};
@@ -150,6 +151,76 @@ fn open_reveal_two_tiers_and_quit_in_tmux() {
     );
     assert!(!pane.contains("3 Solid answer  ~"), "{pane}");
 
+    tmux.send(&["q"]);
+    tmux.wait_for("the list again", |p| p.contains("4 of 4 questions"));
+    tmux.send(&["q"]);
+    tmux.wait_for("the topics again", |p| p.contains("Topics"));
+    tmux.send(&["q"]);
+    assert_restored(&tmux);
+}
+
+/// Pod names in the demo's pod list: `web-<hash>-<suffix>` followed by a phase.
+fn pods_on(pane: &str) -> Vec<String> {
+    let mut out: Vec<String> = pane
+        .lines()
+        .filter_map(|l| {
+            let mut words = l.split_whitespace();
+            let name = words.next()?;
+            let phase = words.next()?;
+            (name.starts_with("web-")
+                && name.matches('-').count() == 2
+                && ["Running", "Pending", "Terminating"].contains(&phase))
+            .then_some(name)
+        })
+        .map(str::to_string)
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[test]
+fn open_a_demo_delete_a_pod_and_see_it_replaced_in_tmux() {
+    let Some((tmux, _config, _data)) = start("demo") else {
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_kubedrill");
+    tmux.send(&[bin, "Enter"]);
+    tmux.wait_for("the topics screen", |p| p.contains("Topics"));
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the question list", |p| p.contains("4 of 4 questions"));
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the card", |p| p.contains("Space: reveal 1 Key points"));
+    tmux.send(&["Space"]);
+    tmux.wait_for("key points", |p| p.contains("Space: reveal 2 Basics"));
+    tmux.send(&["Space"]);
+    tmux.wait_for("basics", |p| p.contains("Space: reveal 3 Solid answer"));
+
+    tmux.send(&["d"]);
+    let pane = tmux.wait_for("the demo", |p| {
+        p.contains("ReplicaSets and pods") && !pods_on(p).is_empty()
+    });
+    assert!(pane.contains("simplified:"), "no banner: {pane}");
+    let before = pods_on(&pane);
+    tmux.send(&["x"]);
+    let pane = tmux.wait_for("the delete", |p| p.contains("deleted"));
+    assert!(
+        pane.contains(&format!("$ kubectl delete pod {}", before[0])),
+        "{pane}"
+    );
+    // The demo plays at one simulated second per half second: the ReplicaSet controller
+    // creates a replacement, which the kubelet runs.
+    let pane = tmux.wait_for("a new pod running", |p| {
+        p.lines()
+            .any(|l| pods_on(l).iter().any(|n| !before.contains(n)) && l.contains("Running"))
+    });
+    assert!(pane.contains("SuccessfulCreate"), "{pane}");
+
+    // q: card, list, topics, quit.
+    tmux.send(&["q"]);
+    tmux.wait_for("the card again", |p| {
+        p.contains("Space: reveal 3 Solid answer")
+    });
     tmux.send(&["q"]);
     tmux.wait_for("the list again", |p| p.contains("4 of 4 questions"));
     tmux.send(&["q"]);
