@@ -226,7 +226,10 @@ fn study(cli: &Cli, demo: Option<&str>) -> Result<ExitCode> {
         },
         ..Default::default()
     };
-    let mut app = crate::tui::App::new(loaded, settings);
+    let config = load_config(settings);
+    let mut app = crate::tui::App::new(loaded, config.settings);
+    app.keymap = config.keymap;
+    app.config_warnings = config.problems;
     app.seed = cli.seed.unwrap_or(1);
     if let Some(id) = demo {
         app.open_card(id);
@@ -237,6 +240,25 @@ fn study(cli: &Cli, demo: Option<&str>) -> Result<ExitCode> {
     }
     crate::tui::run_app(app)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The config folder's config.toml over `base`; a missing file is no problem, an unreadable
+/// or bad one is reported in the app's banner and the defaults stay.
+fn load_config(base: crate::tui::Settings) -> crate::tui::config::Config {
+    let empty = || crate::tui::config::parse("", "config.toml", base);
+    let Some(path) = paths::config_dir().map(|d| d.join("config.toml")) else {
+        return empty();
+    };
+    let name = path.display().to_string();
+    match std::fs::read_to_string(&path) {
+        Ok(text) => crate::tui::config::parse(&text, &name, base),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => empty(),
+        Err(e) => {
+            let mut c = empty();
+            c.problems.push(format!("{name}: cannot read: {e}"));
+            c
+        }
+    }
 }
 
 /// Writes to stdout; a closed pipe (`kubedrill show x | head`) is not an error.

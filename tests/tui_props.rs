@@ -35,7 +35,7 @@ fn screen(n: u8, w: u16, h: u16) -> App {
             a.update(ch('?'));
         }
         7 => a.update(ch('o')),
-        8 | 9 | 10 | 11 => {
+        8..=11 => {
             a.update(enter());
             a.update(ch('j'));
             a.update(enter());

@@ -230,6 +230,71 @@ fn open_a_demo_delete_a_pod_and_see_it_replaced_in_tmux() {
 }
 
 #[test]
+fn config_overrides_keys_and_a_bad_line_is_named_in_a_banner() {
+    let Some((tmux, config, _data)) = start("config") else {
+        return;
+    };
+    std::fs::write(
+        config.path().join("config.toml"),
+        "mouse = false\ntheme = \"pink\"\n\n[keys]\nreveal = \"v\"\n",
+    )
+    .unwrap();
+    let bin = env!("CARGO_BIN_EXE_kubedrill");
+    tmux.send(&[bin, "Enter"]);
+    let pane = tmux.wait_for("the topics screen", |p| p.contains("Topics"));
+    assert!(
+        pane.contains("config.toml:2: theme must be \"colour\" or \"mono\""),
+        "{pane}"
+    );
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the question list", |p| p.contains("4 of 4 questions"));
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the card", |p| p.contains("reveal 1 Key points"));
+    // Space no longer reveals; v does, and the help lists v.
+    tmux.send(&["Space"]);
+    tmux.send(&["v"]);
+    tmux.wait_for("key points", |p| p.contains("reveal 2 Basics"));
+    tmux.send(&["?"]);
+    tmux.wait_for("help with v", |p| {
+        p.lines()
+            .any(|l| l.contains(" v ") && l.contains("reveal the next section"))
+    });
+    tmux.send(&["C-c"]);
+    assert_restored(&tmux);
+}
+
+/// The app's pid: the shell's only child.
+fn app_pid(tmux: &Tmux) -> Option<String> {
+    let shell_pid = String::from_utf8_lossy(
+        &tmux
+            .run(&["display-message", "-p", "-t", "kd", "#{pane_pid}"])
+            .stdout,
+    )
+    .trim()
+    .to_string();
+    let children = std::fs::read_to_string(format!("/proc/{shell_pid}/task/{shell_pid}/children"))
+        .unwrap_or_default();
+    children.split_whitespace().next().map(str::to_string)
+}
+
+#[test]
+fn sighup_restores_the_terminal_from_a_playing_demo() {
+    let Some((tmux, _config, _data)) = start("hup") else {
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_kubedrill");
+    tmux.send(&[&format!("{bin} demo deleted-pod-returns"), "Enter"]);
+    tmux.wait_for("the demo", |p| p.contains("ReplicaSets and pods"));
+    let Some(pid) = app_pid(&tmux) else {
+        println!("skipped: cannot find the app's pid (no /proc children list)");
+        return;
+    };
+    let status = Command::new("kill").args(["-HUP", &pid]).status().unwrap();
+    assert!(status.success());
+    assert_restored(&tmux);
+}
+
+#[test]
 fn sigterm_restores_the_terminal() {
     let Some((tmux, _config, _data)) = start("term") else {
         return;

@@ -12,7 +12,7 @@ use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use crate::content::{Deck, Level, Loaded};
 
-use super::keymap::{self, Action, Context};
+use super::keymap::{Action, Context, Keymap};
 use super::screens::card::{self, CardState};
 use super::screens::demo::Demo;
 use super::screens::demo_view;
@@ -94,6 +94,10 @@ pub struct App {
     demos: HashMap<String, Demo>,
     /// Seed for the demos' simulations.
     pub seed: u64,
+    /// The default keys with config.toml's overrides.
+    pub keymap: Keymap,
+    /// Problems with config.toml, shown in the warning banner.
+    pub config_warnings: Vec<String>,
 }
 
 /// The rows of a full frame.
@@ -118,6 +122,8 @@ impl App {
             quit: false,
             demos: HashMap::new(),
             seed: 1,
+            keymap: Keymap::default(),
+            config_warnings: Vec::new(),
         }
     }
 
@@ -194,7 +200,7 @@ impl App {
     }
 
     fn frame(&self, area: Rect) -> Frame {
-        let banner_h = u16::from(!self.broken_files.is_empty());
+        let banner_h = self.banner_lines().len() as u16;
         let [banner, title, main, status] = Layout::vertical([
             Constraint::Length(banner_h),
             Constraint::Length(1),
@@ -247,9 +253,10 @@ impl App {
                 deck: &self.deck,
                 settings: &self.settings,
                 theme: self.theme(),
+                keymap: &self.keymap,
             };
             let max = help::max_scroll(&ctx_view, ctx, main);
-            match keymap::lookup(Context::Help, &key) {
+            match self.keymap.lookup(Context::Help, &key) {
                 Some(Action::Quit) => self.quit = true,
                 Some(Action::Back) => {
                     self.help = false;
@@ -261,7 +268,7 @@ impl App {
             }
             return;
         }
-        if let Some(action) = keymap::lookup(ctx, &key) {
+        if let Some(action) = self.keymap.lookup(ctx, &key) {
             self.act(action);
             return;
         }
@@ -378,6 +385,23 @@ impl App {
         }
     }
 
+    /// Warnings above everything: skipped content files, then config.toml problems (at
+    /// most two rows of those; the file says the rest).
+    fn banner_lines(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if !self.broken_files.is_empty() {
+            out.push(format!(
+                " warning: skipped {} content file(s) with problems: {} (run `kubedrill check`)",
+                self.broken_files.len(),
+                self.broken_files.join(", ")
+            ));
+        }
+        for w in self.config_warnings.iter().take(2) {
+            out.push(format!(" warning: {w} (using the default)"));
+        }
+        out
+    }
+
     fn breadcrumb(&self) -> Vec<String> {
         let mut out = vec!["kubedrill".to_string()];
         for s in &self.stack[1..] {
@@ -439,14 +463,12 @@ impl Widget for &App {
         }
         let f = self.frame(area);
         if let Some(b) = f.banner {
-            let n = self.broken_files.len();
-            let text = format!(
-                " warning: skipped {n} content file(s) with problems: {} (run `kubedrill check`)",
-                self.broken_files.join(", ")
-            );
-            Paragraph::new(crate::tui::text::truncate(&text, b.width as usize))
-                .style(theme.warning)
-                .render(b, buf);
+            let lines: Vec<Line> = self
+                .banner_lines()
+                .iter()
+                .map(|t| Line::from(crate::tui::text::truncate(t, b.width as usize)))
+                .collect();
+            Paragraph::new(lines).style(theme.warning).render(b, buf);
         }
         let crumbs = self.breadcrumb().join(" › ");
         Paragraph::new(Span::styled(
@@ -459,6 +481,7 @@ impl Widget for &App {
             deck: &self.deck,
             settings: &self.settings,
             theme,
+            keymap: &self.keymap,
         };
         match self.screen() {
             Screen::Home(state) => (&home::View { ctx, state }).render(f.main, buf),

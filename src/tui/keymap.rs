@@ -462,15 +462,20 @@ pub static KEYMAP: &[Binding] = &[
     b(C::Help, ctrl('c'), A::Quit, "quit"),
 ];
 
-/// The action for a key in a context: the context's own bindings first, then the global
-/// ones (not while typing a search or in the help overlay, which have their own rows).
+/// The action for a key in a context under the default keymap.
 pub fn lookup(ctx: Context, ev: &KeyEvent) -> Option<Action> {
+    lookup_in(KEYMAP, ctx, ev)
+}
+
+fn lookup_in(bindings: &[Binding], ctx: Context, ev: &KeyEvent) -> Option<Action> {
     let find = |c: Context| {
-        KEYMAP
+        bindings
             .iter()
             .find(|bd| bd.ctx == c && bd.key.matches(ev))
             .map(|bd| bd.action)
     };
+    // The context's own bindings first, then the global ones (not while typing or in the
+    // help overlay, which have their own rows).
     find(ctx).or_else(|| {
         if matches!(
             ctx,
@@ -483,10 +488,15 @@ pub fn lookup(ctx: Context, ev: &KeyEvent) -> Option<Action> {
     })
 }
 
-/// Help rows for a context: keys with the same description joined, in table order.
+/// Help rows for a context under the default keymap.
 pub fn help_rows(ctx: Context) -> Vec<(String, &'static str)> {
+    help_rows_in(KEYMAP, ctx)
+}
+
+/// Help rows: keys with the same description joined, in table order.
+fn help_rows_in(bindings: &[Binding], ctx: Context) -> Vec<(String, &'static str)> {
     let mut rows: Vec<(Vec<Key>, &'static str)> = Vec::new();
-    for bd in KEYMAP.iter().filter(|bd| bd.ctx == ctx) {
+    for bd in bindings.iter().filter(|bd| bd.ctx == ctx) {
         match rows.iter_mut().find(|(_, d)| *d == bd.desc) {
             Some((keys, _)) => keys.push(bd.key),
             None => rows.push((vec![bd.key], bd.desc)),
@@ -509,4 +519,240 @@ fn keys_label(keys: &[Key]) -> String {
         return format!("{}-{}", digits[0], digits[digits.len() - 1]);
     }
     keys.iter().map(Key::label).collect::<Vec<_>>().join(" ")
+}
+
+/// Action names as `[keys]` in config.toml spells them.
+pub const ACTION_NAMES: &[(&str, Action)] = &[
+    ("back", A::Back),
+    ("help", A::Help),
+    ("settings", A::Settings),
+    ("up", A::Up),
+    ("down", A::Down),
+    ("page-up", A::PageUp),
+    ("page-down", A::PageDown),
+    ("top", A::Top),
+    ("bottom", A::Bottom),
+    ("open", A::Open),
+    ("search", A::Search),
+    ("cycle-level", A::CycleLevel),
+    ("cycle-importance", A::CycleImportance),
+    ("toggle-sort", A::ToggleSort),
+    ("reveal", A::Reveal),
+    ("reveal-all", A::RevealAll),
+    ("prev-level", A::PrevLevel),
+    ("next-level", A::NextLevel),
+    ("prev-value", A::PrevValue),
+    ("next-value", A::NextValue),
+    ("open-demo", A::OpenDemo),
+    ("run-code", A::RunCode),
+    ("command", A::Command),
+    ("play-pause", A::PlayPause),
+    ("step", A::Step),
+    ("faster", A::Faster),
+    ("slower", A::Slower),
+    ("delete-pod", A::DeletePod),
+    ("scale-up", A::ScaleUp),
+    ("scale-down", A::ScaleDown),
+    ("next-controller", A::NextController),
+    ("toggle-pause", A::TogglePause),
+    ("toggle-crash", A::ToggleCrash),
+    ("toggle-trigger", A::ToggleTrigger),
+    ("drop-event", A::DropEvent),
+    ("forge-status", A::ForgeStatus),
+    ("edit", A::Edit),
+];
+
+/// Reads a key as config.toml writes it: `x`, `G`, `ctrl-d`, `enter`, `esc`, `space`,
+/// `tab`, `backspace`, arrows (`up`), `pgup`, `pgdn`, `home`, `end`. No F-keys.
+pub fn parse_key(s: &str) -> Option<Key> {
+    let (mods, base) = match s.strip_prefix("ctrl-").or_else(|| s.strip_prefix("Ctrl-")) {
+        Some(rest) => (KeyModifiers::CONTROL, rest),
+        None => (KeyModifiers::NONE, s),
+    };
+    let mut chars = base.chars();
+    let code = match (chars.next(), chars.next()) {
+        (Some(c), None) => KeyCode::Char(c),
+        _ => match base.to_ascii_lowercase().as_str() {
+            "enter" | "return" => KeyCode::Enter,
+            "esc" | "escape" => KeyCode::Esc,
+            "space" => KeyCode::Char(' '),
+            "tab" => KeyCode::Tab,
+            "backspace" => KeyCode::Backspace,
+            "up" => KeyCode::Up,
+            "down" => KeyCode::Down,
+            "left" => KeyCode::Left,
+            "right" => KeyCode::Right,
+            "pgup" | "pageup" => KeyCode::PageUp,
+            "pgdn" | "pagedown" => KeyCode::PageDown,
+            "home" => KeyCode::Home,
+            "end" => KeyCode::End,
+            _ => return None,
+        },
+    };
+    Some(Key { code, mods })
+}
+
+/// A key override from config.toml: an action's new keys, and the line it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Override {
+    pub action: String,
+    pub keys: Vec<String>,
+    pub line: usize,
+}
+
+/// The bindings in use: the defaults with the user's overrides applied. Dispatch and the
+/// `?` help both read it, so they cannot drift apart.
+#[derive(Debug, Clone)]
+pub struct Keymap {
+    bindings: Vec<Binding>,
+}
+
+impl Default for Keymap {
+    fn default() -> Self {
+        Keymap {
+            bindings: KEYMAP.to_vec(),
+        }
+    }
+}
+
+impl Keymap {
+    /// Applies overrides: an action's keys are replaced in every context that binds it,
+    /// and a key taken over leaves the action it had there. Ctrl-C always quits. Problems
+    /// come back as messages naming `file` and the line.
+    pub fn with_overrides(overrides: &[Override], file: &str) -> (Keymap, Vec<String>) {
+        let mut km = Keymap::default();
+        let mut problems = Vec::new();
+        for o in overrides {
+            let Some(action) = ACTION_NAMES
+                .iter()
+                .find(|(n, _)| *n == o.action)
+                .map(|(_, a)| *a)
+            else {
+                problems.push(format!(
+                    "{file}:{}: [keys] has no action `{}`; the actions are {}",
+                    o.line,
+                    o.action,
+                    ACTION_NAMES
+                        .iter()
+                        .map(|(n, _)| *n)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+                continue;
+            };
+            let mut keys = Vec::new();
+            for k in &o.keys {
+                match parse_key(k) {
+                    Some(key) if key == ctrl('c') => problems.push(format!(
+                        "{file}:{}: Ctrl-C always quits and cannot be rebound",
+                        o.line
+                    )),
+                    Some(key) => keys.push(key),
+                    None => problems.push(format!(
+                        "{file}:{}: `{k}` is not a key (examples: x, G, ctrl-d, enter, esc, space, up, pgdn)",
+                        o.line
+                    )),
+                }
+            }
+            if keys.is_empty() {
+                continue;
+            }
+            // One binding per context the action has, to copy its description from.
+            let mut template: Vec<Binding> = Vec::new();
+            for b in km.bindings.iter().filter(|b| b.action == action) {
+                if !template.iter().any(|t| t.ctx == b.ctx) {
+                    template.push(*b);
+                }
+            }
+            km.bindings.retain(|b| {
+                b.action != action
+                    && !template
+                        .iter()
+                        .any(|t| t.ctx == b.ctx && keys.contains(&b.key) && b.action != A::Quit)
+            });
+            for t in template.iter().rev() {
+                for key in keys.iter().rev() {
+                    km.bindings.insert(0, Binding { key: *key, ..*t });
+                }
+            }
+        }
+        (km, problems)
+    }
+
+    pub fn lookup(&self, ctx: Context, ev: &KeyEvent) -> Option<Action> {
+        lookup_in(&self.bindings, ctx, ev)
+    }
+
+    pub fn help_rows(&self, ctx: Context) -> Vec<(String, &'static str)> {
+        help_rows_in(&self.bindings, ctx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ev(c: char) -> KeyEvent {
+        KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)
+    }
+
+    #[test]
+    fn overrides_replace_keys_everywhere_the_action_is_bound() {
+        let (km, problems) = Keymap::with_overrides(
+            &[Override {
+                action: "reveal".into(),
+                keys: vec!["v".into(), "enter".into()],
+                line: 3,
+            }],
+            "config.toml",
+        );
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(km.lookup(Context::Card, &ev('v')), Some(Action::Reveal));
+        assert_eq!(km.lookup(Context::Card, &ev(' ')), None);
+        let rows = km.help_rows(Context::Card);
+        assert!(rows.contains(&("v Enter".to_string(), "reveal the next section")));
+    }
+
+    #[test]
+    fn a_taken_key_leaves_its_old_action_and_problems_name_the_line() {
+        let (km, problems) = Keymap::with_overrides(
+            &[
+                Override {
+                    action: "delete-pod".into(),
+                    keys: vec!["d".into()],
+                    line: 2,
+                },
+                Override {
+                    action: "explode".into(),
+                    keys: vec!["e".into()],
+                    line: 5,
+                },
+                Override {
+                    action: "help".into(),
+                    keys: vec!["F1".into(), "ctrl-c".into()],
+                    line: 7,
+                },
+            ],
+            "/home/u/.config/kubedrill/config.toml",
+        );
+        assert_eq!(km.lookup(Context::Demo, &ev('d')), Some(Action::DeletePod));
+        assert_eq!(km.lookup(Context::Demo, &ev('x')), None);
+        // Keys elsewhere are untouched.
+        assert_eq!(km.lookup(Context::Card, &ev('d')), Some(Action::OpenDemo));
+        assert_eq!(problems.len(), 3, "{problems:?}");
+        assert!(problems[0].starts_with(
+            "/home/u/.config/kubedrill/config.toml:5: [keys] has no action `explode`"
+        ));
+        assert!(problems[1].contains(":7: `F1` is not a key"));
+        assert!(problems[2].contains(":7: Ctrl-C always quits"));
+        assert_eq!(
+            km.lookup(
+                Context::Card,
+                &KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)
+            ),
+            Some(Action::Quit)
+        );
+        // `help` kept its `?` since none of its new keys were valid.
+        assert_eq!(km.lookup(Context::Home, &ev('?')), Some(Action::Help));
+    }
 }

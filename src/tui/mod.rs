@@ -4,6 +4,7 @@
 
 pub mod app;
 pub mod complete;
+pub mod config;
 pub mod keymap;
 pub mod screens;
 pub mod text;

@@ -11,6 +11,7 @@ pub mod settings;
 use crate::content::Deck;
 
 use super::app::{Screen, Settings};
+use super::keymap::Keymap;
 use super::theme::Theme;
 
 /// What a screen's view reads besides its own state.
@@ -19,6 +20,7 @@ pub struct Ctx<'a> {
     pub deck: &'a Deck,
     pub settings: &'a Settings,
     pub theme: &'static Theme,
+    pub keymap: &'a Keymap,
 }
 
 /// What a screen asks the app to do after handling an action.
