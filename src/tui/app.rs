@@ -5,7 +5,9 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use ratatui::buffer::Buffer;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
@@ -238,6 +240,10 @@ impl App {
                 let action = match m.kind {
                     MouseEventKind::ScrollDown => Action::Down,
                     MouseEventKind::ScrollUp => Action::Up,
+                    MouseEventKind::Down(MouseButton::Left) => {
+                        self.status = None;
+                        return self.click(m.column, m.row);
+                    }
                     _ => return,
                 };
                 self.act(action);
@@ -299,6 +305,60 @@ impl App {
             && let Some(Screen::List(l)) = self.stack.last_mut()
         {
             l.type_char(c, &self.deck);
+        }
+    }
+
+    /// A left click: selects a topic or question (a click on the selected one opens it),
+    /// or jumps to the card section whose number is clicked.
+    fn click(&mut self, x: u16, y: u16) {
+        let main = self.frame(Rect::new(0, 0, self.size.0, self.size.1)).main;
+        if !main.contains(ratatui::layout::Position::new(x, y)) {
+            return;
+        }
+        // Table rows start under the border and the header.
+        let row = |top: u16| y.checked_sub(top + 2).map(usize::from);
+        let action = match self.stack.last_mut() {
+            Some(Screen::Home(h)) => match row(main.y) {
+                Some(i) if i < self.deck.topics.len() => {
+                    if h.selected == i {
+                        Some(Action::Open)
+                    } else {
+                        h.selected = i;
+                        None
+                    }
+                }
+                _ => None,
+            },
+            Some(Screen::List(l)) => {
+                let visible = l.visible(&self.deck).len();
+                // The table sits under the filter line; ratatui scrolls it just enough to
+                // show the selection.
+                let rows = main.height.saturating_sub(4) as usize;
+                let offset = l.selected.saturating_sub(rows.saturating_sub(1));
+                match row(main.y + 1) {
+                    Some(i) if i < rows && offset + i < visible => {
+                        if l.selected == offset + i {
+                            Some(Action::Open)
+                        } else {
+                            l.selected = offset + i;
+                            None
+                        }
+                    }
+                    _ => None,
+                }
+            }
+            Some(Screen::Card(c)) => {
+                let [_, frame] =
+                    Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(main);
+                self.deck
+                    .question(&c.id)
+                    .and_then(|q| card::section_at(q, frame, x, y))
+                    .map(Action::Jump)
+            }
+            _ => None,
+        };
+        if let Some(a) = action {
+            self.act(a);
         }
     }
 

@@ -336,6 +336,18 @@ pub fn body_area(area: Rect) -> Rect {
     Block::bordered().inner(body)
 }
 
+/// The section whose number sits at column `x`, row `y` of the card's bottom border
+/// (" sections 1 2 3 ..."), for mouse clicks.
+pub fn section_at(q: &Question, area: Rect, x: u16, y: u16) -> Option<u8> {
+    if area.height < 2 || y != area.bottom() - 1 {
+        return None;
+    }
+    // The border's corner, then " sections", then " N" per present section.
+    let rel = x.checked_sub(area.x + 1 + " sections".len() as u16)?;
+    let present: Vec<Section> = Section::ALL.into_iter().filter(|s| s.present(q)).collect();
+    present.get(rel as usize / 2).map(|s| s.number())
+}
+
 pub struct View<'a> {
     pub ctx: Ctx<'a>,
     pub state: &'a CardState,
