@@ -405,3 +405,135 @@ fn no_color_gives_reverse_and_bold_but_no_colours() {
     tmux.send(&["q"]);
     assert_restored(&tmux);
 }
+
+#[path = "../benches/deckgen.rs"]
+#[allow(dead_code)]
+mod deckgen;
+
+/// CPU seconds (user + system) a process has used, from /proc/PID/stat.
+fn cpu_seconds(pid: &str) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let after = &stat[stat.rfind(')').unwrap() + 2..];
+    let f: Vec<u64> = after.split(' ').map(|x| x.parse().unwrap_or(0)).collect();
+    // Fields 14 and 15 (utime, stime) in clock ticks; USER_HZ is 100 on Linux.
+    (f[11] + f[12]) as f64 / 100.0
+}
+
+/// From sending the command line to the first frame on screen.
+fn first_frame(tmux: &Tmux, args: &str) -> Duration {
+    let bin = env!("CARGO_BIN_EXE_kubedrill");
+    tmux.send(&["clear", "Enter"]);
+    tmux.wait_for("a clear screen", |p| !p.contains("Topics"));
+    let start = Instant::now();
+    tmux.send(&[&format!("{bin} {args}"), "Enter"]);
+    let start_wait = Instant::now();
+    loop {
+        let pane = tmux.capture();
+        if pane.contains("Topics") {
+            break;
+        }
+        assert!(start_wait.elapsed() < Duration::from_secs(20), "{pane}");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    start.elapsed()
+}
+
+/// Figures for the report: spawn to first frame (shipped content, and a 4 MB deck beside
+/// the time to load it), and CPU over 10 s idle and with a demo playing. Run with
+/// `cargo test --release --test tui_tmux -- --ignored --nocapture`.
+#[test]
+#[ignore = "measurement, about 40 s"]
+fn measure_first_frame_and_cpu() {
+    let Some((tmux, _config, _data)) = start("measure") else {
+        return;
+    };
+    let quit = |tmux: &Tmux| {
+        tmux.send(&["C-c"]);
+        tmux.wait_for("the prompt", |p| {
+            last_line(p).starts_with(MARKER) && !p.contains("Topics")
+        });
+    };
+    let mut shipped: Vec<Duration> = (0..11)
+        .map(|_| {
+            let d = first_frame(&tmux, "");
+            quit(&tmux);
+            d
+        })
+        .collect();
+    shipped.sort();
+    println!(
+        "first frame, shipped content: median {:?} (min {:?}, max {:?}, 11 runs)",
+        shipped[5], shipped[0], shipped[10]
+    );
+    // The floor of the method: a program that prints at once.
+    let mut floor: Vec<Duration> = (0..11)
+        .map(|_| {
+            tmux.send(&["clear", "Enter"]);
+            tmux.wait_for("a clear screen", |p| !p.contains("Topics"));
+            let start = Instant::now();
+            tmux.send(&["echo Topics", "Enter"]);
+            tmux.wait_for("echo", |p| p.contains("Topics"));
+            start.elapsed()
+        })
+        .collect();
+    floor.sort();
+    println!("floor (echo in the same shell): median {:?}", floor[5]);
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = 0;
+    let mut n = 100;
+    while bytes < 4_000_000 {
+        n *= 2;
+        bytes = deckgen::deck(n).iter().map(|(_, t)| t.len()).sum();
+    }
+    for (name, text) in deckgen::deck(n) {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let arg = format!("--content {}", dir.path().display());
+    let mut big: Vec<Duration> = (0..5)
+        .map(|_| {
+            let d = first_frame(&tmux, &arg);
+            quit(&tmux);
+            d
+        })
+        .collect();
+    big.sort();
+    let mut load: Vec<Duration> = (0..5)
+        .map(|_| {
+            let start = Instant::now();
+            let out = Command::new(env!("CARGO_BIN_EXE_kubedrill"))
+                .args(["check", "--content"])
+                .arg(dir.path())
+                .output()
+                .unwrap();
+            assert!(out.status.success());
+            start.elapsed()
+        })
+        .collect();
+    load.sort();
+    println!(
+        "first frame, {bytes} byte deck ({n} questions): median {:?}; `check` of it (spawn + load + validate): median {:?}",
+        big[2], load[2]
+    );
+
+    for (what, args) in [
+        ("idle on the topics screen", ""),
+        ("demo playing at 1x", "demo deleted-pod-returns"),
+    ] {
+        let bin = env!("CARGO_BIN_EXE_kubedrill");
+        tmux.send(&[&format!("{bin} {args}"), "Enter"]);
+        tmux.wait_for("the app", |p| p.contains("kubedrill"));
+        std::thread::sleep(Duration::from_millis(500));
+        let pid = app_pid(&tmux).expect("the app's pid");
+        let (t0, c0) = (Instant::now(), cpu_seconds(&pid));
+        std::thread::sleep(Duration::from_secs(10));
+        let used = cpu_seconds(&pid) - c0;
+        println!(
+            "CPU {what}: {used:.2} s over {:.1} s = {:.2} %",
+            t0.elapsed().as_secs_f64(),
+            used * 100.0 / t0.elapsed().as_secs_f64()
+        );
+        tmux.send(&["C-c"]);
+        tmux.wait_for("the prompt", |p| last_line(p).starts_with(MARKER));
+    }
+}

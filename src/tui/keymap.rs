@@ -657,18 +657,26 @@ impl Keymap {
             if keys.is_empty() {
                 continue;
             }
-            // One binding per context the action has, to copy its description from.
+            // One binding per context the action has, to copy its description from. Where
+            // the learner types (search, command line, editor) keys stay as they are, so a
+            // letter bound elsewhere can still be typed.
+            let typing = |c: Context| matches!(c, C::Search | C::Command | C::Editor);
             let mut template: Vec<Binding> = Vec::new();
-            for b in km.bindings.iter().filter(|b| b.action == action) {
+            for b in km
+                .bindings
+                .iter()
+                .filter(|b| b.action == action && !typing(b.ctx))
+            {
                 if !template.iter().any(|t| t.ctx == b.ctx) {
                     template.push(*b);
                 }
             }
             km.bindings.retain(|b| {
-                b.action != action
-                    && !template
-                        .iter()
-                        .any(|t| t.ctx == b.ctx && keys.contains(&b.key) && b.action != A::Quit)
+                typing(b.ctx)
+                    || b.action != action
+                        && !template
+                            .iter()
+                            .any(|t| t.ctx == b.ctx && keys.contains(&b.key) && b.action != A::Quit)
             });
             for t in template.iter().rev() {
                 for key in keys.iter().rev() {
@@ -739,6 +747,24 @@ mod tests {
         assert_eq!(km.lookup(Context::Demo, &ev('x')), None);
         // Keys elsewhere are untouched.
         assert_eq!(km.lookup(Context::Card, &ev('d')), Some(Action::OpenDemo));
+        let (km, _) = Keymap::with_overrides(
+            &[Override {
+                action: "down".into(),
+                keys: vec!["n".into()],
+                line: 1,
+            }],
+            "config.toml",
+        );
+        assert_eq!(km.lookup(Context::List, &ev('n')), Some(Action::Down));
+        // While typing a search, n is a letter and Down still moves.
+        assert_eq!(km.lookup(Context::Search, &ev('n')), None);
+        assert_eq!(
+            km.lookup(
+                Context::Search,
+                &KeyEvent::new(KeyCode::Down, KeyModifiers::NONE)
+            ),
+            Some(Action::Down)
+        );
         assert_eq!(problems.len(), 3, "{problems:?}");
         assert!(problems[0].starts_with(
             "/home/u/.config/kubedrill/config.toml:5: [keys] has no action `explode`"
