@@ -17,7 +17,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use ratatui::DefaultTerminal;
-use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
+use ratatui::crossterm::event::{
+    self, DisableMouseCapture, EnableMouseCapture, Event, MouseEventKind,
+};
 use ratatui::crossterm::execute;
 
 use crate::content::Loaded;
@@ -104,6 +106,10 @@ fn event_loop(terminal: &mut DefaultTerminal, app: &mut App, stop: &AtomicBool) 
             }
             match event::read()? {
                 Event::Key(k) if k.is_press() => break Msg::Key(k),
+                // Capture reports every movement: those change nothing, so no redraw (and
+                // they are input, not a hung-up terminal).
+                Event::Mouse(m)
+                    if matches!(m.kind, MouseEventKind::Moved | MouseEventKind::Drag(_)) => {}
                 Event::Mouse(m) => break Msg::Mouse(m),
                 Event::Resize(w, h) => break Msg::Resize(w, h),
                 _ => {
