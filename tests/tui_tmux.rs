@@ -486,7 +486,13 @@ fn measure_first_frame_and_cpu() {
         n *= 2;
         bytes = deckgen::deck(n).iter().map(|(_, t)| t.len()).sum();
     }
+    // KUBEDRILL_DECK_OUT keeps a copy of the generated deck for timing by hand.
+    let keep = std::env::var_os("KUBEDRILL_DECK_OUT").map(std::path::PathBuf::from);
     for (name, text) in deckgen::deck(n) {
+        if let Some(k) = &keep {
+            std::fs::create_dir_all(k).unwrap();
+            std::fs::write(k.join(&name), &text).unwrap();
+        }
         std::fs::write(dir.path().join(name), text).unwrap();
     }
     let arg = format!("--content {}", dir.path().display());
