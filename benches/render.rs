@@ -44,6 +44,14 @@ fn bench(c: &mut Criterion) {
         ("demo", demo),
         ("demo_editor", demo_editor),
     ];
+    // The floor: a frame that draws nothing (buffer reset, diff, TestBackend write).
+    let mut terminal = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
+    group.bench_function("empty_frame", |b| {
+        b.iter(|| {
+            let frame = terminal.draw(|_| {}).expect("draw");
+            std::hint::black_box(frame.area);
+        });
+    });
     for (name, script) in screens {
         let app = app(&script);
         let mut terminal = Terminal::new(TestBackend::new(200, 60)).expect("terminal");
