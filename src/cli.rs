@@ -49,6 +49,11 @@ pub enum Command {
     },
     /// Open the terminal app (also what a bare `kubedrill` does)
     Study,
+    /// Open the terminal app on a question's live demo
+    Demo {
+        /// Question id, as `kubedrill list` shows it
+        id: String,
+    },
     /// Validate content: the loaded set, or the given files and folders
     Check {
         /// Files or folders to check instead of the loaded set
@@ -116,7 +121,8 @@ fn warn_broken(loaded: &Loaded) {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     let command = match &cli.command {
-        None | Some(Command::Study) => return study(&cli),
+        None | Some(Command::Study) => return study(&cli, None),
+        Some(Command::Demo { id }) => return study(&cli, Some(id)),
         Some(command) => command,
     };
     let mut out = std::io::stdout().lock();
@@ -161,7 +167,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             echo,
             export,
         } => sim(scenario, cli.seed.unwrap_or(1), *echo, *export),
-        Command::Study => study(&cli),
+        Command::Study => study(&cli, None),
+        Command::Demo { id } => study(&cli, Some(id)),
         Command::Check { paths } => {
             let loaded = if paths.is_empty() {
                 load_all(&cli)
@@ -183,8 +190,26 @@ fn run(cli: Cli) -> Result<ExitCode> {
     }
 }
 
-/// The terminal app, on the loaded content; MONO theme under NO_COLOR.
-fn study(cli: &Cli) -> Result<ExitCode> {
+/// The terminal app, on the loaded content; MONO theme under NO_COLOR. With `demo`, it
+/// opens on that question's demo (its card underneath, `q` goes there).
+fn study(cli: &Cli, demo: Option<&str>) -> Result<ExitCode> {
+    let loaded = load_all(cli);
+    if let Some(id) = demo
+        && loaded.deck.question(id).is_none()
+    {
+        let ids: Vec<&str> = loaded
+            .deck
+            .questions
+            .iter()
+            .map(|q| q.id.as_str())
+            .collect();
+        eprintln!("error: no question with id `{id}`");
+        match crate::content::nearest_id(id, &ids) {
+            Some(near) => eprintln!("help: did you mean `{near}`?"),
+            None => eprintln!("help: `kubedrill list` shows every id"),
+        }
+        return Ok(ExitCode::from(1));
+    }
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         eprintln!(
             "error: the study app needs a terminal; `kubedrill list` and `kubedrill show ID` \
@@ -192,7 +217,6 @@ fn study(cli: &Cli) -> Result<ExitCode> {
         );
         return Ok(ExitCode::from(1));
     }
-    let loaded = load_all(cli);
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let settings = crate::tui::Settings {
         theme: if no_color {
@@ -202,8 +226,39 @@ fn study(cli: &Cli) -> Result<ExitCode> {
         },
         ..Default::default()
     };
-    crate::tui::run(loaded, settings)?;
+    let config = load_config(settings);
+    let mut app = crate::tui::App::new(loaded, config.settings);
+    app.keymap = config.keymap;
+    app.config_warnings = config.problems;
+    app.seed = cli.seed.unwrap_or(1);
+    if let Some(id) = demo {
+        app.open_card(id);
+        if let Err(e) = app.open_demo(id, &[]) {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(1));
+        }
+    }
+    crate::tui::run_app(app)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The config folder's config.toml over `base`; a missing file is no problem, an unreadable
+/// or bad one is reported in the app's banner and the defaults stay.
+fn load_config(base: crate::tui::Settings) -> crate::tui::config::Config {
+    let empty = || crate::tui::config::parse("", "config.toml", base);
+    let Some(path) = paths::config_dir().map(|d| d.join("config.toml")) else {
+        return empty();
+    };
+    let name = path.display().to_string();
+    match std::fs::read_to_string(&path) {
+        Ok(text) => crate::tui::config::parse(&text, &name, base),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => empty(),
+        Err(e) => {
+            let mut c = empty();
+            c.problems.push(format!("{name}: cannot read: {e}"));
+            c
+        }
+    }
 }
 
 /// Writes to stdout; a closed pipe (`kubedrill show x | head`) is not an error.

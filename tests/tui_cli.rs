@@ -31,3 +31,31 @@ fn study_is_in_the_help() {
     let help = String::from_utf8_lossy(&out.stdout);
     assert!(help.contains("study"), "{help}");
 }
+
+#[test]
+fn demo_names_an_unknown_question_and_suggests_the_nearest() {
+    let cfg = tempfile::tempdir().unwrap();
+    let out = kubedrill(cfg.path())
+        .args(["demo", "deleted-pod-return"])
+        .write_stdin("")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no question with id `deleted-pod-return`"),
+        "{err}"
+    );
+    assert!(err.contains("did you mean `deleted-pod-returns`?"), "{err}");
+    // A known id without a terminal gets the terminal message, not a demo on a pipe.
+    let out = kubedrill(cfg.path())
+        .args(["demo", "deleted-pod-returns"])
+        .write_stdin("")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs a terminal"));
+    assert!(out.stdout.is_empty());
+    let help = kubedrill(cfg.path()).arg("--help").output().unwrap();
+    assert!(String::from_utf8_lossy(&help.stdout).contains("demo"));
+}

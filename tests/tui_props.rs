@@ -34,7 +34,33 @@ fn screen(n: u8, w: u16, h: u16) -> App {
             a.update(enter());
             a.update(ch('?'));
         }
-        _ => a.update(ch('o')),
+        7 => a.update(ch('o')),
+        8..=11 => {
+            a.update(enter());
+            a.update(ch('j'));
+            a.update(enter());
+            a.update(ch('d'));
+            a.update(ch('x'));
+            a.update(kubedrill::tui::Msg::Tick);
+            match n {
+                9 => a.update(ch('e')),
+                10 => {
+                    a.update(ch(':'));
+                    typed(&mut a, "kubectl describe deploy");
+                    a.update(key(KeyCode::Enter));
+                    a.update(ch(':'));
+                    typed(&mut a, "kubectl get po");
+                }
+                11 => a.update(ch('?')),
+                _ => {}
+            }
+        }
+        _ => {
+            // The card's runnable code, run in the demo.
+            a.update(enter());
+            a.update(enter());
+            a.update(ch('r'));
+        }
     }
     a
 }
@@ -42,7 +68,7 @@ fn screen(n: u8, w: u16, h: u16) -> App {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
     #[test]
-    fn renders_at_any_size(n in 0u8..8, w in 1u16..=250, h in 1u16..=80) {
+    fn renders_at_any_size(n in 0u8..13, w in 1u16..=250, h in 1u16..=80) {
         let a = screen(n, w, h);
         let _ = render(&a, w, h);
     }
@@ -50,7 +76,7 @@ proptest! {
 
 #[test]
 fn corner_sizes() {
-    for n in 0..8 {
+    for n in 0..13 {
         for (w, h) in [
             (1, 1),
             (20, 5),

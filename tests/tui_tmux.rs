@@ -1,5 +1,6 @@
 //! As a person would: the binary in a real terminal (tmux), open the first question,
-//! reveal two tiers, quit, and find the shell prompt back. Skipped without tmux.
+//! reveal two tiers, open its demo and delete a pod, quit, and find the shell prompt back.
+//! Skipped without tmux.
 //! Meant for the release binary: `cargo test --release --test tui_tmux`.
 
 use std::process::{Command, Output};
@@ -158,6 +159,141 @@ fn open_reveal_two_tiers_and_quit_in_tmux() {
     assert_restored(&tmux);
 }
 
+/// Pod names in the demo's pod list: `web-<hash>-<suffix>` followed by a phase.
+fn pods_on(pane: &str) -> Vec<String> {
+    let mut out: Vec<String> = pane
+        .lines()
+        .filter_map(|l| {
+            let mut words = l.split_whitespace();
+            let name = words.next()?;
+            let phase = words.next()?;
+            (name.starts_with("web-")
+                && name.matches('-').count() == 2
+                && ["Running", "Pending", "Terminating"].contains(&phase))
+            .then_some(name)
+        })
+        .map(str::to_string)
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[test]
+fn open_a_demo_delete_a_pod_and_see_it_replaced_in_tmux() {
+    let Some((tmux, _config, _data)) = start("demo") else {
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_kubedrill");
+    tmux.send(&[bin, "Enter"]);
+    tmux.wait_for("the topics screen", |p| p.contains("Topics"));
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the question list", |p| p.contains("4 of 4 questions"));
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the card", |p| p.contains("Space: reveal 1 Key points"));
+    tmux.send(&["Space"]);
+    tmux.wait_for("key points", |p| p.contains("Space: reveal 2 Basics"));
+    tmux.send(&["Space"]);
+    tmux.wait_for("basics", |p| p.contains("Space: reveal 3 Solid answer"));
+
+    tmux.send(&["d"]);
+    let pane = tmux.wait_for("the demo", |p| {
+        p.contains("ReplicaSets and pods") && !pods_on(p).is_empty()
+    });
+    assert!(pane.contains("simplified:"), "no banner: {pane}");
+    let before = pods_on(&pane);
+    tmux.send(&["x"]);
+    let pane = tmux.wait_for("the delete", |p| p.contains("deleted"));
+    assert!(
+        pane.contains(&format!("$ kubectl delete pod {}", before[0])),
+        "{pane}"
+    );
+    // The demo plays at one simulated second per half second: the ReplicaSet controller
+    // creates a replacement, which the kubelet runs.
+    let pane = tmux.wait_for("a new pod running", |p| {
+        p.lines()
+            .any(|l| pods_on(l).iter().any(|n| !before.contains(n)) && l.contains("Running"))
+    });
+    assert!(pane.contains("SuccessfulCreate"), "{pane}");
+
+    // q: card, list, topics, quit.
+    tmux.send(&["q"]);
+    tmux.wait_for("the card again", |p| {
+        p.contains("Space: reveal 3 Solid answer")
+    });
+    tmux.send(&["q"]);
+    tmux.wait_for("the list again", |p| p.contains("4 of 4 questions"));
+    tmux.send(&["q"]);
+    tmux.wait_for("the topics again", |p| p.contains("Topics"));
+    tmux.send(&["q"]);
+    assert_restored(&tmux);
+}
+
+#[test]
+fn config_overrides_keys_and_a_bad_line_is_named_in_a_banner() {
+    let Some((tmux, config, _data)) = start("config") else {
+        return;
+    };
+    std::fs::write(
+        config.path().join("config.toml"),
+        "mouse = false\ntheme = \"pink\"\n\n[keys]\nreveal = \"v\"\n",
+    )
+    .unwrap();
+    let bin = env!("CARGO_BIN_EXE_kubedrill");
+    tmux.send(&[bin, "Enter"]);
+    let pane = tmux.wait_for("the topics screen", |p| p.contains("Topics"));
+    assert!(
+        pane.contains("config.toml:2: theme must be \"colour\" or \"mono\""),
+        "{pane}"
+    );
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the question list", |p| p.contains("4 of 4 questions"));
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the card", |p| p.contains("reveal 1 Key points"));
+    // Space no longer reveals; v does, and the help lists v.
+    tmux.send(&["Space"]);
+    tmux.send(&["v"]);
+    tmux.wait_for("key points", |p| p.contains("reveal 2 Basics"));
+    tmux.send(&["?"]);
+    tmux.wait_for("help with v", |p| {
+        p.lines()
+            .any(|l| l.contains(" v ") && l.contains("reveal the next section"))
+    });
+    tmux.send(&["C-c"]);
+    assert_restored(&tmux);
+}
+
+/// The app's pid: the shell's only child.
+fn app_pid(tmux: &Tmux) -> Option<String> {
+    let shell_pid = String::from_utf8_lossy(
+        &tmux
+            .run(&["display-message", "-p", "-t", "kd", "#{pane_pid}"])
+            .stdout,
+    )
+    .trim()
+    .to_string();
+    let children = std::fs::read_to_string(format!("/proc/{shell_pid}/task/{shell_pid}/children"))
+        .unwrap_or_default();
+    children.split_whitespace().next().map(str::to_string)
+}
+
+#[test]
+fn sighup_restores_the_terminal_from_a_playing_demo() {
+    let Some((tmux, _config, _data)) = start("hup") else {
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_kubedrill");
+    tmux.send(&[&format!("{bin} demo deleted-pod-returns"), "Enter"]);
+    tmux.wait_for("the demo", |p| p.contains("ReplicaSets and pods"));
+    let Some(pid) = app_pid(&tmux) else {
+        println!("skipped: cannot find the app's pid (no /proc children list)");
+        return;
+    };
+    let status = Command::new("kill").args(["-HUP", &pid]).status().unwrap();
+    assert!(status.success());
+    assert_restored(&tmux);
+}
+
 #[test]
 fn sigterm_restores_the_terminal() {
     let Some((tmux, _config, _data)) = start("term") else {
@@ -268,4 +404,142 @@ fn no_color_gives_reverse_and_bold_but_no_colours() {
     tmux.send(&["q"]);
     tmux.send(&["q"]);
     assert_restored(&tmux);
+}
+
+#[path = "../benches/deckgen.rs"]
+#[allow(dead_code)]
+mod deckgen;
+
+/// CPU seconds (user + system) a process has used, from /proc/PID/stat.
+fn cpu_seconds(pid: &str) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let after = &stat[stat.rfind(')').unwrap() + 2..];
+    let f: Vec<u64> = after.split(' ').map(|x| x.parse().unwrap_or(0)).collect();
+    // Fields 14 and 15 (utime, stime) in clock ticks; USER_HZ is 100 on Linux.
+    (f[11] + f[12]) as f64 / 100.0
+}
+
+/// From sending the command line to the first frame on screen.
+fn first_frame(tmux: &Tmux, args: &str) -> Duration {
+    let bin = env!("CARGO_BIN_EXE_kubedrill");
+    tmux.send(&["clear", "Enter"]);
+    tmux.wait_for("a clear screen", |p| !p.contains("Topics"));
+    let start = Instant::now();
+    tmux.send(&[&format!("{bin} {args}"), "Enter"]);
+    let start_wait = Instant::now();
+    loop {
+        let pane = tmux.capture();
+        if pane.contains("Topics") {
+            break;
+        }
+        assert!(start_wait.elapsed() < Duration::from_secs(20), "{pane}");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    start.elapsed()
+}
+
+/// Figures for the report: spawn to first frame (shipped content, and a 4 MB deck beside
+/// the time to load it), and CPU over 10 s idle and with a demo playing. Run with
+/// `cargo test --release --test tui_tmux -- --ignored --nocapture`.
+#[test]
+#[ignore = "measurement, about 40 s"]
+fn measure_first_frame_and_cpu() {
+    let Some((tmux, _config, _data)) = start("measure") else {
+        return;
+    };
+    let quit = |tmux: &Tmux| {
+        tmux.send(&["C-c"]);
+        tmux.wait_for("the prompt", |p| {
+            last_line(p).starts_with(MARKER) && !p.contains("Topics")
+        });
+    };
+    let mut shipped: Vec<Duration> = (0..11)
+        .map(|_| {
+            let d = first_frame(&tmux, "");
+            quit(&tmux);
+            d
+        })
+        .collect();
+    shipped.sort();
+    println!(
+        "first frame, shipped content: median {:?} (min {:?}, max {:?}, 11 runs)",
+        shipped[5], shipped[0], shipped[10]
+    );
+    // The floor of the method: a program that prints at once.
+    let mut floor: Vec<Duration> = (0..11)
+        .map(|_| {
+            tmux.send(&["clear", "Enter"]);
+            tmux.wait_for("a clear screen", |p| !p.contains("Topics"));
+            let start = Instant::now();
+            tmux.send(&["echo Topics", "Enter"]);
+            tmux.wait_for("echo", |p| p.contains("Topics"));
+            start.elapsed()
+        })
+        .collect();
+    floor.sort();
+    println!("floor (echo in the same shell): median {:?}", floor[5]);
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = 0;
+    let mut n = 100;
+    while bytes < 4_000_000 {
+        n *= 2;
+        bytes = deckgen::deck(n).iter().map(|(_, t)| t.len()).sum();
+    }
+    // KUBEDRILL_DECK_OUT keeps a copy of the generated deck for timing by hand.
+    let keep = std::env::var_os("KUBEDRILL_DECK_OUT").map(std::path::PathBuf::from);
+    for (name, text) in deckgen::deck(n) {
+        if let Some(k) = &keep {
+            std::fs::create_dir_all(k).unwrap();
+            std::fs::write(k.join(&name), &text).unwrap();
+        }
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let arg = format!("--content {}", dir.path().display());
+    let mut big: Vec<Duration> = (0..5)
+        .map(|_| {
+            let d = first_frame(&tmux, &arg);
+            quit(&tmux);
+            d
+        })
+        .collect();
+    big.sort();
+    let mut load: Vec<Duration> = (0..5)
+        .map(|_| {
+            let start = Instant::now();
+            let out = Command::new(env!("CARGO_BIN_EXE_kubedrill"))
+                .args(["check", "--content"])
+                .arg(dir.path())
+                .output()
+                .unwrap();
+            assert!(out.status.success());
+            start.elapsed()
+        })
+        .collect();
+    load.sort();
+    println!(
+        "first frame, {bytes} byte deck ({n} questions): median {:?}; `check` of it (spawn + load + validate): median {:?}",
+        big[2], load[2]
+    );
+
+    for (what, args) in [
+        ("idle on the topics screen", ""),
+        ("demo playing at 1x", "demo deleted-pod-returns"),
+    ] {
+        let bin = env!("CARGO_BIN_EXE_kubedrill");
+        tmux.send(&[&format!("{bin} {args}"), "Enter"]);
+        tmux.wait_for("the app", |p| p.contains("kubedrill"));
+        std::thread::sleep(Duration::from_millis(500));
+        let pid = app_pid(&tmux).expect("the app's pid");
+        let (t0, c0) = (Instant::now(), cpu_seconds(&pid));
+        std::thread::sleep(Duration::from_secs(10));
+        let used = cpu_seconds(&pid) - c0;
+        println!(
+            "CPU {what}: {used:.2} s over {:.1} s = {:.2} %",
+            t0.elapsed().as_secs_f64(),
+            used * 100.0 / t0.elapsed().as_secs_f64()
+        );
+        tmux.send(&["C-c"]);
+        tmux.wait_for("the prompt", |p| last_line(p).starts_with(MARKER));
+    }
 }

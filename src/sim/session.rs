@@ -146,6 +146,11 @@ impl Session {
         self.cluster.now()
     }
 
+    /// Simulated seconds since the learner took over (after warm-up and setup).
+    pub fn elapsed(&self) -> u64 {
+        self.cluster.now().saturating_sub(self.start)
+    }
+
     /// One simulated second, writers included.
     pub fn tick(&mut self) {
         let next = self.cluster.now() + 1;
@@ -501,6 +506,39 @@ impl Session {
                     .collect()
             })
             .unwrap_or_default()
+    }
+
+    /// The scenario's manifest files by name, as `apply -f NAME` reads them.
+    pub fn file_names(&self) -> impl Iterator<Item = &str> {
+        self.files.keys().map(String::as_str)
+    }
+
+    pub fn file(&self, name: &str) -> Option<&str> {
+        self.files.get(name).map(String::as_str)
+    }
+
+    /// Replaces (or adds) a manifest file, as the learner's editor saves it; later
+    /// `apply -f NAME` lines read the new text.
+    pub fn write_file(&mut self, name: &str, text: String) {
+        self.files.insert(name.to_string(), text);
+    }
+
+    /// The objects of one kind in the simulated API server, in name order.
+    pub fn objects(&self, kind: Kind) -> impl Iterator<Item = &Value> {
+        self.cluster.api.list(kind)
+    }
+
+    /// One object by kind and name, if it exists.
+    pub fn object(&self, kind: Kind, name: &str) -> Option<&Value> {
+        self.cluster.api.get(kind, name).ok()
+    }
+
+    /// A controller's trigger mode and work-queue length (None for writers without an
+    /// informer: the kubelet, autoscaler and syncer).
+    pub fn controller_queue(&self, c: Component) -> Option<(Trigger, usize)> {
+        self.cluster
+            .trigger(c)
+            .map(|t| (t, self.cluster.queue_len(c)))
     }
 
     /// A shell script that replays this session on a real cluster (issue: replay).

@@ -1,16 +1,23 @@
 //! App state and `update(Msg)`, the only place state changes, plus the frame around the
 //! screens: warning banner, breadcrumb, status line, size guard.
 
+use std::collections::HashMap;
+use std::time::Duration;
+
 use ratatui::buffer::Buffer;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use crate::content::{Deck, Level, Loaded};
 
-use super::keymap::{self, Action, Context};
+use super::keymap::{Action, Context, Keymap};
 use super::screens::card::{self, CardState};
+use super::screens::demo::Demo;
+use super::screens::demo_view;
 use super::screens::home::{self, HomeState};
 use super::screens::list::{self, ListState};
 use super::screens::settings::{self, SettingsState};
@@ -46,6 +53,8 @@ pub enum Msg {
     Key(KeyEvent),
     Mouse(MouseEvent),
     Resize(u16, u16),
+    /// Wall time for one simulated second passed while a demo plays.
+    Tick,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +63,8 @@ pub enum Screen {
     List(ListState),
     Card(CardState),
     Settings(SettingsState),
+    /// The demo of the question with this id; its state lives in the app.
+    Demo(String),
 }
 
 impl Screen {
@@ -63,6 +74,7 @@ impl Screen {
             Screen::List(l) => l.context(),
             Screen::Card(_) => Context::Card,
             Screen::Settings(_) => Context::Settings,
+            Screen::Demo(_) => Context::Demo,
         }
     }
 }
@@ -80,6 +92,14 @@ pub struct App {
     pub status: Option<String>,
     size: (u16, u16),
     quit: bool,
+    /// One demo per question opened, kept while the learner goes back and forth.
+    demos: HashMap<String, Demo>,
+    /// Seed for the demos' simulations.
+    pub seed: u64,
+    /// The default keys with config.toml's overrides.
+    pub keymap: Keymap,
+    /// Problems with config.toml, shown in the warning banner.
+    pub config_warnings: Vec<String>,
 }
 
 /// The rows of a full frame.
@@ -102,6 +122,10 @@ impl App {
             status: None,
             size: (80, 24),
             quit: false,
+            demos: HashMap::new(),
+            seed: 1,
+            keymap: Keymap::default(),
+            config_warnings: Vec::new(),
         }
     }
 
@@ -122,11 +146,63 @@ impl App {
     }
 
     pub fn context(&self) -> Context {
-        self.screen().context()
+        match self.screen() {
+            Screen::Demo(id) => match self.demos.get(id) {
+                Some(d) if d.editor.is_some() => Context::Editor,
+                Some(d) if d.input.is_some() => Context::Command,
+                _ => Context::Demo,
+            },
+            s => s.context(),
+        }
+    }
+
+    /// The demo kept for a question, if it was opened.
+    pub fn demo(&self, id: &str) -> Option<&Demo> {
+        self.demos.get(id)
+    }
+
+    /// Opens a question's demo on top of the stack (starting it the first time), after
+    /// running `lines` in it.
+    pub fn open_demo(&mut self, id: &str, lines: &[String]) -> Result<(), String> {
+        if !self.demos.contains_key(id) {
+            let q = self
+                .deck
+                .question(id)
+                .ok_or_else(|| format!("no question with id `{id}`"))?;
+            let d = Demo::new(q, self.seed)?;
+            self.demos.insert(id.to_string(), d);
+        }
+        if let Some(d) = self.demos.get_mut(id) {
+            for l in lines {
+                d.run(l);
+            }
+        }
+        if !matches!(self.screen(), Screen::Demo(open) if open == id) {
+            self.stack.push(Screen::Demo(id.to_string()));
+        }
+        Ok(())
+    }
+
+    /// Opens a question's card, as `kubedrill demo ID` starts under its demo.
+    pub fn open_card(&mut self, id: &str) -> bool {
+        if self.deck.question(id).is_none() {
+            return false;
+        }
+        self.stack
+            .push(Screen::Card(CardState::new(id, self.settings.level)));
+        true
+    }
+
+    /// How long until the next simulated second, while the demo on screen plays.
+    pub fn tick_interval(&self) -> Option<Duration> {
+        match self.screen() {
+            Screen::Demo(id) => self.demos.get(id).and_then(Demo::interval),
+            _ => None,
+        }
     }
 
     fn frame(&self, area: Rect) -> Frame {
-        let banner_h = u16::from(!self.broken_files.is_empty());
+        let banner_h = self.banner_lines().len() as u16;
         let [banner, title, main, status] = Layout::vertical([
             Constraint::Length(banner_h),
             Constraint::Length(1),
@@ -145,6 +221,14 @@ impl App {
     pub fn update(&mut self, msg: Msg) {
         match msg {
             Msg::Resize(w, h) => self.size = (w, h),
+            Msg::Tick => {
+                if let Some(Screen::Demo(id)) = self.stack.last()
+                    && let Some(d) = self.demos.get_mut(id)
+                    && d.playing
+                {
+                    d.tick();
+                }
+            }
             Msg::Key(key) => {
                 self.status = None;
                 self.key(key);
@@ -156,6 +240,10 @@ impl App {
                 let action = match m.kind {
                     MouseEventKind::ScrollDown => Action::Down,
                     MouseEventKind::ScrollUp => Action::Up,
+                    MouseEventKind::Down(MouseButton::Left) => {
+                        self.status = None;
+                        return self.click(m.column, m.row);
+                    }
                     _ => return,
                 };
                 self.act(action);
@@ -171,9 +259,10 @@ impl App {
                 deck: &self.deck,
                 settings: &self.settings,
                 theme: self.theme(),
+                keymap: &self.keymap,
             };
             let max = help::max_scroll(&ctx_view, ctx, main);
-            match keymap::lookup(Context::Help, &key) {
+            match self.keymap.lookup(Context::Help, &key) {
                 Some(Action::Quit) => self.quit = true,
                 Some(Action::Back) => {
                     self.help = false;
@@ -185,8 +274,26 @@ impl App {
             }
             return;
         }
-        if let Some(action) = keymap::lookup(ctx, &key) {
+        if let Some(action) = self.keymap.lookup(ctx, &key) {
             self.act(action);
+            return;
+        }
+        if let Some(Screen::Demo(id)) = self.stack.last()
+            && let Some(d) = self.demos.get_mut(id)
+        {
+            match ctx {
+                Context::Editor => d.editor_key(key),
+                Context::Command => {
+                    if let KeyCode::Char(c) = key.code
+                        && !key
+                            .modifiers
+                            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+                    {
+                        d.type_char(c);
+                    }
+                }
+                _ => {}
+            }
             return;
         }
         // Typing into the search field.
@@ -198,6 +305,60 @@ impl App {
             && let Some(Screen::List(l)) = self.stack.last_mut()
         {
             l.type_char(c, &self.deck);
+        }
+    }
+
+    /// A left click: selects a topic or question (a click on the selected one opens it),
+    /// or jumps to the card section whose number is clicked.
+    fn click(&mut self, x: u16, y: u16) {
+        let main = self.frame(Rect::new(0, 0, self.size.0, self.size.1)).main;
+        if !main.contains(ratatui::layout::Position::new(x, y)) {
+            return;
+        }
+        // Table rows start under the border and the header.
+        let row = |top: u16| y.checked_sub(top + 2).map(usize::from);
+        let action = match self.stack.last_mut() {
+            Some(Screen::Home(h)) => match row(main.y) {
+                Some(i) if i < self.deck.topics.len() => {
+                    if h.selected == i {
+                        Some(Action::Open)
+                    } else {
+                        h.selected = i;
+                        None
+                    }
+                }
+                _ => None,
+            },
+            Some(Screen::List(l)) => {
+                let visible = l.visible(&self.deck).len();
+                // The table sits under the filter line; ratatui scrolls it just enough to
+                // show the selection.
+                let rows = main.height.saturating_sub(4) as usize;
+                let offset = l.selected.saturating_sub(rows.saturating_sub(1));
+                match row(main.y + 1) {
+                    Some(i) if i < rows && offset + i < visible => {
+                        if l.selected == offset + i {
+                            Some(Action::Open)
+                        } else {
+                            l.selected = offset + i;
+                            None
+                        }
+                    }
+                    _ => None,
+                }
+            }
+            Some(Screen::Card(c)) => {
+                let [_, frame] =
+                    Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(main);
+                self.deck
+                    .question(&c.id)
+                    .and_then(|q| card::section_at(q, frame, x, y))
+                    .map(Action::Jump)
+            }
+            _ => None,
+        };
+        if let Some(a) = action {
+            self.act(a);
         }
     }
 
@@ -225,8 +386,31 @@ impl App {
                 }
                 return;
             }
+            Action::OpenDemo | Action::RunCode => {
+                if let Screen::Card(c) = self.screen() {
+                    let id = c.id.clone();
+                    let lines: Vec<String> = match (action, self.deck.question(&id)) {
+                        (Action::RunCode, Some(q)) => q
+                            .code
+                            .iter()
+                            .filter(|b| b.runnable)
+                            .flat_map(|b| b.lines().map(str::to_string))
+                            .collect(),
+                        _ => Vec::new(),
+                    };
+                    if action == Action::RunCode && lines.is_empty() {
+                        self.status = Some("this question has no runnable code".into());
+                        return;
+                    }
+                    if let Err(e) = self.open_demo(&id, &lines) {
+                        self.status = Some(e);
+                    }
+                    return;
+                }
+            }
             _ => {}
         }
+        let ctx = self.context();
         let area = Rect::new(0, 0, self.size.0, self.size.1);
         let main = self.frame(area).main;
         let theme = self.theme();
@@ -245,12 +429,37 @@ impl App {
                 None => Nav::Stay,
             },
             Screen::Settings(s) => s.handle(action, &mut self.settings),
+            Screen::Demo(id) => match self.demos.get_mut(id) {
+                Some(d) => match ctx {
+                    Context::Command => d.handle_input(action),
+                    Context::Editor => d.handle_editor(action),
+                    _ => d.handle(action, demo_view::output_rows(main)),
+                },
+                None => Nav::Stay,
+            },
         };
         match nav {
             Nav::Stay => {}
             Nav::Push(screen) => self.stack.push(screen),
             Nav::Status(m) => self.status = Some(m),
         }
+    }
+
+    /// Warnings above everything: skipped content files, then config.toml problems (at
+    /// most two rows of those; the file says the rest).
+    fn banner_lines(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if !self.broken_files.is_empty() {
+            out.push(format!(
+                " warning: skipped {} content file(s) with problems: {} (run `kubedrill check`)",
+                self.broken_files.len(),
+                self.broken_files.join(", ")
+            ));
+        }
+        for w in self.config_warnings.iter().take(2) {
+            out.push(format!(" warning: {w} (using the default)"));
+        }
+        out
     }
 
     fn breadcrumb(&self) -> Vec<String> {
@@ -265,6 +474,7 @@ impl App {
                     .unwrap_or_else(|| l.topic.clone()),
                 Screen::Card(c) => c.id.clone(),
                 Screen::Settings(_) => "settings".into(),
+                Screen::Demo(_) => "demo".into(),
             });
         }
         out
@@ -277,7 +487,12 @@ impl App {
                 "Enter open · / search · l level · i importance · s sort · ? help · q back"
             }
             Context::Search => "type to search · Enter keep · Esc clear",
-            Context::Card => "Space reveal · 1-9 jump · j k scroll · [ ] level · ? help · q back",
+            Context::Card => {
+                "Space reveal · 1-9 jump · [ ] level · d demo · r run code · ? help · q back"
+            }
+            Context::Demo => "? every demo key · q back to the card",
+            Context::Command => "Enter run · Tab complete · Up/Down history · Esc close",
+            Context::Editor => "Esc save and close · Ctrl-S save · Ctrl-N next file",
             Context::Settings | Context::Global | Context::Help => "h l change · ? help · q back",
         }
     }
@@ -308,14 +523,12 @@ impl Widget for &App {
         }
         let f = self.frame(area);
         if let Some(b) = f.banner {
-            let n = self.broken_files.len();
-            let text = format!(
-                " warning: skipped {n} content file(s) with problems: {} (run `kubedrill check`)",
-                self.broken_files.join(", ")
-            );
-            Paragraph::new(crate::tui::text::truncate(&text, b.width as usize))
-                .style(theme.warning)
-                .render(b, buf);
+            let lines: Vec<Line> = self
+                .banner_lines()
+                .iter()
+                .map(|t| Line::from(crate::tui::text::truncate(t, b.width as usize)))
+                .collect();
+            Paragraph::new(lines).style(theme.warning).render(b, buf);
         }
         let crumbs = self.breadcrumb().join(" › ");
         Paragraph::new(Span::styled(
@@ -328,12 +541,18 @@ impl Widget for &App {
             deck: &self.deck,
             settings: &self.settings,
             theme,
+            keymap: &self.keymap,
         };
         match self.screen() {
             Screen::Home(state) => (&home::View { ctx, state }).render(f.main, buf),
             Screen::List(state) => (&list::View { ctx, state }).render(f.main, buf),
             Screen::Card(state) => (&card::View { ctx, state }).render(f.main, buf),
             Screen::Settings(state) => (&settings::View { ctx, state }).render(f.main, buf),
+            Screen::Demo(id) => {
+                if let Some(demo) = self.demos.get(id) {
+                    (&demo_view::View { ctx, demo }).render(f.main, buf);
+                }
+            }
         }
         if self.help {
             (&help::View {

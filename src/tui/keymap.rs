@@ -14,6 +14,12 @@ pub enum Context {
     Settings,
     /// The help overlay itself.
     Help,
+    /// A question's live demo.
+    Demo,
+    /// Typing on the demo's `:` command line.
+    Command,
+    /// Editing a manifest in the demo.
+    Editor,
 }
 
 impl Context {
@@ -26,6 +32,9 @@ impl Context {
             Context::Card => "card",
             Context::Settings => "settings",
             Context::Help => "help",
+            Context::Demo => "demo",
+            Context::Command => "demo command line",
+            Context::Editor => "manifest editor",
         }
     }
 }
@@ -58,6 +67,37 @@ pub enum Action {
     NextLevel,
     PrevValue,
     NextValue,
+    /// Card: open the question's demo; run its runnable code there.
+    OpenDemo,
+    RunCode,
+    /// Demo: open the command line, and what it does while open.
+    Command,
+    CmdRun,
+    CmdCancel,
+    CmdDelete,
+    CmdComplete,
+    HistPrev,
+    HistNext,
+    /// Demo: time.
+    PlayPause,
+    Step,
+    Faster,
+    Slower,
+    /// Demo: manipulations, each run as a kubectl line or directive.
+    DeletePod,
+    ScaleUp,
+    ScaleDown,
+    NextController,
+    TogglePause,
+    ToggleCrash,
+    ToggleTrigger,
+    DropEvent,
+    ForgeStatus,
+    /// Demo: the manifest editor.
+    Edit,
+    EditorSave,
+    EditorClose,
+    EditorNextFile,
 }
 
 /// A key with its modifiers. For characters SHIFT is ignored (`G`, `?` arrive with it on
@@ -253,6 +293,138 @@ pub static KEYMAP: &[Binding] = &[
     b(C::Card, ch('G'), A::Bottom, "bottom"),
     b(C::Card, ch('['), A::PrevLevel, "deeper: lower level"),
     b(C::Card, ch(']'), A::NextLevel, "deeper: higher level"),
+    b(
+        C::Card,
+        ch('d'),
+        A::OpenDemo,
+        "open the question's live demo",
+    ),
+    b(
+        C::Card,
+        ch('r'),
+        A::RunCode,
+        "run the runnable code in the demo",
+    ),
+    // Demo
+    b(
+        C::Demo,
+        ch(':'),
+        A::Command,
+        "command line: kubectl or a directive",
+    ),
+    b(
+        C::Demo,
+        ch(' '),
+        A::PlayPause,
+        "play or pause simulated time",
+    ),
+    b(C::Demo, ch('.'), A::Step, "one simulated second (tick 1)"),
+    b(C::Demo, ch('>'), A::Faster, "faster"),
+    b(C::Demo, ch('<'), A::Slower, "slower"),
+    b(C::Demo, ch('x'), A::DeletePod, "delete a pod"),
+    b(C::Demo, ch('+'), A::ScaleUp, "scale up by one"),
+    b(C::Demo, ch('='), A::ScaleUp, "scale up by one"),
+    b(C::Demo, ch('-'), A::ScaleDown, "scale down by one"),
+    b(
+        C::Demo,
+        ch('c'),
+        A::NextController,
+        "pick the controller the next keys address",
+    ),
+    b(
+        C::Demo,
+        ch('z'),
+        A::TogglePause,
+        "pause or resume the controller",
+    ),
+    b(
+        C::Demo,
+        ch('C'),
+        A::ToggleCrash,
+        "crash or restart the controller",
+    ),
+    b(
+        C::Demo,
+        ch('t'),
+        A::ToggleTrigger,
+        "toggle level/edge triggering",
+    ),
+    b(
+        C::Demo,
+        ch('w'),
+        A::DropEvent,
+        "drop the controller's next watch event",
+    ),
+    b(
+        C::Demo,
+        ch('f'),
+        A::ForgeStatus,
+        "forge the Deployment's status",
+    ),
+    b(C::Demo, ch('e'), A::Edit, "edit the manifest files"),
+    b(C::Demo, ch('k'), A::Up, "scroll output up"),
+    b(C::Demo, code(KeyCode::Up), A::Up, "scroll output up"),
+    b(C::Demo, ch('j'), A::Down, "scroll output down"),
+    b(C::Demo, code(KeyCode::Down), A::Down, "scroll output down"),
+    b(C::Demo, code(KeyCode::PageUp), A::PageUp, "page output up"),
+    b(C::Demo, ctrl('u'), A::PageUp, "page output up"),
+    b(
+        C::Demo,
+        code(KeyCode::PageDown),
+        A::PageDown,
+        "page output down",
+    ),
+    b(C::Demo, ctrl('d'), A::PageDown, "page output down"),
+    b(C::Demo, ch('g'), A::Top, "oldest output"),
+    b(C::Demo, ch('G'), A::Bottom, "newest output"),
+    // The demo's command line
+    b(C::Command, code(KeyCode::Enter), A::CmdRun, "run the line"),
+    b(
+        C::Command,
+        code(KeyCode::Esc),
+        A::CmdCancel,
+        "close the line",
+    ),
+    b(
+        C::Command,
+        code(KeyCode::Backspace),
+        A::CmdDelete,
+        "delete a character",
+    ),
+    b(
+        C::Command,
+        code(KeyCode::Tab),
+        A::CmdComplete,
+        "complete a command, resource, name or file",
+    ),
+    b(
+        C::Command,
+        code(KeyCode::Up),
+        A::HistPrev,
+        "previous line in history",
+    ),
+    b(
+        C::Command,
+        code(KeyCode::Down),
+        A::HistNext,
+        "next line in history",
+    ),
+    b(C::Command, ctrl('c'), A::Quit, "quit"),
+    // The manifest editor
+    b(
+        C::Editor,
+        code(KeyCode::Esc),
+        A::EditorClose,
+        "save and close",
+    ),
+    b(C::Editor, ctrl('s'), A::EditorSave, "save"),
+    b(
+        C::Editor,
+        ctrl('n'),
+        A::EditorNextFile,
+        "save, edit the next file",
+    ),
+    b(C::Editor, ctrl('c'), A::Quit, "quit"),
     // Settings
     b(C::Settings, ch('j'), A::Down, "next setting"),
     b(C::Settings, code(KeyCode::Down), A::Down, "next setting"),
@@ -290,17 +462,25 @@ pub static KEYMAP: &[Binding] = &[
     b(C::Help, ctrl('c'), A::Quit, "quit"),
 ];
 
-/// The action for a key in a context: the context's own bindings first, then the global
-/// ones (not while typing a search or in the help overlay, which have their own rows).
+/// The action for a key in a context under the default keymap.
 pub fn lookup(ctx: Context, ev: &KeyEvent) -> Option<Action> {
+    lookup_in(KEYMAP, ctx, ev)
+}
+
+fn lookup_in(bindings: &[Binding], ctx: Context, ev: &KeyEvent) -> Option<Action> {
     let find = |c: Context| {
-        KEYMAP
+        bindings
             .iter()
             .find(|bd| bd.ctx == c && bd.key.matches(ev))
             .map(|bd| bd.action)
     };
+    // The context's own bindings first, then the global ones (not while typing or in the
+    // help overlay, which have their own rows).
     find(ctx).or_else(|| {
-        if matches!(ctx, Context::Search | Context::Help) {
+        if matches!(
+            ctx,
+            Context::Search | Context::Help | Context::Command | Context::Editor
+        ) {
             None
         } else {
             find(Context::Global)
@@ -308,10 +488,15 @@ pub fn lookup(ctx: Context, ev: &KeyEvent) -> Option<Action> {
     })
 }
 
-/// Help rows for a context: keys with the same description joined, in table order.
+/// Help rows for a context under the default keymap.
 pub fn help_rows(ctx: Context) -> Vec<(String, &'static str)> {
+    help_rows_in(KEYMAP, ctx)
+}
+
+/// Help rows: keys with the same description joined, in table order.
+fn help_rows_in(bindings: &[Binding], ctx: Context) -> Vec<(String, &'static str)> {
     let mut rows: Vec<(Vec<Key>, &'static str)> = Vec::new();
-    for bd in KEYMAP.iter().filter(|bd| bd.ctx == ctx) {
+    for bd in bindings.iter().filter(|bd| bd.ctx == ctx) {
         match rows.iter_mut().find(|(_, d)| *d == bd.desc) {
             Some((keys, _)) => keys.push(bd.key),
             None => rows.push((vec![bd.key], bd.desc)),
@@ -334,4 +519,266 @@ fn keys_label(keys: &[Key]) -> String {
         return format!("{}-{}", digits[0], digits[digits.len() - 1]);
     }
     keys.iter().map(Key::label).collect::<Vec<_>>().join(" ")
+}
+
+/// Action names as `[keys]` in config.toml spells them.
+pub const ACTION_NAMES: &[(&str, Action)] = &[
+    ("back", A::Back),
+    ("help", A::Help),
+    ("settings", A::Settings),
+    ("up", A::Up),
+    ("down", A::Down),
+    ("page-up", A::PageUp),
+    ("page-down", A::PageDown),
+    ("top", A::Top),
+    ("bottom", A::Bottom),
+    ("open", A::Open),
+    ("search", A::Search),
+    ("cycle-level", A::CycleLevel),
+    ("cycle-importance", A::CycleImportance),
+    ("toggle-sort", A::ToggleSort),
+    ("reveal", A::Reveal),
+    ("reveal-all", A::RevealAll),
+    ("prev-level", A::PrevLevel),
+    ("next-level", A::NextLevel),
+    ("prev-value", A::PrevValue),
+    ("next-value", A::NextValue),
+    ("open-demo", A::OpenDemo),
+    ("run-code", A::RunCode),
+    ("command", A::Command),
+    ("play-pause", A::PlayPause),
+    ("step", A::Step),
+    ("faster", A::Faster),
+    ("slower", A::Slower),
+    ("delete-pod", A::DeletePod),
+    ("scale-up", A::ScaleUp),
+    ("scale-down", A::ScaleDown),
+    ("next-controller", A::NextController),
+    ("toggle-pause", A::TogglePause),
+    ("toggle-crash", A::ToggleCrash),
+    ("toggle-trigger", A::ToggleTrigger),
+    ("drop-event", A::DropEvent),
+    ("forge-status", A::ForgeStatus),
+    ("edit", A::Edit),
+];
+
+/// Reads a key as config.toml writes it: `x`, `G`, `ctrl-d`, `enter`, `esc`, `space`,
+/// `tab`, `backspace`, arrows (`up`), `pgup`, `pgdn`, `home`, `end`. No F-keys.
+pub fn parse_key(s: &str) -> Option<Key> {
+    let (mods, base) = match s.strip_prefix("ctrl-").or_else(|| s.strip_prefix("Ctrl-")) {
+        Some(rest) => (KeyModifiers::CONTROL, rest),
+        None => (KeyModifiers::NONE, s),
+    };
+    let mut chars = base.chars();
+    let code = match (chars.next(), chars.next()) {
+        (Some(c), None) => KeyCode::Char(c),
+        _ => match base.to_ascii_lowercase().as_str() {
+            "enter" | "return" => KeyCode::Enter,
+            "esc" | "escape" => KeyCode::Esc,
+            "space" => KeyCode::Char(' '),
+            "tab" => KeyCode::Tab,
+            "backspace" => KeyCode::Backspace,
+            "up" => KeyCode::Up,
+            "down" => KeyCode::Down,
+            "left" => KeyCode::Left,
+            "right" => KeyCode::Right,
+            "pgup" | "pageup" => KeyCode::PageUp,
+            "pgdn" | "pagedown" => KeyCode::PageDown,
+            "home" => KeyCode::Home,
+            "end" => KeyCode::End,
+            _ => return None,
+        },
+    };
+    Some(Key { code, mods })
+}
+
+/// A key override from config.toml: an action's new keys, and the line it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Override {
+    pub action: String,
+    pub keys: Vec<String>,
+    pub line: usize,
+}
+
+/// The bindings in use: the defaults with the user's overrides applied. Dispatch and the
+/// `?` help both read it, so they cannot drift apart.
+#[derive(Debug, Clone)]
+pub struct Keymap {
+    bindings: Vec<Binding>,
+}
+
+impl Default for Keymap {
+    fn default() -> Self {
+        Keymap {
+            bindings: KEYMAP.to_vec(),
+        }
+    }
+}
+
+impl Keymap {
+    /// Applies overrides: an action's keys are replaced in every context that binds it,
+    /// and a key taken over leaves the action it had there. Ctrl-C always quits. Problems
+    /// come back as messages naming `file` and the line.
+    pub fn with_overrides(overrides: &[Override], file: &str) -> (Keymap, Vec<String>) {
+        let mut km = Keymap::default();
+        let mut problems = Vec::new();
+        for o in overrides {
+            let Some(action) = ACTION_NAMES
+                .iter()
+                .find(|(n, _)| *n == o.action)
+                .map(|(_, a)| *a)
+            else {
+                problems.push(format!(
+                    "{file}:{}: [keys] has no action `{}`; the actions are {}",
+                    o.line,
+                    o.action,
+                    ACTION_NAMES
+                        .iter()
+                        .map(|(n, _)| *n)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+                continue;
+            };
+            let mut keys = Vec::new();
+            for k in &o.keys {
+                match parse_key(k) {
+                    Some(key) if key == ctrl('c') => problems.push(format!(
+                        "{file}:{}: Ctrl-C always quits and cannot be rebound",
+                        o.line
+                    )),
+                    Some(key) => keys.push(key),
+                    None => problems.push(format!(
+                        "{file}:{}: `{k}` is not a key (examples: x, G, ctrl-d, enter, esc, space, up, pgdn)",
+                        o.line
+                    )),
+                }
+            }
+            if keys.is_empty() {
+                continue;
+            }
+            // One binding per context the action has, to copy its description from. Where
+            // the learner types (search, command line, editor) keys stay as they are, so a
+            // letter bound elsewhere can still be typed.
+            let typing = |c: Context| matches!(c, C::Search | C::Command | C::Editor);
+            let mut template: Vec<Binding> = Vec::new();
+            for b in km
+                .bindings
+                .iter()
+                .filter(|b| b.action == action && !typing(b.ctx))
+            {
+                if !template.iter().any(|t| t.ctx == b.ctx) {
+                    template.push(*b);
+                }
+            }
+            km.bindings.retain(|b| {
+                typing(b.ctx)
+                    || b.action != action
+                        && !template
+                            .iter()
+                            .any(|t| t.ctx == b.ctx && keys.contains(&b.key) && b.action != A::Quit)
+            });
+            for t in template.iter().rev() {
+                for key in keys.iter().rev() {
+                    km.bindings.insert(0, Binding { key: *key, ..*t });
+                }
+            }
+        }
+        (km, problems)
+    }
+
+    pub fn lookup(&self, ctx: Context, ev: &KeyEvent) -> Option<Action> {
+        lookup_in(&self.bindings, ctx, ev)
+    }
+
+    pub fn help_rows(&self, ctx: Context) -> Vec<(String, &'static str)> {
+        help_rows_in(&self.bindings, ctx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ev(c: char) -> KeyEvent {
+        KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)
+    }
+
+    #[test]
+    fn overrides_replace_keys_everywhere_the_action_is_bound() {
+        let (km, problems) = Keymap::with_overrides(
+            &[Override {
+                action: "reveal".into(),
+                keys: vec!["v".into(), "enter".into()],
+                line: 3,
+            }],
+            "config.toml",
+        );
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(km.lookup(Context::Card, &ev('v')), Some(Action::Reveal));
+        assert_eq!(km.lookup(Context::Card, &ev(' ')), None);
+        let rows = km.help_rows(Context::Card);
+        assert!(rows.contains(&("v Enter".to_string(), "reveal the next section")));
+    }
+
+    #[test]
+    fn a_taken_key_leaves_its_old_action_and_problems_name_the_line() {
+        let (km, problems) = Keymap::with_overrides(
+            &[
+                Override {
+                    action: "delete-pod".into(),
+                    keys: vec!["d".into()],
+                    line: 2,
+                },
+                Override {
+                    action: "explode".into(),
+                    keys: vec!["e".into()],
+                    line: 5,
+                },
+                Override {
+                    action: "help".into(),
+                    keys: vec!["F1".into(), "ctrl-c".into()],
+                    line: 7,
+                },
+            ],
+            "/home/u/.config/kubedrill/config.toml",
+        );
+        assert_eq!(km.lookup(Context::Demo, &ev('d')), Some(Action::DeletePod));
+        assert_eq!(km.lookup(Context::Demo, &ev('x')), None);
+        // Keys elsewhere are untouched.
+        assert_eq!(km.lookup(Context::Card, &ev('d')), Some(Action::OpenDemo));
+        let (km, _) = Keymap::with_overrides(
+            &[Override {
+                action: "down".into(),
+                keys: vec!["n".into()],
+                line: 1,
+            }],
+            "config.toml",
+        );
+        assert_eq!(km.lookup(Context::List, &ev('n')), Some(Action::Down));
+        // While typing a search, n is a letter and Down still moves.
+        assert_eq!(km.lookup(Context::Search, &ev('n')), None);
+        assert_eq!(
+            km.lookup(
+                Context::Search,
+                &KeyEvent::new(KeyCode::Down, KeyModifiers::NONE)
+            ),
+            Some(Action::Down)
+        );
+        assert_eq!(problems.len(), 3, "{problems:?}");
+        assert!(problems[0].starts_with(
+            "/home/u/.config/kubedrill/config.toml:5: [keys] has no action `explode`"
+        ));
+        assert!(problems[1].contains(":7: `F1` is not a key"));
+        assert!(problems[2].contains(":7: Ctrl-C always quits"));
+        assert_eq!(
+            km.lookup(
+                Context::Card,
+                &KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)
+            ),
+            Some(Action::Quit)
+        );
+        // `help` kept its `?` since none of its new keys were valid.
+        assert_eq!(km.lookup(Context::Home, &ev('?')), Some(Action::Help));
+    }
 }

@@ -3,6 +3,8 @@
 //! settings and passes them in.
 
 pub mod app;
+pub mod complete;
+pub mod config;
 pub mod keymap;
 pub mod screens;
 pub mod text;
@@ -11,11 +13,13 @@ pub mod theme;
 use std::io::stdout;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use ratatui::DefaultTerminal;
-use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
+use ratatui::crossterm::event::{
+    self, DisableMouseCapture, EnableMouseCapture, Event, MouseEventKind,
+};
 use ratatui::crossterm::execute;
 
 use crate::content::Loaded;
@@ -26,6 +30,11 @@ pub use theme::{Theme, ThemeName};
 /// Runs the app until the user quits, Ctrl-C, SIGTERM or SIGHUP; the terminal is restored
 /// on every exit path, panics included.
 pub fn run(loaded: Loaded, settings: Settings) -> Result<()> {
+    run_app(App::new(loaded, settings))
+}
+
+/// Runs an app already set up by the caller (a question's demo open, a seed chosen).
+pub fn run_app(mut app: App) -> Result<()> {
     // The theme decides colours (the cli picks MONO under NO_COLOR); without this
     // crossterm would turn every colour change into a bare reset that also drops bold and
     // reverse.
@@ -45,7 +54,6 @@ pub fn run(loaded: Loaded, settings: Settings) -> Result<()> {
         prev(info);
     }));
 
-    let mut app = App::new(loaded, settings);
     let result = event_loop(&mut terminal, &mut app, &stop);
     let _ = execute!(stdout(), DisableMouseCapture);
     ratatui::restore();
@@ -54,6 +62,7 @@ pub fn run(loaded: Loaded, settings: Settings) -> Result<()> {
 
 fn event_loop(terminal: &mut DefaultTerminal, app: &mut App, stop: &AtomicBool) -> Result<()> {
     let mut mouse = false;
+    let mut next_tick: Option<Instant> = None;
     let size = terminal.size()?;
     app.update(Msg::Resize(size.width, size.height));
     loop {
@@ -66,17 +75,41 @@ fn event_loop(terminal: &mut DefaultTerminal, app: &mut App, stop: &AtomicBool) 
             }
         }
         terminal.draw(|f| f.render_widget(&*app, f.area()))?;
-        // Wait for the next event, waking only to check the signal flag.
+        // Wait for the next event or, while a demo plays, its next simulated second;
+        // otherwise wake only to check the signal flag.
+        // The deadline survives key presses so typing does not hold time back.
+        next_tick = match (app.tick_interval(), next_tick) {
+            (None, _) => None,
+            (Some(d), None) => Some(Instant::now() + d),
+            (Some(_), at) => at,
+        };
         let mut ignored = 0u32;
         let msg = loop {
             if stop.load(Ordering::Relaxed) {
                 return Ok(());
             }
-            if !event::poll(Duration::from_millis(250))? {
+            let mut wait = Duration::from_millis(250);
+            if let Some(at) = next_tick {
+                let left = at.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    // Keep the beat; after a stall, start a fresh one instead of bursting.
+                    let now = Instant::now();
+                    next_tick = app
+                        .tick_interval()
+                        .map(|d| if at + d > now { at + d } else { now + d });
+                    break Msg::Tick;
+                }
+                wait = wait.min(left);
+            }
+            if !event::poll(wait)? {
                 continue;
             }
             match event::read()? {
                 Event::Key(k) if k.is_press() => break Msg::Key(k),
+                // Capture reports every movement: those change nothing, so no redraw (and
+                // they are input, not a hung-up terminal).
+                Event::Mouse(m)
+                    if matches!(m.kind, MouseEventKind::Moved | MouseEventKind::Drag(_)) => {}
                 Event::Mouse(m) => break Msg::Mouse(m),
                 Event::Resize(w, h) => break Msg::Resize(w, h),
                 _ => {

@@ -48,6 +48,11 @@ pub struct Theme {
     pub status: Style,
     pub code: Style,
     pub accent: Style,
+    /// Something done or healthy: a met challenge, a ready pod.
+    pub good: Style,
+    /// Something that disagrees and matters: generation ahead of observedGeneration, a
+    /// crashed controller.
+    pub alert: Style,
 }
 
 const BOLD: Modifier = Modifier::BOLD;
@@ -68,6 +73,11 @@ pub const DEFAULT: Theme = Theme {
     status: Style::new().fg(Color::Gray),
     code: Style::new().fg(Color::Green),
     accent: Style::new().fg(Color::Yellow),
+    good: Style::new().fg(Color::Green).add_modifier(BOLD),
+    alert: Style::new()
+        .fg(Color::White)
+        .bg(Color::Red)
+        .add_modifier(BOLD),
 };
 
 pub const MONO: Theme = Theme {
@@ -83,6 +93,8 @@ pub const MONO: Theme = Theme {
     status: Style::new(),
     code: Style::new(),
     accent: Style::new().add_modifier(BOLD),
+    good: Style::new().add_modifier(BOLD),
+    alert: Style::new().add_modifier(Modifier::REVERSED.union(BOLD)),
 };
 
 impl Theme {

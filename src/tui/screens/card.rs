@@ -245,7 +245,7 @@ fn section_lines(
                     head = format!("{head}: {cap}");
                 }
                 if c.runnable {
-                    head.push_str(" (runs in the demo)");
+                    head.push_str(" (r runs it in the demo)");
                 }
                 out.extend(indented(vec![Line::styled(head, theme.dim)], width, 2));
                 out.extend(indented(text::plain(&c.text, theme.code), width, 4));
@@ -334,6 +334,18 @@ pub fn body(q: &Question, st: &CardState, theme: &Theme, width: usize) -> Body {
 pub fn body_area(area: Rect) -> Rect {
     let [_, body] = Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(area);
     Block::bordered().inner(body)
+}
+
+/// The section whose number sits at column `x`, row `y` of the card's bottom border
+/// (" sections 1 2 3 ..."), for mouse clicks.
+pub fn section_at(q: &Question, area: Rect, x: u16, y: u16) -> Option<u8> {
+    if area.height < 2 || y != area.bottom() - 1 {
+        return None;
+    }
+    // The border's corner, then " sections", then " N" per present section.
+    let rel = x.checked_sub(area.x + 1 + " sections".len() as u16)?;
+    let present: Vec<Section> = Section::ALL.into_iter().filter(|s| s.present(q)).collect();
+    present.get(rel as usize / 2).map(|s| s.number())
 }
 
 pub struct View<'a> {

@@ -5,7 +5,7 @@ use ratatui::layout::{Constraint, Layout, Margin, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
-use crate::tui::keymap::{self, Context};
+use crate::tui::keymap::Context;
 
 use super::Ctx;
 
@@ -20,7 +20,7 @@ pub struct View<'a> {
 fn group(ctx: &Ctx<'_>, context: Context) -> Vec<Line<'static>> {
     let theme = ctx.theme;
     let mut out = vec![Line::styled(format!("{}:", context.title()), theme.header)];
-    for (keys, desc) in keymap::help_rows(context) {
+    for (keys, desc) in ctx.keymap.help_rows(context) {
         out.push(Line::from(vec![
             Span::styled(format!("  {keys:<16}"), theme.key),
             Span::raw(desc),
@@ -33,7 +33,10 @@ fn group(ctx: &Ctx<'_>, context: Context) -> Vec<Line<'static>> {
 /// search, where global keys do not apply).
 pub fn groups(ctx: &Ctx<'_>, context: Context) -> Vec<Vec<Line<'static>>> {
     let mut out = vec![group(ctx, context)];
-    if context != Context::Search {
+    if !matches!(
+        context,
+        Context::Search | Context::Command | Context::Editor
+    ) {
         out.push(group(ctx, Context::Global));
     }
     out

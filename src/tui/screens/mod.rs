@@ -1,6 +1,8 @@
 //! One module per screen: its state, how it handles actions, and `impl Widget for &View`.
 
 pub mod card;
+pub mod demo;
+pub mod demo_view;
 pub mod help;
 pub mod home;
 pub mod list;
@@ -9,6 +11,7 @@ pub mod settings;
 use crate::content::Deck;
 
 use super::app::{Screen, Settings};
+use super::keymap::Keymap;
 use super::theme::Theme;
 
 /// What a screen's view reads besides its own state.
@@ -17,6 +20,7 @@ pub struct Ctx<'a> {
     pub deck: &'a Deck,
     pub settings: &'a Settings,
     pub theme: &'static Theme,
+    pub keymap: &'a Keymap,
 }
 
 /// What a screen asks the app to do after handling an action.

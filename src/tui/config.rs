@@ -1,0 +1,176 @@
+//! What the terminal app takes from config.toml: theme, target level, mouse and `[keys]`
+//! overrides. Text in, settings and problems out; the cli reads the file. Keys other
+//! layers own (review limits, mock-interview defaults) are left to them. A problem never
+//! stops the app: each one names the file and line, and that setting keeps its default.
+
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+use crate::content::Level;
+
+use super::app::Settings;
+use super::keymap::{Keymap, Override};
+use super::theme::ThemeName;
+
+/// Settings, keymap and problems read from one config.toml.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub settings: Settings,
+    pub keymap: Keymap,
+    /// Each names the file and the line: `config.toml:3: theme must be ...`.
+    pub problems: Vec<String>,
+}
+
+fn line_of(text: &str, at: usize) -> usize {
+    text[..at.min(text.len())].matches('\n').count() + 1
+}
+
+/// Applies config.toml `text` (read from `file`, named in messages) over `base`.
+pub fn parse(text: &str, file: &str, base: Settings) -> Config {
+    let mut cfg = Config {
+        settings: base,
+        keymap: Keymap::default(),
+        problems: Vec::new(),
+    };
+    let root = match DeTable::parse(text) {
+        Ok(r) => r,
+        Err(e) => {
+            let line = line_of(text, e.span().map_or(0, |s| s.start));
+            cfg.problems.push(format!(
+                "{file}:{line}: invalid TOML: {}",
+                e.message().trim()
+            ));
+            return cfg;
+        }
+    };
+    let root = root.get_ref();
+    let at = |v: &Spanned<DeValue<'_>>| line_of(text, v.span().start);
+    let str_of = |v: &Spanned<DeValue<'_>>| match v.get_ref() {
+        DeValue::String(s) => Some(s.to_string()),
+        _ => None,
+    };
+    if let Some(v) = root.get("theme") {
+        match str_of(v).as_deref() {
+            Some("colour" | "color" | "default") => cfg.settings.theme = ThemeName::Default,
+            Some("mono") => cfg.settings.theme = ThemeName::Mono,
+            _ => cfg.problems.push(format!(
+                "{file}:{}: theme must be \"colour\" or \"mono\"",
+                at(v)
+            )),
+        }
+    }
+    if let Some(v) = root.get("target_level") {
+        match str_of(v).as_deref().and_then(Level::parse) {
+            Some(l) => cfg.settings.level = l,
+            None => cfg.problems.push(format!(
+                "{file}:{}: target_level must be one of {}",
+                at(v),
+                Level::ALL
+                    .iter()
+                    .map(|l| format!("\"{}\"", l.as_str()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        }
+    }
+    if let Some(v) = root.get("mouse") {
+        match v.get_ref() {
+            DeValue::Boolean(b) => cfg.settings.mouse = *b,
+            _ => cfg
+                .problems
+                .push(format!("{file}:{}: mouse must be true or false", at(v))),
+        }
+    }
+    if let Some(v) = root.get("keys") {
+        let DeValue::Table(keys) = v.get_ref() else {
+            cfg.problems.push(format!(
+                "{file}:{}: keys must be a table: [keys] then lines like reveal = [\"space\", \"v\"]",
+                at(v)
+            ));
+            return cfg;
+        };
+        let mut overrides = Vec::new();
+        for (name, val) in keys {
+            let list: Option<Vec<String>> = match val.get_ref() {
+                DeValue::String(s) => Some(vec![s.to_string()]),
+                DeValue::Array(a) => a.iter().map(str_of).collect(),
+                _ => None,
+            };
+            match list {
+                Some(keys) => overrides.push(Override {
+                    action: name.get_ref().to_string(),
+                    keys,
+                    line: at(val),
+                }),
+                None => cfg.problems.push(format!(
+                    "{file}:{}: [keys] {} must be a key or a list of keys",
+                    at(val),
+                    name.get_ref()
+                )),
+            }
+        }
+        let (keymap, problems) = Keymap::with_overrides(&overrides, file);
+        cfg.keymap = keymap;
+        cfg.problems.extend(problems);
+    }
+    cfg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::keymap::{Action, Context};
+    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+    #[test]
+    fn reads_settings_and_keys_and_leaves_other_layers_keys_alone() {
+        let c = parse(
+            "theme = \"mono\"\ntarget_level = \"senior\"\nmouse = true\ndaily_new = 10\n\n[keys]\nreveal = [\"v\", \"enter\"]\ndelete-pod = \"d\"\n",
+            "config.toml",
+            Settings::default(),
+        );
+        assert!(c.problems.is_empty(), "{:?}", c.problems);
+        assert_eq!(c.settings.theme, ThemeName::Mono);
+        assert_eq!(c.settings.level, Level::Senior);
+        assert!(c.settings.mouse);
+        let v = KeyEvent::new(KeyCode::Char('v'), KeyModifiers::NONE);
+        assert_eq!(c.keymap.lookup(Context::Card, &v), Some(Action::Reveal));
+        let d = KeyEvent::new(KeyCode::Char('d'), KeyModifiers::NONE);
+        assert_eq!(c.keymap.lookup(Context::Demo, &d), Some(Action::DeletePod));
+    }
+
+    #[test]
+    fn each_problem_names_the_file_and_line_and_keeps_the_default() {
+        let c = parse(
+            "theme = \"pink\"\n\ntarget_level = 3\nmouse = \"yes\"\n[keys]\nup = 5\n",
+            "/cfg/config.toml",
+            Settings::default(),
+        );
+        assert_eq!(
+            c.problems,
+            vec![
+                "/cfg/config.toml:1: theme must be \"colour\" or \"mono\"",
+                "/cfg/config.toml:3: target_level must be one of \"junior\", \"middle\", \"senior\", \"principal\"",
+                "/cfg/config.toml:4: mouse must be true or false",
+                "/cfg/config.toml:6: [keys] up must be a key or a list of keys",
+            ]
+        );
+        assert_eq!(c.settings, Settings::default());
+    }
+
+    #[test]
+    fn broken_toml_reports_its_line() {
+        let c = parse(
+            "mouse = true\ntheme = \n",
+            "config.toml",
+            Settings::default(),
+        );
+        assert_eq!(c.problems.len(), 1);
+        assert!(
+            c.problems[0].starts_with("config.toml:2: invalid TOML"),
+            "{:?}",
+            c.problems
+        );
+        assert_eq!(c.settings, Settings::default());
+    }
+}

@@ -1,0 +1,378 @@
+//! The live demo beside a question: one simulator session per question, kept by the app
+//! while the learner goes back and forth. Every manipulation is a line of kubectl or a
+//! directive run through `Session::run_line`, so the output pane shows what happened and
+//! the hotkeys teach the commands.
+
+use std::time::Duration;
+
+use ratatui::crossterm::event::KeyEvent;
+use ratatui_textarea::TextArea;
+
+use crate::content::Question;
+use crate::sim::directive::{Component, Trigger};
+use crate::sim::informer::RunState;
+use crate::sim::kind::Kind;
+use crate::sim::obj;
+use crate::sim::session::Session;
+use crate::tui::complete;
+use crate::tui::keymap::Action;
+
+use super::Nav;
+
+/// Simulated seconds per half second of wall time, by speed step.
+pub const SPEEDS: [u32; 4] = [1, 2, 4, 8];
+/// Wall time per simulated second at 1x.
+pub const BASE_TICK: Duration = Duration::from_millis(500);
+/// Output pane rows kept.
+const OUTPUT_CAP: usize = 2000;
+
+/// The controllers a hotkey can address (those the learner pauses, crashes, retriggers).
+pub const CONTROLLERS: [Component; 3] = [
+    Component::Deployment,
+    Component::ReplicaSet,
+    Component::Kubelet,
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutKind {
+    /// The line the learner (or a hotkey) ran.
+    Command,
+    Stdout,
+    Stderr,
+}
+
+/// The manifest editor: one file at a time, saved into the session's files.
+pub struct Editor {
+    pub file: String,
+    pub area: TextArea<'static>,
+}
+
+pub struct Demo {
+    /// The question this demo belongs to.
+    pub id: String,
+    pub session: Session,
+    /// Challenge titles, in the order of `session.met()`.
+    pub challenges: Vec<String>,
+    pub output: Vec<(OutKind, String)>,
+    /// Output rows scrolled up from the newest; 0 follows the tail.
+    pub out_scroll: usize,
+    /// The command line while typing after `:`.
+    pub input: Option<String>,
+    pub history: Vec<String>,
+    /// Position in `history` while browsing it with Up/Down.
+    hist_pos: Option<usize>,
+    pub playing: bool,
+    /// Index into [`SPEEDS`].
+    pub speed: usize,
+    /// Index into [`CONTROLLERS`]: what pause, crash, trigger and drop address.
+    pub selected: usize,
+    pub editor: Option<Editor>,
+}
+
+impl std::fmt::Debug for Demo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Demo")
+            .field("id", &self.id)
+            .field("now", &self.session.now())
+            .field("playing", &self.playing)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Demo {
+    /// The question's scenario with its setup lines run and its challenges set, as the
+    /// learner finds it.
+    pub fn new(q: &Question, seed: u64) -> Result<Demo, String> {
+        let mut session = Session::new(&q.demo.scenario, seed)?;
+        for line in &q.demo.setup {
+            let out = session.run_line(line);
+            if !out.stderr.is_empty() {
+                return Err(format!(
+                    "{}: setup line `{line}` failed: {}",
+                    q.id,
+                    out.stderr.trim_end()
+                ));
+            }
+        }
+        let goals: Vec<String> = q.demo.challenges.iter().map(|c| c.goal.clone()).collect();
+        session
+            .set_goals(&goals)
+            .map_err(|e| format!("{}: a challenge goal does not parse: {e}", q.id))?;
+        let selected = usize::from(q.demo.scenario == "self-healing");
+        let mut d = Demo {
+            id: q.id.clone(),
+            session,
+            challenges: q.demo.challenges.iter().map(|c| c.title.clone()).collect(),
+            output: Vec::new(),
+            out_scroll: 0,
+            input: None,
+            history: Vec::new(),
+            hist_pos: None,
+            playing: true,
+            speed: 0,
+            selected,
+            editor: None,
+        };
+        d.say(
+            OutKind::Stdout,
+            &format!(
+                "{}\n: runs kubectl or a directive (`help` lists them) · e edits the manifests",
+                d.session.scenario.summary
+            ),
+        );
+        Ok(d)
+    }
+
+    pub fn controller(&self) -> Component {
+        CONTROLLERS[self.selected % CONTROLLERS.len()]
+    }
+
+    /// How often a simulated second passes, while playing.
+    pub fn interval(&self) -> Option<Duration> {
+        self.playing.then(|| BASE_TICK / SPEEDS[self.speed])
+    }
+
+    /// One simulated second, as the play loop advances it.
+    pub fn tick(&mut self) {
+        self.session.tick();
+    }
+
+    fn say(&mut self, kind: OutKind, text: &str) {
+        for l in text.lines() {
+            self.output.push((kind, l.to_string()));
+        }
+        if self.output.len() > OUTPUT_CAP {
+            let cut = self.output.len() - OUTPUT_CAP;
+            self.output.drain(..cut);
+        }
+        self.out_scroll = 0;
+    }
+
+    /// Runs one line as the learner typed it, showing it and what it printed.
+    pub fn run(&mut self, line: &str) {
+        let line = line.trim();
+        if line.is_empty() {
+            return;
+        }
+        self.say(OutKind::Command, &format!("$ {line}"));
+        let out = self.session.run_line(line);
+        self.say(OutKind::Stdout, &out.stdout);
+        self.say(OutKind::Stderr, &out.stderr);
+    }
+
+    fn deployment_int(&self, path: &[&str]) -> Option<i64> {
+        self.session
+            .object(Kind::Deployment, "web")
+            .and_then(|d| obj::int(d, path))
+    }
+
+    /// The line a manipulation hotkey runs, from the current state.
+    pub fn hotkey_line(&self, action: Action) -> Option<String> {
+        let c = self.controller();
+        let state = self.session.cluster.state(c);
+        Some(match action {
+            Action::DeletePod => {
+                let pod = self
+                    .session
+                    .objects(Kind::Pod)
+                    .find(|p| !obj::is_deleting(p))?;
+                format!("kubectl delete pod {}", obj::name(pod))
+            }
+            Action::ScaleUp | Action::ScaleDown => {
+                let n = self.deployment_int(&["spec", "replicas"])?;
+                let n = if action == Action::ScaleUp {
+                    n + 1
+                } else {
+                    (n - 1).max(0)
+                };
+                format!("kubectl scale deployment web --replicas={n}")
+            }
+            Action::TogglePause => match state {
+                RunState::Running => format!("pause {c}"),
+                RunState::Paused => format!("resume {c}"),
+                RunState::Crashed => format!("restart {c}"),
+            },
+            Action::ToggleCrash => match state {
+                RunState::Crashed => format!("restart {c}"),
+                _ => format!("crash {c}"),
+            },
+            Action::ToggleTrigger => match self.session.cluster.trigger(c)? {
+                Trigger::Level => format!("trigger {c} edge"),
+                Trigger::Edge => format!("trigger {c} level"),
+            },
+            Action::DropEvent => format!("drop {c} 1"),
+            // A status write the controller did not make: it reports the truth again at
+            // its next sync.
+            Action::ForgeStatus => "kubectl patch deployment web --subresource=status --type=merge -p '{\"status\":{\"readyReplicas\":0,\"availableReplicas\":0}}'".to_string(),
+            Action::Step => "tick 1".to_string(),
+            _ => return None,
+        })
+    }
+
+    /// Handles an action on the demo screen (not typing, not editing).
+    pub fn handle(&mut self, action: Action, page: usize) -> Nav {
+        let page = page.max(1);
+        match action {
+            Action::Command => {
+                self.input = Some(String::new());
+                self.hist_pos = None;
+            }
+            Action::PlayPause => {
+                self.playing = !self.playing;
+                return Nav::Status(if self.playing { "playing" } else { "paused" }.into());
+            }
+            Action::Faster | Action::Slower => {
+                self.speed = if action == Action::Faster {
+                    (self.speed + 1).min(SPEEDS.len() - 1)
+                } else {
+                    self.speed.saturating_sub(1)
+                };
+                return Nav::Status(format!("speed {}x", SPEEDS[self.speed]));
+            }
+            Action::NextController => {
+                self.selected = (self.selected + 1) % CONTROLLERS.len();
+                return Nav::Status(format!(
+                    "hotkeys now address the {} controller",
+                    self.controller()
+                ));
+            }
+            Action::Edit => self.open_editor(0),
+            Action::Up => self.out_scroll = (self.out_scroll + 1).min(self.output.len()),
+            Action::Down => self.out_scroll = self.out_scroll.saturating_sub(1),
+            Action::PageUp => self.out_scroll = (self.out_scroll + page).min(self.output.len()),
+            Action::PageDown => self.out_scroll = self.out_scroll.saturating_sub(page),
+            Action::Top => self.out_scroll = self.output.len(),
+            Action::Bottom => self.out_scroll = 0,
+            _ => match self.hotkey_line(action) {
+                Some(line) => self.run(&line),
+                None if action == Action::DeletePod => {
+                    return Nav::Status("no pod to delete".into());
+                }
+                None if action == Action::ToggleTrigger => {
+                    return Nav::Status(format!(
+                        "the {} has no trigger mode; c picks another controller",
+                        self.controller()
+                    ));
+                }
+                None => {}
+            },
+        }
+        Nav::Stay
+    }
+
+    /// Handles an action while the command line is open.
+    pub fn handle_input(&mut self, action: Action) -> Nav {
+        let Some(input) = self.input.as_mut() else {
+            return Nav::Stay;
+        };
+        match action {
+            Action::CmdRun => {
+                let line = std::mem::take(input);
+                self.input = None;
+                self.hist_pos = None;
+                if !line.trim().is_empty() {
+                    if self.history.last() != Some(&line) {
+                        self.history.push(line.clone());
+                    }
+                    self.run(&line);
+                }
+            }
+            Action::CmdCancel => self.input = None,
+            Action::CmdDelete => {
+                input.pop();
+            }
+            Action::CmdComplete => {
+                let c = complete::complete(input, &self.session);
+                *input = c.line;
+                if !c.choices.is_empty() {
+                    return Nav::Status(c.choices.join("  "));
+                }
+            }
+            Action::HistPrev | Action::HistNext => {
+                if self.history.is_empty() {
+                    return Nav::Stay;
+                }
+                let last = self.history.len() - 1;
+                self.hist_pos = match (self.hist_pos, action) {
+                    (None, Action::HistPrev) => Some(last),
+                    (Some(i), Action::HistPrev) => Some(i.saturating_sub(1)),
+                    (Some(i), Action::HistNext) if i < last => Some(i + 1),
+                    _ => None,
+                };
+                *input = self
+                    .hist_pos
+                    .map(|i| self.history[i].clone())
+                    .unwrap_or_default();
+            }
+            _ => {}
+        }
+        Nav::Stay
+    }
+
+    pub fn type_char(&mut self, c: char) {
+        if let Some(input) = self.input.as_mut() {
+            input.push(c);
+        }
+    }
+
+    /// Opens the editor on the file `offset` places after the current one (the first
+    /// file when none is open).
+    fn open_editor(&mut self, offset: usize) {
+        let names: Vec<String> = self.session.file_names().map(str::to_string).collect();
+        if names.is_empty() {
+            return;
+        }
+        let at = self
+            .editor
+            .as_ref()
+            .and_then(|e| names.iter().position(|n| *n == e.file))
+            .map_or(0, |i| (i + offset) % names.len());
+        let file = names[at].clone();
+        let text = self.session.file(&file).unwrap_or_default();
+        let area = TextArea::new(text.lines().map(str::to_string).collect());
+        self.editor = Some(Editor { file, area });
+    }
+
+    /// Writes the editor's text into the session's file of that name.
+    fn save_editor(&mut self) -> Option<String> {
+        let e = self.editor.as_ref()?;
+        let mut text = e.area.lines().join("\n");
+        text.push('\n');
+        let file = e.file.clone();
+        if self.session.file(&file) != Some(text.as_str()) {
+            self.session.write_file(&file, text);
+            self.say(
+                OutKind::Stdout,
+                &format!("saved {file}; `kubectl apply -f {file}` applies it"),
+            );
+        }
+        Some(file)
+    }
+
+    /// Handles an editor action; other keys go to the text area.
+    pub fn handle_editor(&mut self, action: Action) -> Nav {
+        match action {
+            Action::EditorSave => {
+                if let Some(f) = self.save_editor() {
+                    return Nav::Status(format!("saved {f}"));
+                }
+            }
+            Action::EditorClose => {
+                self.save_editor();
+                self.editor = None;
+            }
+            Action::EditorNextFile => {
+                self.save_editor();
+                self.open_editor(1);
+            }
+            _ => {}
+        }
+        Nav::Stay
+    }
+
+    pub fn editor_key(&mut self, key: KeyEvent) {
+        if let Some(e) = self.editor.as_mut() {
+            e.area.input(key);
+        }
+    }
+}

@@ -1,0 +1,597 @@
+//! Drawing the demo screen: the Deployment's spec beside its status, ReplicaSets and pods,
+//! controllers, challenges, a replicas chart, events, the output pane and the command line.
+//! Reads the session only.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::symbols::Marker;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Axis, Block, Borders, Chart, Dataset, GraphType, Paragraph, Widget};
+use serde_json::Value;
+
+use crate::sim::controllers::pods::{is_active, is_ready};
+use crate::sim::directive::{Component, Trigger};
+use crate::sim::informer::RunState;
+use crate::sim::kind::Kind;
+use crate::sim::obj;
+use crate::sim::time;
+use crate::tui::theme::Theme;
+
+use super::Ctx;
+use super::demo::{Demo, OutKind, SPEEDS};
+
+/// What the demo leaves out, named on screen (README: "What the demo simplifies").
+pub const SIMPLIFIES: &str = "simplified: one namespace · no scheduler, nodes or probes · resync every 30 s · drop and edge are teaching faults";
+const SIMPLIFIES_SHORT: &str =
+    "simplified: 1 namespace, no nodes/probes, 30 s resync; drop/edge are not real";
+
+/// Seconds of history the chart shows.
+const CHART_SECONDS: u64 = 120;
+
+pub struct View<'a> {
+    pub ctx: Ctx<'a>,
+    pub demo: &'a Demo,
+}
+
+/// The rows of the demo screen.
+pub struct Areas {
+    pub banner: Rect,
+    pub upper: Rect,
+    pub events: Rect,
+    pub output: Rect,
+    pub command: Rect,
+}
+
+pub fn areas(area: Rect) -> Areas {
+    let lower_h = (area.height * 2 / 5).max(5);
+    let [banner, upper, lower, command] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Fill(1),
+        Constraint::Length(lower_h),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    // Narrow screens give kubectl's tables the wider half.
+    let out_share = if area.width < 100 { 3 } else { 2 };
+    let [events, output] = Layout::horizontal([Constraint::Fill(2), Constraint::Fill(out_share)])
+        .spacing(1)
+        .areas(lower);
+    Areas {
+        banner,
+        upper,
+        events,
+        output,
+        command,
+    }
+}
+
+/// Rows of output visible, for paging.
+pub fn output_rows(area: Rect) -> usize {
+    areas(area).output.height.saturating_sub(1) as usize
+}
+
+/// A titled panel with a rule on top; returns the inside.
+fn panel(title: Line<'_>, theme: &Theme, area: Rect, buf: &mut Buffer) -> Rect {
+    let block = Block::new()
+        .borders(Borders::TOP)
+        .border_style(theme.border)
+        .title(title);
+    let inner = block.inner(area);
+    block.render(area, buf);
+    inner
+}
+
+fn title<'a>(text: &str, theme: &Theme) -> Line<'a> {
+    Line::from(Span::styled(format!(" {text} "), theme.header))
+}
+
+impl Widget for &View<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let theme = self.ctx.theme;
+        let d = self.demo;
+        let a = areas(area);
+        let banner = if a.banner.width as usize > SIMPLIFIES.chars().count() {
+            SIMPLIFIES
+        } else {
+            SIMPLIFIES_SHORT
+        };
+        Paragraph::new(Span::styled(format!(" {banner}"), theme.dim)).render(a.banner, buf);
+
+        if let Some(e) = &d.editor {
+            let inner = panel(
+                title(
+                    &format!(
+                        "editing {}: Esc save and close · Ctrl-S save · Ctrl-N next file",
+                        e.file
+                    ),
+                    theme,
+                ),
+                theme,
+                a.upper,
+                buf,
+            );
+            e.area.render(inner, buf);
+        } else {
+            upper(d, theme, a.upper, buf);
+        }
+        events(d, theme, a.events, buf);
+        output(d, theme, a.output, buf);
+        command_line(d, theme, a.command, buf);
+    }
+}
+
+fn upper(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
+    let [left, right] = Layout::horizontal([Constraint::Fill(1), Constraint::Fill(1)])
+        .spacing(1)
+        .areas(area);
+    let dep = deployment_lines(d, theme);
+    let [dep_area, pods_area] =
+        Layout::vertical([Constraint::Length(dep.1 as u16 + 1), Constraint::Fill(1)]).areas(left);
+    let inner = panel(dep.0, theme, dep_area, buf);
+    let spec_w = dep.2.iter().map(Line::width).max().unwrap_or(0) as u16;
+    let [spec, _, status] = Layout::horizontal([
+        Constraint::Length(spec_w),
+        Constraint::Length(3),
+        Constraint::Fill(1),
+    ])
+    .areas(inner);
+    let rule = Rect {
+        x: spec.right() + 1,
+        width: 1,
+        height: inner.height.min(3),
+        ..spec
+    }
+    .intersection(inner);
+    Paragraph::new(vec![Line::from(Span::styled("│", theme.border)); 3]).render(rule, buf);
+    Paragraph::new(dep.2).render(spec, buf);
+    Paragraph::new(dep.3).render(status, buf);
+    let cond_area = Rect {
+        y: inner.y.saturating_add(3).min(inner.bottom()),
+        height: inner.height.saturating_sub(3),
+        ..inner
+    };
+    Paragraph::new(dep.4).render(cond_area, buf);
+
+    let inner = panel(title("ReplicaSets and pods", theme), theme, pods_area, buf);
+    Paragraph::new(pod_lines(d, theme)).render(inner, buf);
+
+    let ctl = controller_lines(d, theme);
+    let chal = challenge_lines(d, theme);
+    let [ctl_area, chal_area, chart_area] = Layout::vertical([
+        Constraint::Length(ctl.len() as u16 + 1),
+        Constraint::Length(chal.len() as u16 + 1),
+        Constraint::Fill(1),
+    ])
+    .areas(right);
+    let inner = panel(
+        title("Controllers (c picks the one hotkeys address)", theme),
+        theme,
+        ctl_area,
+        buf,
+    );
+    Paragraph::new(ctl).render(inner, buf);
+    let met = d.session.met().iter().filter(|m| **m).count();
+    let inner = panel(
+        title(&format!("Challenges {met}/{}", d.challenges.len()), theme),
+        theme,
+        chal_area,
+        buf,
+    );
+    Paragraph::new(chal).render(inner, buf);
+    chart(d, theme, chart_area, buf);
+}
+
+type DeploymentLines = (
+    Line<'static>,
+    usize,
+    Vec<Line<'static>>,
+    Vec<Line<'static>>,
+    Vec<Line<'static>>,
+);
+
+/// Title, body height, spec column, status column, conditions.
+fn deployment_lines(d: &Demo, theme: &Theme) -> DeploymentLines {
+    let Some(dep) = d.session.object(Kind::Deployment, "web") else {
+        return (
+            title("Deployment web", theme),
+            1,
+            vec![Line::from(
+                "not found: `kubectl apply -f web.yaml` creates it",
+            )],
+            Vec::new(),
+            Vec::new(),
+        );
+    };
+    let int = |p: &[&str]| obj::int(dep, p);
+    let show = |v: Option<i64>| v.map_or("-".to_string(), |n| n.to_string());
+    let generation = int(&["metadata", "generation"]);
+    let observed = int(&["status", "observedGeneration"]);
+    let lag = generation != observed;
+    let gen_style = if lag { theme.alert } else { Style::new() };
+    let image = obj::path(dep, &["spec", "template", "spec", "containers"])
+        .and_then(|c| c.get(0))
+        .and_then(|c| c["image"].as_str())
+        .unwrap_or("-")
+        .to_string();
+    let paused = obj::path(dep, &["spec", "paused"]).and_then(Value::as_bool) == Some(true);
+    let spec = vec![
+        Line::from(format!("replicas {}", show(int(&["spec", "replicas"])))),
+        Line::from(Span::styled(
+            format!("generation {}", show(generation)),
+            gen_style,
+        )),
+        Line::from(format!(
+            "image {image}{}",
+            if paused { " · paused" } else { "" }
+        )),
+    ];
+    let status = vec![
+        Line::from(format!(
+            "replicas {} · updated {}",
+            show(int(&["status", "replicas"])),
+            show(int(&["status", "updatedReplicas"]))
+        )),
+        Line::from(Span::styled(
+            format!("observedGeneration {}", show(observed)),
+            gen_style,
+        )),
+        Line::from(format!(
+            "ready {} · available {}",
+            show(int(&["status", "readyReplicas"])),
+            show(int(&["status", "availableReplicas"]))
+        )),
+    ];
+    let conds: Vec<Line<'static>> = obj::path(dep, &["status", "conditions"])
+        .and_then(Value::as_array)
+        .map(|cs| {
+            cs.iter()
+                .map(|c| {
+                    let s = c["status"].as_str().unwrap_or("");
+                    Line::from(vec![
+                        Span::styled(
+                            format!("{}={s}", c["type"].as_str().unwrap_or("")),
+                            if s == "True" {
+                                theme.good
+                            } else {
+                                theme.accent
+                            },
+                        ),
+                        Span::styled(
+                            format!(" {}", c["reason"].as_str().unwrap_or("")),
+                            theme.dim,
+                        ),
+                    ])
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let title = Line::from(vec![
+        Span::styled(" Deployment web: spec │ status ", theme.header),
+        Span::styled(
+            if lag { " observedGeneration lags " } else { "" },
+            theme.alert,
+        ),
+    ]);
+    let h = 3 + conds.len();
+    (title, h, spec, status, conds)
+}
+
+fn revision(rs: &Value) -> i64 {
+    obj::str(
+        rs,
+        &[
+            "metadata",
+            "annotations",
+            "deployment.kubernetes.io/revision",
+        ],
+    )
+    .and_then(|s| s.parse().ok())
+    .unwrap_or(0)
+}
+
+fn pod_line(p: &Value, theme: &Theme) -> Line<'static> {
+    let (phase, style) = if obj::is_deleting(p) {
+        ("Terminating".to_string(), theme.dim)
+    } else {
+        let phase = obj::str(p, &["status", "phase"]).unwrap_or("Pending");
+        let style = if is_ready(p) {
+            theme.good
+        } else {
+            theme.accent
+        };
+        (phase.to_string(), style)
+    };
+    let ready = if is_active(p) && is_ready(p) {
+        "1/1"
+    } else {
+        "0/1"
+    };
+    Line::from(vec![
+        Span::raw(format!("  {} ", obj::name(p))),
+        Span::styled(format!("{phase} {ready}"), style),
+    ])
+}
+
+fn pod_lines(d: &Demo, theme: &Theme) -> Vec<Line<'static>> {
+    let mut rss: Vec<&Value> = d.session.objects(Kind::ReplicaSet).collect();
+    rss.sort_by_key(|rs| std::cmp::Reverse(revision(rs)));
+    let pods: Vec<&Value> = d.session.objects(Kind::Pod).collect();
+    let mut out = Vec::new();
+    let mut shown = vec![false; pods.len()];
+    for rs in rss {
+        let int = |p: &[&str]| obj::int(rs, p).unwrap_or(0);
+        out.push(Line::from(vec![
+            Span::styled(obj::name(rs).to_string(), theme.key),
+            Span::styled(format!(" rev {}", revision(rs)), theme.dim),
+            Span::raw(format!(
+                "  desired {} current {} ready {}",
+                int(&["spec", "replicas"]),
+                int(&["status", "replicas"]),
+                int(&["status", "readyReplicas"])
+            )),
+        ]));
+        let uid = obj::uid(rs);
+        for (i, p) in pods.iter().enumerate() {
+            if obj::controller_uid(p) == Some(uid) {
+                shown[i] = true;
+                out.push(pod_line(p, theme));
+            }
+        }
+    }
+    let orphans: Vec<Line<'static>> = pods
+        .iter()
+        .zip(&shown)
+        .filter(|(_, s)| !**s)
+        .map(|(p, _)| pod_line(p, theme))
+        .collect();
+    if !orphans.is_empty() {
+        out.push(Line::from(Span::styled("no owner", theme.dim)));
+        out.extend(orphans);
+    }
+    if out.is_empty() {
+        out.push(Line::from(Span::styled(
+            "no ReplicaSets, no pods",
+            theme.dim,
+        )));
+    }
+    out
+}
+
+fn controller_lines(d: &Demo, theme: &Theme) -> Vec<Line<'static>> {
+    let selected = d.controller();
+    Component::ALL
+        .into_iter()
+        .filter(|c| {
+            c.is_controller() || d.session.component_state(*c) != "off" || *c == Component::Kubelet
+        })
+        .map(|c| {
+            let state = d.session.component_state(c);
+            let state_style = match state {
+                s if s == RunState::Crashed.as_str() => theme.alert,
+                s if s == RunState::Paused.as_str() => theme.accent,
+                _ => Style::new(),
+            };
+            let mut spans = vec![
+                Span::styled(if c == selected { "› " } else { "  " }, theme.key),
+                Span::styled(
+                    format!("{:<11}", c.name()),
+                    if c == selected {
+                        theme.key
+                    } else {
+                        Style::new()
+                    },
+                ),
+                Span::styled(format!("{state:<8}"), state_style),
+            ];
+            if let Some((t, q)) = d.session.controller_queue(c) {
+                let (word, style) = match t {
+                    Trigger::Level => ("level", Style::new()),
+                    Trigger::Edge => ("edge", theme.accent),
+                };
+                spans.push(Span::styled(format!(" {word:<5}"), style));
+                spans.push(Span::raw(format!(" queue {q}")));
+            }
+            Line::from(spans)
+        })
+        .collect()
+}
+
+fn challenge_lines(d: &Demo, theme: &Theme) -> Vec<Line<'static>> {
+    let met = d.session.met();
+    d.challenges
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            if met.get(i).copied().unwrap_or(false) {
+                Line::from(Span::styled(format!("[x] {t}"), theme.good))
+            } else {
+                Line::from(format!("[ ] {t}"))
+            }
+        })
+        .collect()
+}
+
+fn chart(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
+    let hist = &d.session.replicas_history;
+    let inner_title = Line::from(vec![
+        Span::styled(" Replicas over time: ", theme.header),
+        Span::styled("spec", theme.accent),
+        Span::styled(" vs ", theme.header),
+        Span::styled("ready ", theme.good),
+    ]);
+    if hist.is_empty() || area.height < 3 {
+        let inner = panel(inner_title, theme, area, buf);
+        Paragraph::new(Span::styled(
+            "starts when time runs (Space plays, . steps)",
+            theme.dim,
+        ))
+        .render(inner, buf);
+        return;
+    }
+    let end = hist.last().map_or(0, |h| h.0);
+    let start = end.saturating_sub(CHART_SECONDS);
+    let recent: Vec<&(u64, i64, i64)> = hist.iter().filter(|h| h.0 >= start).collect();
+    let spec: Vec<(f64, f64)> = recent.iter().map(|h| (h.0 as f64, h.1 as f64)).collect();
+    let ready: Vec<(f64, f64)> = recent.iter().map(|h| (h.0 as f64, h.2 as f64)).collect();
+    let top = recent
+        .iter()
+        .map(|h| h.1.max(h.2))
+        .max()
+        .unwrap_or(1)
+        .max(1)
+        + 1;
+    let x_lo = start.max(recent.first().map_or(0, |h| h.0)) as f64;
+    let x_hi = (end as f64).max(x_lo + 1.0);
+    let chart = Chart::new(vec![
+        Dataset::default()
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(theme.accent)
+            .data(&spec),
+        Dataset::default()
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(theme.good)
+            .data(&ready),
+    ])
+    .block(
+        Block::new()
+            .borders(Borders::TOP)
+            .border_style(theme.border)
+            .title(inner_title),
+    )
+    .x_axis(Axis::default().style(theme.dim).bounds([x_lo, x_hi]))
+    .y_axis(
+        Axis::default()
+            .style(theme.dim)
+            .bounds([0.0, top as f64])
+            .labels(vec![Span::raw("0"), Span::raw(top.to_string())]),
+    );
+    chart.render(area, buf);
+}
+
+fn events(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
+    let mut evs: Vec<&Value> = d.session.objects(Kind::Event).collect();
+    // Oldest first, so the newest sits at the bottom like a log.
+    evs.sort_by_key(|e| {
+        (
+            e["lastTimestamp"].as_str().unwrap_or("").to_string(),
+            obj::str(e, &["metadata", "resourceVersion"])
+                .and_then(|s| s.parse::<u64>().ok())
+                .unwrap_or(0),
+        )
+    });
+    let inner = panel(title("Events", theme), theme, area, buf);
+    let now = d.session.now();
+    let rows = inner.height as usize;
+    let lines: Vec<Line<'static>> = evs
+        .iter()
+        .skip(evs.len().saturating_sub(rows))
+        .map(|e| {
+            let age = time::age(e["lastTimestamp"].as_str().unwrap_or(""), now);
+            let count = e["count"].as_i64().unwrap_or(1);
+            let warn = e["type"] == "Warning";
+            Line::from(vec![
+                Span::styled(format!("{age:>4} "), theme.dim),
+                Span::styled(
+                    format!("{} ", e["reason"].as_str().unwrap_or("")),
+                    if warn { theme.accent } else { theme.key },
+                ),
+                Span::raw(format!(
+                    "{}{}",
+                    e["message"].as_str().unwrap_or(""),
+                    if count > 1 {
+                        format!(" (x{count})")
+                    } else {
+                        String::new()
+                    }
+                )),
+            ])
+        })
+        .collect();
+    if lines.is_empty() {
+        Paragraph::new(Span::styled("no events yet", theme.dim)).render(inner, buf);
+    } else {
+        Paragraph::new(lines).render(inner, buf);
+    }
+}
+
+/// Splits a line at `width` characters, as a terminal wraps kubectl's output.
+fn hard_wrap(line: &str, width: usize) -> Vec<String> {
+    let chars: Vec<char> = crate::tui::text::expand_tabs(line).chars().collect();
+    if chars.is_empty() {
+        return vec![String::new()];
+    }
+    chars
+        .chunks(width.max(1))
+        .map(|c| c.iter().collect())
+        .collect()
+}
+
+fn output(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
+    let rows = area.height.saturating_sub(1) as usize;
+    let width = area.width as usize;
+    // Wrap from the newest line back, only as far as the view and its scroll reach.
+    let want = rows + d.out_scroll;
+    let mut wrapped: Vec<(OutKind, String)> = Vec::new();
+    let mut older = false;
+    for (k, l) in d.output.iter().rev() {
+        if wrapped.len() >= want {
+            older = true;
+            break;
+        }
+        for part in hard_wrap(l, width).into_iter().rev() {
+            wrapped.push((*k, part));
+        }
+    }
+    let scroll = d
+        .out_scroll
+        .min(wrapped.len().saturating_sub(rows))
+        .min(if older { usize::MAX } else { wrapped.len() });
+    let t = if scroll > 0 {
+        format!("Output (scrolled up {scroll}; j goes down)")
+    } else {
+        "Output".to_string()
+    };
+    let inner = panel(title(&t, theme), theme, area, buf);
+    let lines: Vec<Line<'static>> = wrapped
+        .iter()
+        .skip(scroll)
+        .take(rows)
+        .rev()
+        .map(|(k, l)| {
+            let style = match k {
+                OutKind::Command => theme.key,
+                OutKind::Stdout => Style::new(),
+                OutKind::Stderr => theme.accent,
+            };
+            Line::from(Span::styled(l.clone(), style))
+        })
+        .collect();
+    Paragraph::new(lines).render(inner, buf);
+}
+
+fn command_line(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
+    let line = match &d.input {
+        Some(input) => Line::from(vec![
+            Span::styled(":", theme.key),
+            Span::raw(input.clone()),
+            Span::styled(" ", theme.selected),
+        ]),
+        None => {
+            let play = if d.playing { "▶" } else { "⏸" };
+            Line::from(vec![
+                Span::styled(
+                    format!("{play} {}x t+{}s ", SPEEDS[d.speed], d.session.elapsed()),
+                    if d.playing { theme.good } else { theme.accent },
+                ),
+                Span::styled(
+                    ": command · Space play · x delete pod · +/- scale · z pause · e edit · ? keys",
+                    theme.dim,
+                ),
+            ])
+        }
+    };
+    Paragraph::new(line).render(area, buf);
+}

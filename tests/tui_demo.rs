@@ -1,0 +1,338 @@
+//! The demo screen driven by key events (no terminal): open it from a card, run commands
+//! and hotkeys, edit a manifest and apply it, go back and find everything kept; snapshots
+//! at 80x24 and 120x40 with the styles that carry meaning.
+
+mod common;
+
+use common::*;
+use kubedrill::sim::kind::Kind;
+use kubedrill::sim::obj;
+use kubedrill::tui::App;
+use kubedrill::tui::Msg;
+use kubedrill::tui::app::Screen;
+use kubedrill::tui::keymap::Context;
+use kubedrill::tui::screens::demo::Demo;
+use ratatui::crossterm::event::KeyCode;
+use ratatui::style::Modifier;
+
+/// The card of the n-th question (0 = spec-vs-status, 1 = deleted-pod-returns).
+fn card(n: usize, w: u16, h: u16) -> App {
+    let mut a = app(w, h);
+    a.update(key(KeyCode::Enter));
+    for _ in 0..n {
+        a.update(ch('j'));
+    }
+    a.update(key(KeyCode::Enter));
+    a
+}
+
+fn demo(a: &App) -> &Demo {
+    match a.screen() {
+        Screen::Demo(id) => a.demo(id).expect("demo kept"),
+        other => panic!("not on a demo: {other:?}"),
+    }
+}
+
+fn command(a: &mut App, line: &str) {
+    a.update(ch(':'));
+    assert_eq!(a.context(), Context::Command);
+    typed(a, line);
+    a.update(key(KeyCode::Enter));
+}
+
+fn replicas(d: &Demo) -> i64 {
+    let dep = d.session.object(Kind::Deployment, "web").expect("web");
+    obj::int(dep, &["spec", "replicas"]).expect("replicas")
+}
+
+fn active_pods(d: &Demo) -> Vec<String> {
+    d.session
+        .objects(Kind::Pod)
+        .filter(|p| !obj::is_deleting(p))
+        .map(|p| obj::name(p).to_string())
+        .collect()
+}
+
+fn output_text(d: &Demo) -> String {
+    d.output
+        .iter()
+        .map(|(_, l)| l.as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn find(t: &ratatui::Terminal<ratatui::backend::TestBackend>, needle: &str) -> (u16, u16) {
+    let text = screen_text(t);
+    for (y, line) in text.lines().enumerate() {
+        if let Some(byte) = line.find(needle) {
+            return (line[..byte].chars().count() as u16, y as u16);
+        }
+    }
+    panic!("{needle} not on screen:\n{text}");
+}
+
+#[test]
+fn d_opens_the_demo_and_q_goes_back_with_state_kept() {
+    let mut a = card(0, 120, 40);
+    a.update(ch('d'));
+    assert_eq!(a.context(), Context::Demo);
+    assert_eq!(demo(&a).id, "spec-vs-status");
+    command(&mut a, "kubectl scale deploy web --replicas=5");
+    assert!(
+        output_text(demo(&a)).contains("deployment.apps/web scaled"),
+        "{}",
+        output_text(demo(&a))
+    );
+    for _ in 0..4 {
+        a.update(Msg::Tick);
+    }
+    let now = demo(&a).session.now();
+    a.update(ch('q'));
+    assert!(matches!(a.screen(), Screen::Card(c) if c.id == "spec-vs-status"));
+    // Time does not pass while the learner reads the card.
+    a.update(Msg::Tick);
+    a.update(ch('d'));
+    let d = demo(&a);
+    assert_eq!(d.session.now(), now);
+    assert_eq!(replicas(d), 5);
+    assert_eq!(active_pods(d).len(), 5);
+    assert!(output_text(d).contains("$ kubectl scale deploy web --replicas=5"));
+    assert_eq!(d.history, vec!["kubectl scale deploy web --replicas=5"]);
+    // One press of q from the demo, one from the card, and the list is back.
+    a.update(ch('q'));
+    a.update(ch('q'));
+    assert!(matches!(a.screen(), Screen::List(_)));
+}
+
+#[test]
+fn deleting_a_pod_by_hotkey_runs_kubectl_and_a_new_pod_appears() {
+    let mut a = card(1, 80, 24);
+    a.update(ch('d'));
+    let before = active_pods(demo(&a));
+    assert_eq!(before.len(), 3);
+    a.update(ch('x'));
+    let d = demo(&a);
+    let gone = &before[0];
+    assert!(
+        output_text(d).contains(&format!("$ kubectl delete pod {gone}")),
+        "{}",
+        output_text(d)
+    );
+    assert!(output_text(d).contains(&format!("pod \"{gone}\" deleted")));
+    for _ in 0..3 {
+        a.update(Msg::Tick);
+    }
+    let after = active_pods(demo(&a));
+    assert_eq!(after.len(), 3, "{after:?}");
+    assert!(!after.contains(gone));
+    let t = render(&a, 80, 24);
+    let new = after
+        .iter()
+        .find(|p| !before.contains(p))
+        .expect("a new pod");
+    find(&t, new);
+}
+
+#[test]
+fn hotkeys_scale_pause_trigger_and_time() {
+    let mut a = card(1, 120, 40);
+    a.update(ch('d'));
+    a.update(ch('+'));
+    assert_eq!(replicas(demo(&a)), 4);
+    a.update(ch('-'));
+    a.update(ch('-'));
+    assert_eq!(replicas(demo(&a)), 2);
+    // The self-healing demo addresses the ReplicaSet controller first.
+    a.update(ch('z'));
+    assert_eq!(
+        demo(&a)
+            .session
+            .component_state(kubedrill::sim::directive::Component::ReplicaSet),
+        "paused"
+    );
+    a.update(ch('z'));
+    a.update(ch('t'));
+    a.update(ch('w'));
+    a.update(ch('C'));
+    a.update(ch('C'));
+    let out = output_text(demo(&a));
+    for line in [
+        "$ kubectl scale deployment web --replicas=4",
+        "$ pause replicaset",
+        "$ resume replicaset",
+        "$ trigger replicaset edge",
+        "replicaset controller is now edge-triggered",
+        "$ drop replicaset 1",
+        "$ crash replicaset",
+        "$ restart replicaset",
+    ] {
+        assert!(out.contains(line), "missing {line}:\n{out}");
+    }
+    // Space pauses time: ticks from the loop do nothing; `.` steps one second.
+    a.update(ch(' '));
+    assert!(a.tick_interval().is_none());
+    let now = demo(&a).session.now();
+    a.update(Msg::Tick);
+    assert_eq!(demo(&a).session.now(), now);
+    a.update(ch('.'));
+    assert_eq!(demo(&a).session.now(), now + 1);
+    a.update(ch(' '));
+    let slow = a.tick_interval().expect("playing");
+    a.update(ch('>'));
+    assert_eq!(a.tick_interval().expect("playing") * 2, slow);
+}
+
+#[test]
+fn command_line_history_and_completion() {
+    let mut a = card(1, 120, 40);
+    a.update(ch('d'));
+    command(&mut a, "kubectl get deploy");
+    command(&mut a, "status");
+    a.update(ch(':'));
+    a.update(key(KeyCode::Up));
+    assert_eq!(demo(&a).input.as_deref(), Some("status"));
+    a.update(key(KeyCode::Up));
+    assert_eq!(demo(&a).input.as_deref(), Some("kubectl get deploy"));
+    a.update(key(KeyCode::Down));
+    assert_eq!(demo(&a).input.as_deref(), Some("status"));
+    a.update(key(KeyCode::Esc));
+    assert_eq!(a.context(), Context::Demo);
+
+    a.update(ch(':'));
+    typed(&mut a, "kub");
+    a.update(key(KeyCode::Tab));
+    typed(&mut a, "get rep");
+    a.update(key(KeyCode::Tab));
+    assert_eq!(demo(&a).input.as_deref(), Some("kubectl get replicasets "));
+    a.update(key(KeyCode::Tab));
+    a.update(key(KeyCode::Enter));
+    let out = output_text(demo(&a));
+    assert!(
+        out.contains("NAME             DESIRED   CURRENT   READY"),
+        "{out}"
+    );
+    // q typed on the command line is text, not back.
+    a.update(ch(':'));
+    a.update(ch('q'));
+    assert_eq!(demo(&a).input.as_deref(), Some("q"));
+}
+
+#[test]
+fn the_editor_changes_what_apply_reads() {
+    let mut a = card(0, 120, 40);
+    a.update(ch('d'));
+    a.update(ch('e'));
+    assert_eq!(a.context(), Context::Editor);
+    assert_eq!(
+        demo(&a).editor.as_ref().map(|e| e.file.as_str()),
+        Some("web.yaml")
+    );
+    // Line 8 of web.yaml is `  replicas: 3`.
+    for _ in 0..7 {
+        a.update(key(KeyCode::Down));
+    }
+    a.update(key(KeyCode::End));
+    a.update(key(KeyCode::Backspace));
+    a.update(ch('6'));
+    a.update(key(KeyCode::Esc));
+    assert_eq!(a.context(), Context::Demo);
+    let d = demo(&a);
+    assert!(
+        d.session
+            .file("web.yaml")
+            .unwrap()
+            .contains("  replicas: 6\n")
+    );
+    assert!(output_text(d).contains("saved web.yaml"));
+    command(&mut a, "kubectl apply -f web.yaml");
+    assert_eq!(replicas(demo(&a)), 6, "{}", output_text(demo(&a)));
+}
+
+#[test]
+fn r_on_the_card_runs_its_runnable_code_in_the_demo() {
+    let mut a = card(0, 120, 40);
+    a.update(ch('r'));
+    let d = demo(&a);
+    let out = output_text(d);
+    assert!(
+        out.contains("$ kubectl get deploy web -o jsonpath="),
+        "{out}"
+    );
+    assert!(out.contains("generation 2, observed 2"), "{out}");
+    assert!(
+        out.contains("Available=True (MinimumReplicasAvailable)"),
+        "{out}"
+    );
+}
+
+/// spec-vs-status with the controller paused and spec changed: generation ahead.
+fn lagging(w: u16, h: u16) -> App {
+    let mut a = card(0, w, h);
+    a.update(ch('d'));
+    a.update(ch('z'));
+    a.update(ch('+'));
+    a
+}
+
+#[test]
+fn generation_lag_is_highlighted() {
+    let a = lagging(120, 40);
+    let t = render(&a, 120, 40);
+    let buf = t.backend().buffer();
+    // The question's setup scaled once (generation 2); the learner's edit makes it 3.
+    let (x, y) = find(&t, "generation 3");
+    let (ox, oy) = find(&t, "observedGeneration 2");
+    let alert = a.theme().alert;
+    assert_eq!(buf[(x, y)].bg, alert.bg.unwrap());
+    assert_eq!(buf[(ox, oy)].bg, alert.bg.unwrap());
+    find(&t, "observedGeneration lags");
+
+    // Resumed, the controller catches up and the highlight goes.
+    let mut a = a;
+    a.update(ch('z'));
+    a.update(Msg::Tick);
+    let t = render(&a, 120, 40);
+    let buf = t.backend().buffer();
+    let (x, y) = find(&t, "observedGeneration 3");
+    assert_ne!(buf[(x, y)].bg, alert.bg.unwrap());
+    assert!(!screen_text(&t).contains("lags"));
+}
+
+#[test]
+fn met_challenges_are_ticked_and_styled() {
+    let mut a = card(1, 120, 40);
+    a.update(ch('d'));
+    let t = render(&a, 120, 40);
+    find(&t, "[ ] Delete a pod and watch it come back");
+    a.update(ch('x'));
+    for _ in 0..5 {
+        a.update(Msg::Tick);
+    }
+    let t = render(&a, 120, 40);
+    let (x, y) = find(&t, "[x] Delete a pod and watch it come back");
+    let good = a.theme().good;
+    assert_eq!(t.backend().buffer()[(x, y)].fg, good.fg.unwrap());
+    assert!(
+        t.backend().buffer()[(x, y)]
+            .modifier
+            .contains(Modifier::BOLD)
+    );
+}
+
+#[test]
+fn snapshots() {
+    for (w, h) in [(80, 24), (120, 40)] {
+        let a = lagging(w, h);
+        insta::assert_snapshot!(format!("demo_lagging_{w}x{h}"), render(&a, w, h).backend());
+        let mut a = card(1, w, h);
+        a.update(ch('d'));
+        a.update(ch('x'));
+        for _ in 0..3 {
+            a.update(Msg::Tick);
+        }
+        command(&mut a, "kubectl get pods");
+        insta::assert_snapshot!(format!("demo_healed_{w}x{h}"), render(&a, w, h).backend());
+        a.update(ch('e'));
+        insta::assert_snapshot!(format!("demo_editor_{w}x{h}"), render(&a, w, h).backend());
+    }
+}
