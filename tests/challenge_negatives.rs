@@ -111,3 +111,24 @@ fn without_min_ready_seconds_ready_and_available_agree() {
     );
     assert_eq!(met, [false, false]);
 }
+
+#[test]
+fn an_ordinary_delete_is_not_a_delete_while_the_controller_is_down() {
+    let met = met_after(
+        "deleted-pod-returns",
+        &["kubectl delete pods -l app=web", "tick 10"],
+    );
+    assert!(met[0], "the plain delete-and-return challenge is met");
+    assert!(!met[3] && !met[4], "{met:?}");
+    // Crashing and restarting first, then deleting, is still not a delete while down.
+    let met = met_after(
+        "deleted-pod-returns",
+        &[
+            "crash replicaset",
+            "restart replicaset",
+            "kubectl delete pods -l app=web",
+            "tick 10",
+        ],
+    );
+    assert!(!met[3], "{met:?}");
+}
