@@ -226,6 +226,22 @@ impl ApiServer {
         self.rv
     }
 
+    /// A6: the optimistic-concurrency check of every write whose object carries a
+    /// resourceVersion: it must be the stored one, else 409 Conflict. The check follows
+    /// the patch itself, so a patch that sets a stale version fails here.
+    pub fn check_precondition(
+        &self,
+        kind: Kind,
+        name: &str,
+        rv: Option<&str>,
+    ) -> Result<(), ApiError> {
+        let current = obj::str(self.get(kind, name)?, &["metadata", "resourceVersion"]);
+        match rv {
+            Some(rv) if current != Some(rv) => Err(ApiError::conflict(kind, name)),
+            _ => Ok(()),
+        }
+    }
+
     pub fn get(&self, kind: Kind, name: &str) -> Result<&Value, ApiError> {
         self.objects
             .get(&kind)
@@ -367,12 +383,8 @@ impl ApiServer {
         rv: Option<&str>,
     ) -> Result<Value, ApiError> {
         let name = obj::name(&obj).to_string();
+        self.check_precondition(kind, &name, rv)?;
         let old = self.get(kind, &name)?.clone();
-        if let Some(rv) = rv
-            && obj::str(&old, &["metadata", "resourceVersion"]) != Some(rv)
-        {
-            return Err(ApiError::conflict(kind, &name));
-        }
         // Fields the server owns cannot be changed by a client.
         for f in [
             "uid",
@@ -716,6 +728,12 @@ fn validate_status(kind: Kind, o: &Value) -> Result<(), ApiError> {
         kind.kind_name(),
         obj::name(o)
     )))
+}
+
+/// The resourceVersion a client's object carries, if any: an empty one (or none) asks for
+/// an unconditional update (A7).
+pub fn precondition(o: &Value) -> Option<&str> {
+    obj::str(o, &["metadata", "resourceVersion"]).filter(|rv| !rv.is_empty())
 }
 
 /// A2: a write moves `metadata.generation` only when the spec changed, or, for a
