@@ -212,14 +212,14 @@ impl DeploymentController {
             return;
         };
         let mut rss = self.owned_rss(&d);
-        if obj::is_deleting(&d) {
-            self.write_status(api, &d, &rss, None, now, false);
-            return;
-        }
         let template = template_without_hash(&d["spec"]["template"]);
         let mut new_idx = rss
             .iter()
             .position(|rs| template_without_hash(&rs["spec"]["template"]) == template);
+        if obj::is_deleting(&d) {
+            self.write_status(api, &d, &rss, new_idx, now, false, Path::StatusOnly);
+            return;
+        }
         let paused = d["spec"]["paused"] == json!(true);
         let replicas = obj::int(&d, &["spec", "replicas"]).unwrap_or(1);
         let (rolling, surge, max_unavailable) = strategy(&d);
@@ -231,7 +231,12 @@ impl DeploymentController {
                     .and_then(|s| s.parse::<i64>().ok())
                     != Some(replicas)
         });
-        if paused || (scaling_event && new_idx.is_some()) {
+        let path = if paused || (scaling_event && new_idx.is_some()) {
+            Path::Sync
+        } else {
+            Path::Rollout
+        };
+        if path == Path::Sync {
             self.scale(api, &d, &mut rss, new_idx, now);
         } else {
             if new_idx.is_none() {
@@ -263,7 +268,7 @@ impl DeploymentController {
         if !paused {
             self.cleanup(api, &d, &rss, new_idx);
         }
-        self.write_status(api, &d, &rss, new_idx, now, created_new);
+        self.write_status(api, &d, &rss, new_idx, now, created_new, path);
     }
 
     fn create_new_rs(
@@ -572,6 +577,7 @@ impl DeploymentController {
     }
 
     /// B7-B10.
+    #[allow(clippy::too_many_arguments)]
     fn write_status(
         &mut self,
         api: &mut ApiServer,
@@ -580,6 +586,7 @@ impl DeploymentController {
         new_idx: Option<usize>,
         now: u64,
         created_new: bool,
+        path: Path,
     ) {
         let Ok(current) = api.get(Kind::Deployment, obj::name(d)) else {
             return;
@@ -639,7 +646,16 @@ impl DeploymentController {
                 false,
             );
         }
-        self.progressing(&mut conditions, d, rss, new_idx, &status, now, created_new);
+        self.progressing(
+            &mut conditions,
+            d,
+            rss,
+            new_idx,
+            &status,
+            now,
+            created_new,
+            path,
+        );
         status.insert("conditions".into(), Value::Array(conditions));
         next["status"] = Value::Object(status);
         if let Some(i) = new_idx {
@@ -655,6 +671,11 @@ impl DeploymentController {
         }
     }
 
+    /// B9, along the real code paths: checkPausedConditions (not while deleting), the
+    /// condition getNewReplicaSet writes, and progress estimation, which only
+    /// syncRolloutStatus does (the scaling and paused `sync` path and `syncStatusOnly`
+    /// compute counts and Available only). A complete rollout is not re-estimated:
+    /// scaling a finished Deployment leaves NewReplicaSetAvailable in place.
     #[allow(clippy::too_many_arguments)]
     fn progressing(
         &self,
@@ -665,39 +686,44 @@ impl DeploymentController {
         status: &serde_json::Map<String, Value>,
         now: u64,
         created_new: bool,
+        path: Path,
     ) {
         let ts = rfc3339(now);
-        let replicas = obj::int(d, &["spec", "replicas"]).unwrap_or(1);
-        let get = |k: &str| status.get(k).and_then(Value::as_i64).unwrap_or(0);
-        let prev = |k: &str| obj::int(d, &["status", k]).unwrap_or(0);
-        let existing = conds.iter().find(|c| c["type"] == "Progressing").cloned();
-        if d["spec"]["paused"] == json!(true) {
-            set_condition(
-                conds,
-                "Progressing",
-                "Unknown",
-                "DeploymentPaused",
-                "Deployment is paused",
-                &ts,
-                false,
-            );
-            return;
+        let reason_of = |conds: &[Value]| -> Option<String> {
+            conds
+                .iter()
+                .find(|c| c["type"] == "Progressing")
+                .and_then(|c| c["reason"].as_str())
+                .map(str::to_string)
+        };
+        let paused = d["spec"]["paused"] == json!(true);
+        // checkPausedConditions: a timeout is never hidden by a pause.
+        let reason = reason_of(conds);
+        if path != Path::StatusOnly && reason.as_deref() != Some("ProgressDeadlineExceeded") {
+            let paused_cond = reason.as_deref() == Some("DeploymentPaused");
+            if paused && !paused_cond {
+                set_condition(
+                    conds,
+                    "Progressing",
+                    "Unknown",
+                    "DeploymentPaused",
+                    "Deployment is paused",
+                    &ts,
+                    false,
+                );
+            } else if !paused && paused_cond {
+                set_condition(
+                    conds,
+                    "Progressing",
+                    "Unknown",
+                    "DeploymentResumed",
+                    "Deployment is resumed",
+                    &ts,
+                    false,
+                );
+            }
         }
-        if existing
-            .as_ref()
-            .is_some_and(|c| c["reason"] == "DeploymentPaused")
-        {
-            set_condition(
-                conds,
-                "Progressing",
-                "Unknown",
-                "DeploymentResumed",
-                "Deployment is resumed",
-                &ts,
-                false,
-            );
-            return;
-        }
+        // getNewReplicaSet: a created set, or a found one when no condition exists yet.
         let Some(ni) = new_idx else { return };
         let rs_name = obj::name(&rss[ni]);
         if created_new {
@@ -710,8 +736,29 @@ impl DeploymentController {
                 &ts,
                 false,
             );
+        } else if reason_of(conds).is_none() {
+            set_condition(
+                conds,
+                "Progressing",
+                "True",
+                "FoundNewReplicaSet",
+                &format!("Found new replica set \"{rs_name}\""),
+                &ts,
+                false,
+            );
+        }
+        if path != Path::Rollout {
             return;
         }
+        // syncRolloutStatus.
+        let get = |k: &str| status.get(k).and_then(Value::as_i64).unwrap_or(0);
+        let prev = |k: &str| obj::int(d, &["status", k]).unwrap_or(0);
+        let current = conds.iter().find(|c| c["type"] == "Progressing").cloned();
+        let reason = current.as_ref().and_then(|c| c["reason"].as_str());
+        if get("replicas") == get("updatedReplicas") && reason == Some("NewReplicaSetAvailable") {
+            return;
+        }
+        let replicas = obj::int(d, &["spec", "replicas"]).unwrap_or(1);
         let complete = get("updatedReplicas") == replicas
             && get("replicas") == replicas
             && get("availableReplicas") == replicas;
@@ -727,47 +774,39 @@ impl DeploymentController {
             );
             return;
         }
-        let old_replicas: i64 = rss
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| *i != ni)
-            .map(|(_, rs)| status_int(rs, "replicas"))
-            .sum();
-        let prev_old = prev("replicas") - prev("updatedReplicas");
+        // DeploymentProgressing compares with the status this sync started from.
         let progress = get("updatedReplicas") > prev("updatedReplicas")
+            || get("replicas") - get("updatedReplicas")
+                < prev("replicas") - prev("updatedReplicas")
             || get("readyReplicas") > prev("readyReplicas")
-            || get("availableReplicas") > prev("availableReplicas")
-            || old_replicas < prev_old;
-        if progress || existing.is_none() {
-            let reason = if existing.is_none() {
-                "FoundNewReplicaSet"
-            } else {
-                "ReplicaSetUpdated"
-            };
-            let msg = if existing.is_none() {
-                format!("Found new replica set \"{rs_name}\"")
-            } else {
-                format!("ReplicaSet \"{rs_name}\" is progressing.")
-            };
-            set_condition(conds, "Progressing", "True", reason, &msg, &ts, true);
+            || get("availableReplicas") > prev("availableReplicas");
+        if progress {
+            set_condition(
+                conds,
+                "Progressing",
+                "True",
+                "ReplicaSetUpdated",
+                &format!("ReplicaSet \"{rs_name}\" is progressing."),
+                &ts,
+                true,
+            );
             return;
         }
-        // B9: no progress for progressDeadlineSeconds since the last update.
+        // DeploymentTimedOut: no progress for progressDeadlineSeconds since the condition's
+        // lastUpdateTime; never after a completed rollout, and only written once.
+        let Some(c) = current.as_ref() else { return };
+        if matches!(
+            reason,
+            Some("NewReplicaSetAvailable" | "ProgressDeadlineExceeded")
+        ) {
+            return;
+        }
         let deadline = obj::int(d, &["spec", "progressDeadlineSeconds"]).unwrap_or(600);
-        let last = existing
-            .as_ref()
-            .and_then(|c| c["lastUpdateTime"].as_str())
+        let last = c["lastUpdateTime"]
+            .as_str()
             .and_then(parse_rfc3339)
             .unwrap_or(sim_unix(now));
-        let already_failed = existing
-            .as_ref()
-            .is_some_and(|c| c["reason"] == "ProgressDeadlineExceeded");
-        if !already_failed
-            && existing
-                .as_ref()
-                .is_some_and(|c| c["reason"] != "NewReplicaSetAvailable")
-            && sim_unix(now) > last + deadline
-        {
+        if sim_unix(now) > last + deadline {
             set_condition(
                 conds,
                 "Progressing",
@@ -781,9 +820,18 @@ impl DeploymentController {
     }
 }
 
+/// Which syncDeployment path a sync took: syncStatusOnly (deleting), sync (paused or a
+/// scaling event) or a rollout; only a rollout estimates progress (B4, B9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Path {
+    StatusOnly,
+    Sync,
+    Rollout,
+}
+
 /// B10: an unchanged status and reason writes nothing (unless `refresh`, for
-/// ReplicaSetUpdated); a change replaces the condition at the end of the list, keeping
-/// lastTransitionTime when only the reason moved.
+/// ReplicaSetUpdated, which syncRolloutStatus removes and re-adds); a change replaces the
+/// condition at the end of the list, keeping lastTransitionTime while the status holds.
 fn set_condition(
     conds: &mut Vec<Value>,
     t: &str,
@@ -803,13 +851,6 @@ fn set_condition(
         if c["status"] == status {
             transition = c["lastTransitionTime"].clone();
         }
-        if refresh && c["status"] == status && c["reason"] == reason {
-            let mut c = c.clone();
-            c["lastUpdateTime"] = json!(ts);
-            c["message"] = json!(message);
-            conds[i] = c;
-            return;
-        }
         conds.remove(i);
     }
     conds.push(json!({
@@ -825,6 +866,92 @@ fn set_condition(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::session::Session;
+
+    fn condition(s: &Session, t: &str) -> Value {
+        let d = s
+            .cluster
+            .api
+            .get(Kind::Deployment, "web")
+            .expect("web exists");
+        d["status"]["conditions"]
+            .as_array()
+            .and_then(|cs| cs.iter().find(|c| c["type"] == t))
+            .cloned()
+            .unwrap_or(Value::Null)
+    }
+
+    #[test]
+    fn b9_scaling_a_complete_deployment_leaves_new_replica_set_available() {
+        let mut s = Session::new("spec-status", 1).expect("scenario exists");
+        let before = condition(&s, "Progressing");
+        assert_eq!(before["reason"], "NewReplicaSetAvailable");
+        s.run_line("kubectl scale deploy web --replicas=10");
+        let mut saw_unavailable = false;
+        for _ in 0..8 {
+            s.run_line("tick 1");
+            // Not a single write of the condition: same reason, message and times.
+            assert_eq!(condition(&s, "Progressing"), before);
+            saw_unavailable |= condition(&s, "Available")["status"] == "False";
+        }
+        assert!(saw_unavailable, "Available drops while the new pods start");
+        assert_eq!(condition(&s, "Available")["status"], "True");
+    }
+
+    #[test]
+    fn b9_a_rollout_progresses_then_completes_and_pause_resume_round_trips() {
+        let mut s = Session::new("spec-status", 1).expect("scenario exists");
+        s.run_line("kubectl set image deploy/web app=nginx:1.28");
+        s.run_line("tick 1");
+        let mid = condition(&s, "Progressing");
+        assert_eq!(mid["reason"], "ReplicaSetUpdated");
+        // syncRolloutStatus removes and re-adds the refreshed condition: it is last.
+        let d = s
+            .cluster
+            .api
+            .get(Kind::Deployment, "web")
+            .expect("web exists");
+        assert_eq!(d["status"]["conditions"][1]["type"], "Progressing");
+        s.run_line("tick 10");
+        let done = condition(&s, "Progressing");
+        assert_eq!(done["reason"], "NewReplicaSetAvailable");
+        assert_eq!(done["lastTransitionTime"], mid["lastTransitionTime"]);
+        s.run_line("kubectl rollout pause deploy/web");
+        s.run_line("tick 1");
+        let paused = condition(&s, "Progressing");
+        assert_eq!(
+            (&paused["status"], &paused["reason"]),
+            (&json!("Unknown"), &json!("DeploymentPaused"))
+        );
+        // Resumed, the same sync finds the rollout complete again.
+        s.run_line("kubectl rollout resume deploy/web");
+        s.run_line("tick 1");
+        assert_eq!(
+            condition(&s, "Progressing")["reason"],
+            "NewReplicaSetAvailable"
+        );
+    }
+
+    #[test]
+    fn b9_a_timeout_is_not_hidden_by_a_pause() {
+        let mut conds = vec![json!({
+            "type": "Progressing", "status": "False", "reason": "ProgressDeadlineExceeded",
+            "message": "m", "lastTransitionTime": "t", "lastUpdateTime": "t",
+        })];
+        let d = json!({"spec": {"paused": true, "replicas": 3}, "status": {"conditions": conds.clone()}});
+        let c = DeploymentController::new(30);
+        c.progressing(
+            &mut conds,
+            &d,
+            &[],
+            None,
+            &serde_json::Map::new(),
+            100,
+            false,
+            Path::Sync,
+        );
+        assert_eq!(conds[0]["reason"], "ProgressDeadlineExceeded");
+    }
 
     #[test]
     fn b2_rounding_table() {
