@@ -204,6 +204,40 @@ impl ApiServer {
         }
     }
 
+    /// F4: a `/status` write is an Update with `subresource: status` by the writer's
+    /// manager (`kube-controller-manager` for the controllers, kubectl's for
+    /// `--subresource=status`). Tracked for Deployments, as [`Self::track_update`].
+    fn track_status_update(&self, kind: Kind, old: &Value, new: &mut Value) {
+        if kind != Kind::Deployment {
+            return;
+        }
+        let mut entries: Vec<ManagedField> = old["metadata"]["managedFields"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|e| ManagedField::from_value(e).ok())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut before = old.clone();
+        obj::remove(&mut before, &["metadata", "managedFields"]);
+        obj::remove(new, &["metadata", "managedFields"]);
+        managed::record_status_update(
+            &mut entries,
+            &before,
+            new,
+            &self.manager.0,
+            &rfc3339(self.clock),
+        );
+        if !entries.is_empty() {
+            obj::set(
+                new,
+                &["metadata", "managedFields"],
+                managed::managed_fields_value(&entries),
+            );
+        }
+    }
+
     /// Stores an object whose managedFields the caller computed (server-side apply).
     pub fn put_applied(&mut self, kind: Kind, obj: Value) -> Result<Value, ApiError> {
         let name = obj::name(&obj).to_string();
@@ -362,7 +396,7 @@ impl ApiServer {
         // Updates own the defaulted fields too; a create by server-side apply brings its
         // own managedFields.
         if obj::path(&obj, &["metadata", "managedFields"]).is_none() {
-            self.track_update(kind, &json!({}), &mut obj);
+            self.track_update(kind, &managed::zero_object(), &mut obj);
         }
         self.bump(&mut obj);
         self.emit(kind, EventType::Added, &obj);
@@ -432,6 +466,7 @@ impl ApiServer {
         }
         obj = keep;
         validate_status(kind, &obj)?;
+        self.track_status_update(kind, &old, &mut obj);
         self.store_modified(kind, name, old, obj)
     }
 

@@ -8,3 +8,6 @@ pub mod ssa;
 
 #[cfg(test)]
 mod precondition_tests;
+
+#[cfg(test)]
+mod status_fields_tests;
