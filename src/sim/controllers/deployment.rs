@@ -87,6 +87,17 @@ fn template_without_hash(t: &Value) -> Value {
     t
 }
 
+/// DeploymentComplete on the status a sync started from: every replica updated and
+/// available, and the status observes the current generation.
+fn deployment_complete(d: &Value) -> bool {
+    let replicas = obj::int(d, &["spec", "replicas"]).unwrap_or(1);
+    let st = |f: &str| obj::int(d, &["status", f]).unwrap_or(0);
+    st("updatedReplicas") == replicas
+        && st("replicas") == replicas
+        && st("availableReplicas") == replicas
+        && st("observedGeneration") >= obj::int(d, &["metadata", "generation"]).unwrap_or(0)
+}
+
 /// B6: a `ScalingReplicaSet` event on the Deployment.
 fn scaling_event(api: &mut ApiServer, d: &Value, msg: &str, now: u64) {
     let note = Note {
@@ -231,11 +242,14 @@ impl DeploymentController {
                     .and_then(|s| s.parse::<i64>().ok())
                     != Some(replicas)
         });
-        let path = if paused || (scaling_event && new_idx.is_some()) {
+        // isScalingEvent needs no new ReplicaSet: a template and replica change together
+        // first resize the active set(s), and the next sync starts the rollout.
+        let path = if paused || scaling_event {
             Path::Sync
         } else {
             Path::Rollout
         };
+        let specs_before: Vec<i64> = rss.iter().map(spec_replicas).collect();
         if path == Path::Sync {
             self.scale(api, &d, &mut rss, new_idx, now);
         } else {
@@ -265,7 +279,18 @@ impl DeploymentController {
                 }
             }
         }
-        if !paused {
+        // B11 runs where the source runs cleanupDeployment: in `sync` only while paused; in
+        // a rollout only once the status this sync started from is complete and this sync
+        // scaled nothing (rolloutRolling returns early after any scaling).
+        let scaled = rss
+            .iter()
+            .zip(&specs_before)
+            .any(|(rs, before)| spec_replicas(rs) != *before);
+        let clean = match path {
+            Path::Sync => paused,
+            _ => !created_new && !scaled && deployment_complete(&d),
+        };
+        if clean {
             self.cleanup(api, &d, &rss, new_idx);
         }
         self.write_status(api, &d, &rss, new_idx, now, created_new, path);
@@ -930,6 +955,69 @@ mod tests {
             condition(&s, "Progressing")["reason"],
             "NewReplicaSetAvailable"
         );
+    }
+
+    #[test]
+    fn b4_a_scaling_event_needs_no_new_replica_set() {
+        let mut s = Session::new("spec-status", 1).expect("scenario exists");
+        let old = obj::name(
+            s.cluster
+                .api
+                .list(Kind::ReplicaSet)
+                .next()
+                .expect("the first ReplicaSet"),
+        )
+        .to_string();
+        s.run_line(
+            r#"kubectl patch deploy web --type=json -p '[{"op":"replace","path":"/spec/replicas","value":5},{"op":"replace","path":"/spec/template/spec/containers/0/image","value":"nginx:1.28"}]'"#,
+        );
+        let scaling: Vec<String> = s
+            .cluster
+            .api
+            .list(Kind::Event)
+            .filter(|e| e["reason"] == "ScalingReplicaSet")
+            .filter_map(|e| e["message"].as_str().map(str::to_string))
+            .collect();
+        // syncDeployment's scaling path resizes the old set first; the rollout follows.
+        assert_eq!(
+            scaling[1],
+            format!("Scaled up replica set {old} to 5 from 3")
+        );
+        assert!(scaling[2].starts_with("Scaled up replica set web-") && !scaling[2].contains(&old));
+    }
+
+    #[test]
+    fn b11_cleanup_waits_for_a_complete_rollout() {
+        let mut s = Session::new("spec-status", 1).expect("scenario exists");
+        s.run_line(
+            r#"kubectl patch deploy web --type=merge -p '{"spec":{"revisionHistoryLimit":0}}'"#,
+        );
+        s.run_line("kubectl set image deploy/web app=nginx:1.28");
+        for _ in 0..15 {
+            s.run_line("tick 1");
+            let rs_count = s.cluster.api.count(Kind::ReplicaSet);
+            let d = s.cluster.api.get(Kind::Deployment, "web").expect("web");
+            if !deployment_complete(d) {
+                assert_eq!(rs_count, 2, "the old set stays while the rollout runs");
+            }
+        }
+        // The old set, scaled to 0, goes once a sync starts from a complete status.
+        assert_eq!(s.cluster.api.count(Kind::ReplicaSet), 1);
+    }
+
+    #[test]
+    fn b11_a_paused_deployment_is_cleaned_up_too() {
+        let mut s = Session::new("spec-status", 1).expect("scenario exists");
+        s.run_line("kubectl set image deploy/web app=nginx:1.28");
+        s.run_line("tick 15");
+        assert_eq!(s.cluster.api.count(Kind::ReplicaSet), 2);
+        s.run_line("kubectl rollout pause deploy/web");
+        s.run_line(
+            r#"kubectl patch deploy web --type=merge -p '{"spec":{"revisionHistoryLimit":0}}'"#,
+        );
+        s.run_line("tick 1");
+        // sync() runs cleanupDeployment while paused.
+        assert_eq!(s.cluster.api.count(Kind::ReplicaSet), 1);
     }
 
     #[test]
