@@ -926,6 +926,9 @@ mod tests {
         let text = annotated["metadata"]["annotations"][LAST_APPLIED_ANNOTATION]
             .as_str()
             .unwrap_or_default();
-        assert!(text.ends_with("}\n") && text.matches('\n').count() == 1, "{text:?}");
+        assert!(
+            text.ends_with("}\n") && text.matches('\n').count() == 1,
+            "{text:?}"
+        );
     }
 }

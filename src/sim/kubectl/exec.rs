@@ -560,7 +560,13 @@ fn patch_cmd(
         _ => cluster.api.update(t.kind, next, rv.as_deref()),
     };
     match result {
-        // E3: a status change through the main endpoint is dropped, yet kubectl reports it.
+        // E3: the server drops a status change sent to the main endpoint and stores nothing;
+        // kubectl compares what came back with what it read (reflect.DeepEqual in patch.go)
+        // and says so.
+        Ok(stored) if stored == cur => o.out(format!(
+            "{}/{name} patched (no change)\n",
+            t.kind.kind_group()
+        )),
         Ok(_) => o.out(format!("{}/{name} patched\n", t.kind.kind_group())),
         Err(e) => o.api(&e, None),
     }

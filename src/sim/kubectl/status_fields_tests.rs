@@ -88,7 +88,17 @@ fn a_forged_status_field_changes_hands_and_back() {
 #[test]
 fn a_main_endpoint_status_edit_records_nothing() {
     let mut s = Session::new("spec-status", 1).expect("scenario exists");
-    s.run_line(r#"kubectl patch deploy web --type=merge -p '{"status":{"availableReplicas":1}}'"#);
+    let before = s.cluster.api.get(Kind::Deployment, "web").cloned();
+    let out = s.run_line(
+        r#"kubectl patch deploy web --type=merge -p '{"status":{"availableReplicas":1}}'"#,
+    );
+    // E3: the server keeps the stored status and stores nothing; kubectl sees the same
+    // object come back.
+    assert_eq!(out.stdout, "deployment.apps/web patched (no change)\n");
+    assert_eq!(
+        s.cluster.api.get(Kind::Deployment, "web").ok(),
+        before.as_ref().ok()
+    );
     assert!(entry(&s, "kubectl-patch", None).is_none());
     assert!(entry(&s, "kubectl-patch", Some("status")).is_none());
 }
