@@ -111,12 +111,69 @@ fn scaling_event(api: &mut ApiServer, d: &Value, msg: &str, now: u64) {
 
 pub struct DeploymentController {
     pub informer: Informer,
+    /// requeueStuckDeployment's AddAfter: when to look again at a rollout that has not
+    /// progressed, so a timeout shows at the deadline rather than at the next resync.
+    requeue_at: std::collections::BTreeMap<String, u64>,
 }
 
 impl DeploymentController {
     pub fn new(resync: u64) -> Self {
         DeploymentController {
             informer: Informer::new(WATCHES, resync),
+            requeue_at: std::collections::BTreeMap::new(),
+        }
+    }
+
+    /// Moves the delayed keys whose time has come into the queue. A crash loses them with
+    /// the rest of the queue.
+    fn enqueue_due(&mut self, now: u64) {
+        if self.informer.state == RunState::Crashed {
+            self.requeue_at.clear();
+            return;
+        }
+        if self.informer.state != RunState::Running || self.informer.trigger != Trigger::Level {
+            return;
+        }
+        let due: Vec<String> = self
+            .requeue_at
+            .iter()
+            .filter(|(_, at)| **at <= now)
+            .map(|(k, _)| k.clone())
+            .collect();
+        for key in due {
+            self.requeue_at.remove(&key);
+            self.informer.enqueue(&key);
+        }
+    }
+
+    /// requeueStuckDeployment: while a rollout with a Progressing condition is neither
+    /// complete nor timed out, check again one second after its deadline.
+    fn requeue_if_stuck(
+        &mut self,
+        d: &Value,
+        conditions: &[Value],
+        status: &serde_json::Map<String, Value>,
+        now: u64,
+    ) {
+        let name = obj::name(d).to_string();
+        let replicas = obj::int(d, &["spec", "replicas"]).unwrap_or(1);
+        let get = |k: &str| status.get(k).and_then(Value::as_i64).unwrap_or(0);
+        let complete = get("updatedReplicas") == replicas
+            && get("replicas") == replicas
+            && get("availableReplicas") == replicas;
+        let cond = conditions.iter().find(|c| c["type"] == "Progressing");
+        let last = cond.and_then(|c| c["lastUpdateTime"].as_str().and_then(parse_rfc3339));
+        match (cond, last) {
+            (Some(c), Some(last)) if !complete && c["reason"] != "ProgressDeadlineExceeded" => {
+                let deadline = obj::int(d, &["spec", "progressDeadlineSeconds"]).unwrap_or(600);
+                let after = last + deadline - sim_unix(now);
+                // Under a second: the source requeues at once (rate limited); a tick here.
+                let at = now + u64::try_from(after.max(0)).unwrap_or(0) + 1;
+                self.requeue_at.insert(name, at);
+            }
+            _ => {
+                self.requeue_at.remove(&name);
+            }
         }
     }
 
@@ -180,6 +237,7 @@ impl DeploymentController {
     }
 
     pub fn process(&mut self, api: &mut ApiServer, now: u64) -> usize {
+        self.enqueue_due(now);
         if self.informer.state != RunState::Running {
             return 0;
         }
@@ -681,6 +739,9 @@ impl DeploymentController {
             created_new,
             path,
         );
+        if path == Path::Rollout {
+            self.requeue_if_stuck(d, &conditions, &status, now);
+        }
         status.insert("conditions".into(), Value::Array(conditions));
         next["status"] = Value::Object(status);
         if let Some(i) = new_idx {
@@ -1018,6 +1079,32 @@ mod tests {
         s.run_line("tick 1");
         // sync() runs cleanupDeployment while paused.
         assert_eq!(s.cluster.api.count(Kind::ReplicaSet), 1);
+    }
+
+    #[test]
+    fn b9_a_stalled_rollout_times_out_one_second_after_its_deadline() {
+        let mut s = Session::new("spec-status", 1).expect("scenario exists");
+        // No kubelet: the new pods never start, so the rollout stops making progress.
+        s.run_line("pause kubelet");
+        s.run_line("kubectl set image deploy/web app=nginx:1.28");
+        s.run_line("tick 1");
+        let last = condition(&s, "Progressing")["lastUpdateTime"]
+            .as_str()
+            .and_then(parse_rfc3339)
+            .expect("a lastUpdateTime");
+        let mut flipped_at = None;
+        for _ in 0..700 {
+            s.run_line("tick 1");
+            if flipped_at.is_none() && condition(&s, "Progressing")["status"] == "False" {
+                flipped_at = Some(sim_unix(s.now()));
+            }
+        }
+        // requeueStuckDeployment's AddAfter, not the next resync, brings the check.
+        assert_eq!(flipped_at, Some(last + 600 + 1));
+        assert_eq!(
+            condition(&s, "Progressing")["reason"],
+            "ProgressDeadlineExceeded"
+        );
     }
 
     #[test]
