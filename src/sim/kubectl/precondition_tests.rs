@@ -154,3 +154,23 @@ fn server_side_apply_checks_fields_first_then_the_resource_version() {
         out.stderr
     );
 }
+
+#[test]
+fn the_replay_script_reads_the_real_resource_version_into_the_stale_file() {
+    let mut s = session();
+    let sim_rv = web_rv(&s);
+    s.run_line("kubectl replace -f web-stale.yaml");
+    let script = s.export_script();
+    let read = "rv=$(kubectl get deploy web -o jsonpath='{.metadata.resourceVersion}')\nsed \"s/{rv}/$rv/\" > web-stale.yaml <<'KUBEDRILL_EOF'\n";
+    let at = script
+        .find(read)
+        .expect("web-stale.yaml is written from the cluster");
+    assert!(
+        at > script
+            .find("kubectl rollout status deploy/web")
+            .unwrap_or(usize::MAX)
+    );
+    assert!(script[at..].contains("  resourceVersion: \"{rv}\"\n"));
+    // The simulator's own resourceVersion means nothing on a real cluster.
+    assert!(!script.contains(&format!("resourceVersion: \"{sim_rv}\"")));
+}
