@@ -39,9 +39,10 @@ pub fn apply(
         };
         match result {
             Ok(line) => o.out(line),
+            // Client-side, only the create of a missing object fails this way
+            // (AddSourceToErr("creating", ...) in apply.go).
             Err(Failure::Api(e)) => {
-                let ctx =
-                    (!server_side).then(|| format!("error when applying patch to \"{file}\": "));
+                let ctx = (!server_side).then(|| format!("error when creating \"{file}\": "));
                 o.api_error(&e, ctx)
             }
             Err(Failure::Patch(e, patch)) => {
