@@ -205,6 +205,40 @@ impl ApiServer {
         }
     }
 
+    /// F4: a `/status` write is an Update with `subresource: status` by the writer's
+    /// manager (`kube-controller-manager` for the controllers, kubectl's for
+    /// `--subresource=status`). Tracked for Deployments, as [`Self::track_update`].
+    fn track_status_update(&self, kind: Kind, old: &Value, new: &mut Value) {
+        if kind != Kind::Deployment {
+            return;
+        }
+        let mut entries: Vec<ManagedField> = old["metadata"]["managedFields"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|e| ManagedField::from_value(e).ok())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut before = old.clone();
+        obj::remove(&mut before, &["metadata", "managedFields"]);
+        obj::remove(new, &["metadata", "managedFields"]);
+        managed::record_status_update(
+            &mut entries,
+            &before,
+            new,
+            &self.manager.0,
+            &rfc3339(self.clock),
+        );
+        if !entries.is_empty() {
+            obj::set(
+                new,
+                &["metadata", "managedFields"],
+                managed::managed_fields_value(&entries),
+            );
+        }
+    }
+
     /// Stores an object whose managedFields the caller computed (server-side apply).
     pub fn put_applied(&mut self, kind: Kind, obj: Value) -> Result<Value, ApiError> {
         let name = obj::name(&obj).to_string();
@@ -225,6 +259,22 @@ impl ApiServer {
 
     pub fn resource_version(&self) -> u64 {
         self.rv
+    }
+
+    /// A6: the optimistic-concurrency check of every write whose object carries a
+    /// resourceVersion: it must be the stored one, else 409 Conflict. The check follows
+    /// the patch itself, so a patch that sets a stale version fails here.
+    pub fn check_precondition(
+        &self,
+        kind: Kind,
+        name: &str,
+        rv: Option<&str>,
+    ) -> Result<(), ApiError> {
+        let current = obj::str(self.get(kind, name)?, &["metadata", "resourceVersion"]);
+        match rv {
+            Some(rv) if current != Some(rv) => Err(ApiError::conflict(kind, name)),
+            _ => Ok(()),
+        }
     }
 
     pub fn get(&self, kind: Kind, name: &str) -> Result<&Value, ApiError> {
@@ -347,7 +397,7 @@ impl ApiServer {
         // Updates own the defaulted fields too; a create by server-side apply brings its
         // own managedFields.
         if obj::path(&obj, &["metadata", "managedFields"]).is_none() {
-            self.track_update(kind, &json!({}), &mut obj);
+            self.track_update(kind, &managed::zero_object(), &mut obj);
         }
         self.bump(&mut obj);
         self.emit(kind, EventType::Added, &obj);
@@ -368,12 +418,8 @@ impl ApiServer {
         rv: Option<&str>,
     ) -> Result<Value, ApiError> {
         let name = obj::name(&obj).to_string();
+        self.check_precondition(kind, &name, rv)?;
         let old = self.get(kind, &name)?.clone();
-        if let Some(rv) = rv
-            && obj::str(&old, &["metadata", "resourceVersion"]) != Some(rv)
-        {
-            return Err(ApiError::conflict(kind, &name));
-        }
         // Fields the server owns cannot be changed by a client.
         for f in [
             "uid",
@@ -422,6 +468,7 @@ impl ApiServer {
         }
         obj = keep;
         validate_status(kind, &obj)?;
+        self.track_status_update(kind, &old, &mut obj);
         self.store_modified(kind, name, old, obj)
     }
 
@@ -744,6 +791,12 @@ fn validate_status(kind: Kind, o: &Value) -> Result<(), ApiError> {
         kind.kind_name(),
         obj::name(o)
     )))
+}
+
+/// The resourceVersion a client's object carries, if any: an empty one (or none) asks for
+/// an unconditional update (A7).
+pub fn precondition(o: &Value) -> Option<&str> {
+    obj::str(o, &["metadata", "resourceVersion"]).filter(|rv| !rv.is_empty())
 }
 
 /// A2: a write moves `metadata.generation` only when the spec changed, or, for a

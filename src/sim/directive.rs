@@ -114,7 +114,8 @@ kubedrill sim: one command per line.
   # ...                       a comment
 CONTROLLER is deployment, replicaset, kubelet, autoscaler or gitops.
 The demo simplifies: one namespace (default), no scheduler and no nodes (pods run at once),
-no real containers (a pod is Running one second after creation and Ready a second later).
+no real containers (a pod is Running one second after creation and Ready a second later);
+managedFields are kept for Deployments only.
 The registry has every image except names containing `nonexistent` (ErrImagePull).";
 
 /// Parses a directive line already split into words; `None` if the first word is not a

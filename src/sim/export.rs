@@ -26,7 +26,15 @@ pub fn script(s: &Session) -> String {
         super::scenario::Origin::Created => "kubectl create -f web.yaml\n",
         super::scenario::Origin::Applied => "kubectl apply -f web.yaml\n",
     });
-    out.push_str("kubectl rollout status deploy/web\n\n");
+    out.push_str("kubectl rollout status deploy/web\n");
+    // Files read back from the cluster carry web's resourceVersion: read the real one.
+    for (name, text) in super::scenario::read_back_files(s.scenario.id) {
+        out.push_str(&format!(
+            "rv=$(kubectl get deploy web -o jsonpath='{{.metadata.resourceVersion}}')\n\
+             sed \"s/{{rv}}/$rv/\" > {name} <<'KUBEDRILL_EOF'\n{text}KUBEDRILL_EOF\n"
+        ));
+    }
+    out.push('\n');
     for line in &s.lines {
         out.push_str(&translate(line));
     }

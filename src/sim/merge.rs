@@ -395,7 +395,8 @@ pub fn with_last_applied(config: &Value) -> Value {
     }
     // kubectl serializes the object with an (empty) annotations map but without its own
     // annotation, which is why real annotations read `"metadata":{"annotations":{},...`.
-    let serialized = out.to_string();
+    // runtime.Encode writes with json.Encoder, which ends the text with a newline.
+    let serialized = format!("{out}\n");
     if let Some(annotations) = out
         .get_mut("metadata")
         .and_then(|m| m.get_mut("annotations"))
@@ -920,5 +921,14 @@ mod tests {
         want["metadata"]["annotations"] = json!({});
         assert!(matches!(stored, Some(Ok(ref v)) if *v == want));
         assert_eq!(with_last_applied(&annotated), annotated);
+        // kubectl encodes it with json.Encoder: one line and a newline, which is why
+        // `get -o yaml` prints the annotation as a `|` block.
+        let text = annotated["metadata"]["annotations"][LAST_APPLIED_ANNOTATION]
+            .as_str()
+            .unwrap_or_default();
+        assert!(
+            text.ends_with("}\n") && text.matches('\n').count() == 1,
+            "{text:?}"
+        );
     }
 }

@@ -137,6 +137,40 @@ pub const SCENARIOS: &[Scenario] = &[
     },
 ];
 
+/// Files a scenario writes once `web` is running, as if read back from the cluster: they
+/// carry its resourceVersion, `{rv}` here, so they turn stale at the next write to `web`.
+pub fn read_back_files(id: &str) -> &'static [(&'static str, &'static str)] {
+    match id {
+        "apply-semantics" => &[("web-stale.yaml", WEB_STALE_YAML)],
+        _ => &[],
+    }
+}
+
+/// `web.yaml` at 4 replicas, saved with the resourceVersion `web` had when it was read.
+const WEB_STALE_YAML: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels:
+    app: web
+  resourceVersion: \"{rv}\"
+spec:
+  replicas: 4
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: app
+        image: nginx:1.27
+        ports:
+        - containerPort: 80
+";
+
 pub fn find(id: &str) -> Option<&'static Scenario> {
     SCENARIOS.iter().find(|s| s.id == id)
 }

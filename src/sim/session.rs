@@ -114,6 +114,17 @@ impl Session {
         for _ in 0..WARM_UP {
             s.cluster.tick();
         }
+        let rv = s
+            .cluster
+            .api
+            .get(Kind::Deployment, "web")
+            .ok()
+            .and_then(|d| obj::str(d, &["metadata", "resourceVersion"]))
+            .unwrap_or("")
+            .to_string();
+        for (name, text) in scenario::read_back_files(sc.id) {
+            s.files.insert(name.to_string(), text.replace("{rv}", &rv));
+        }
         s.counters = Counters::default();
         s.start = s.cluster.now();
         Ok(s)

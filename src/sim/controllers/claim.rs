@@ -9,7 +9,7 @@ use crate::sim::api::ApiServer;
 use crate::sim::informer::Informer;
 use crate::sim::kind::Kind;
 use crate::sim::obj;
-use crate::sim::time::{parse_rfc3339, sim_unix};
+use crate::sim::time::sim_unix;
 
 use super::pods::{is_active, is_available, is_ready, ready_since};
 
@@ -125,26 +125,6 @@ fn tick_of(t_unix: i64, now: u64) -> u64 {
     if ahead <= 0 { now } else { now + ahead as u64 }
 }
 
-/// B9: a rollout that is neither complete nor timed out is looked at again the first
-/// second after `lastUpdateTime + progressDeadlineSeconds`, so the condition turns to
-/// ProgressDeadlineExceeded on time even if nothing else happens.
-pub fn stuck_check_at(api: &ApiServer, name: &str, now: u64) -> Option<u64> {
-    let d = api.get(Kind::Deployment, name).ok()?;
-    if d["spec"]["paused"] == json!(true) {
-        return None;
-    }
-    let deadline = obj::int(d, &["spec", "progressDeadlineSeconds"])?;
-    let cond = d["status"]["conditions"]
-        .as_array()?
-        .iter()
-        .find(|c| c["type"] == "Progressing")?;
-    if cond["status"] != "True" || cond["reason"] == "NewReplicaSetAvailable" {
-        return None;
-    }
-    let last = cond["lastUpdateTime"].as_str().and_then(parse_rfc3339)?;
-    Some(tick_of(last + deadline + 1, now).max(now + 1))
-}
-
 /// C7: with minReadySeconds, a ready pod becomes available later with no event of its
 /// own, so the ReplicaSet is looked at again when the first such pod gets there.
 pub fn available_check_at(rs: &Value, pods: &[&Value], now: u64) -> Option<u64> {
@@ -163,7 +143,7 @@ pub fn available_check_at(rs: &Value, pods: &[&Value], now: u64) -> Option<u64> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::time::rfc3339;
+    use crate::sim::time::{parse_rfc3339, rfc3339};
 
     #[test]
     fn a_pod_ready_at_10_with_min_ready_5_is_checked_at_16() {

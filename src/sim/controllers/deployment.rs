@@ -96,6 +96,17 @@ fn template_without_hash(t: &Value) -> Value {
     t
 }
 
+/// DeploymentComplete on the status a sync started from: every replica updated and
+/// available, and the status observes the current generation.
+fn deployment_complete(d: &Value) -> bool {
+    let replicas = obj::int(d, &["spec", "replicas"]).unwrap_or(1);
+    let st = |f: &str| obj::int(d, &["status", f]).unwrap_or(0);
+    st("updatedReplicas") == replicas
+        && st("replicas") == replicas
+        && st("availableReplicas") == replicas
+        && st("observedGeneration") >= obj::int(d, &["metadata", "generation"]).unwrap_or(0)
+}
+
 /// B6: a `ScalingReplicaSet` event on the Deployment.
 fn scaling_event(api: &mut ApiServer, d: &Value, msg: &str, now: u64) {
     let note = Note {
@@ -115,6 +126,36 @@ impl DeploymentController {
     pub fn new(resync: u64) -> Self {
         DeploymentController {
             informer: Informer::new(WATCHES, resync),
+        }
+    }
+
+    /// requeueStuckDeployment: while a rollout with a Progressing condition is neither
+    /// complete nor timed out, check again one second after its deadline.
+    fn requeue_if_stuck(
+        &mut self,
+        d: &Value,
+        conditions: &[Value],
+        status: &serde_json::Map<String, Value>,
+        now: u64,
+    ) {
+        let name = obj::name(d).to_string();
+        let replicas = obj::int(d, &["spec", "replicas"]).unwrap_or(1);
+        let get = |k: &str| status.get(k).and_then(Value::as_i64).unwrap_or(0);
+        let complete = get("updatedReplicas") == replicas
+            && get("replicas") == replicas
+            && get("availableReplicas") == replicas;
+        let cond = conditions.iter().find(|c| c["type"] == "Progressing");
+        let last = cond.and_then(|c| c["lastUpdateTime"].as_str().and_then(parse_rfc3339));
+        if let (Some(c), Some(last)) = (cond, last)
+            && !complete
+            && c["reason"] != "ProgressDeadlineExceeded"
+        {
+            let deadline = obj::int(d, &["spec", "progressDeadlineSeconds"]).unwrap_or(600);
+            let after = last + deadline - sim_unix(now);
+            // Under a second: the source requeues at once (rate limited); a tick here.
+            let at = now + u64::try_from(after.max(0)).unwrap_or(0) + 1;
+            // AddAfter, through the informer's delayed queue (lost on a crash).
+            self.informer.enqueue_after(&name, at);
         }
     }
 
@@ -221,24 +262,23 @@ impl DeploymentController {
             return;
         };
         let mut rss = self.owned_rss(&d);
-        if obj::is_deleting(&d) {
-            // syncStatusOnly: the new ReplicaSet still counts as updated.
-            let t = template_without_hash(&d["spec"]["template"]);
-            let ni = rss
-                .iter()
-                .position(|rs| template_without_hash(&rs["spec"]["template"]) == t);
-            self.write_status(api, &d, &rss, ni, now, false);
-            return;
-        }
-        let adopted = super::claim::adopt_replicasets(&self.informer, api, &d);
-        if !adopted.is_empty() {
-            rss.extend(adopted);
-            sort_oldest_first(&mut rss);
-        }
         let template = template_without_hash(&d["spec"]["template"]);
         let mut new_idx = rss
             .iter()
             .position(|rs| template_without_hash(&rs["spec"]["template"]) == template);
+        if obj::is_deleting(&d) {
+            self.write_status(api, &d, &rss, new_idx, now, false, Path::StatusOnly);
+            return;
+        }
+        // ClaimReplicaSets: orphans matching the selector are adopted (never while deleting).
+        let adopted = super::claim::adopt_replicasets(&self.informer, api, &d);
+        if !adopted.is_empty() {
+            rss.extend(adopted);
+            sort_oldest_first(&mut rss);
+            new_idx = rss
+                .iter()
+                .position(|rs| template_without_hash(&rs["spec"]["template"]) == template);
+        }
         let paused = d["spec"]["paused"] == json!(true);
         let replicas = obj::int(&d, &["spec", "replicas"]).unwrap_or(1);
         let (rolling, surge, max_unavailable) = strategy(&d);
@@ -250,7 +290,15 @@ impl DeploymentController {
                     .and_then(|s| s.parse::<i64>().ok())
                     != Some(replicas)
         });
-        if paused || (scaling_event && new_idx.is_some()) {
+        // isScalingEvent needs no new ReplicaSet: a template and replica change together
+        // first resize the active set(s), and the next sync starts the rollout.
+        let path = if paused || scaling_event {
+            Path::Sync
+        } else {
+            Path::Rollout
+        };
+        let specs_before: Vec<i64> = rss.iter().map(spec_replicas).collect();
+        if path == Path::Sync {
             self.scale(api, &d, &mut rss, new_idx, now);
         } else {
             if new_idx.is_none() {
@@ -285,13 +333,21 @@ impl DeploymentController {
                 }
             }
         }
-        if !paused {
+        // B11 runs where the source runs cleanupDeployment: in `sync` only while paused; in
+        // a rollout only once the status this sync started from is complete and this sync
+        // scaled nothing (rolloutRolling returns early after any scaling).
+        let scaled = rss
+            .iter()
+            .zip(&specs_before)
+            .any(|(rs, before)| spec_replicas(rs) != *before);
+        let clean = match path {
+            Path::Sync => paused,
+            _ => !created_new && !scaled && deployment_complete(&d),
+        };
+        if clean {
             self.cleanup(api, &d, &rss, new_idx);
         }
-        self.write_status(api, &d, &rss, new_idx, now, created_new);
-        if let Some(at) = super::claim::stuck_check_at(api, name, now) {
-            self.informer.enqueue_after(name, at);
-        }
+        self.write_status(api, &d, &rss, new_idx, now, created_new, path);
     }
 
     fn create_new_rs(
@@ -600,6 +656,7 @@ impl DeploymentController {
     }
 
     /// B7-B10.
+    #[allow(clippy::too_many_arguments)]
     fn write_status(
         &mut self,
         api: &mut ApiServer,
@@ -608,6 +665,7 @@ impl DeploymentController {
         new_idx: Option<usize>,
         now: u64,
         created_new: bool,
+        path: Path,
     ) {
         let Ok(current) = api.get(Kind::Deployment, obj::name(d)) else {
             return;
@@ -667,7 +725,19 @@ impl DeploymentController {
                 false,
             );
         }
-        self.progressing(&mut conditions, d, rss, new_idx, &status, now, created_new);
+        self.progressing(
+            &mut conditions,
+            d,
+            rss,
+            new_idx,
+            &status,
+            now,
+            created_new,
+            path,
+        );
+        if path == Path::Rollout {
+            self.requeue_if_stuck(d, &conditions, &status, now);
+        }
         status.insert("conditions".into(), Value::Array(conditions));
         next["status"] = Value::Object(status);
         if let Some(i) = new_idx {
@@ -683,6 +753,11 @@ impl DeploymentController {
         }
     }
 
+    /// B9, along the real code paths: checkPausedConditions (not while deleting), the
+    /// condition getNewReplicaSet writes, and progress estimation, which only
+    /// syncRolloutStatus does (the scaling and paused `sync` path and `syncStatusOnly`
+    /// compute counts and Available only). A complete rollout is not re-estimated:
+    /// scaling a finished Deployment leaves NewReplicaSetAvailable in place.
     #[allow(clippy::too_many_arguments)]
     fn progressing(
         &self,
@@ -693,43 +768,44 @@ impl DeploymentController {
         status: &serde_json::Map<String, Value>,
         now: u64,
         created_new: bool,
+        path: Path,
     ) {
         let ts = rfc3339(now);
-        let replicas = obj::int(d, &["spec", "replicas"]).unwrap_or(1);
-        let get = |k: &str| status.get(k).and_then(Value::as_i64).unwrap_or(0);
-        let prev = |k: &str| obj::int(d, &["status", k]).unwrap_or(0);
-        let existing = conds.iter().find(|c| c["type"] == "Progressing").cloned();
-        if obj::is_deleting(d) {
-            // B4: a Deployment being deleted only has its counts and Available updated.
-            return;
+        let reason_of = |conds: &[Value]| -> Option<String> {
+            conds
+                .iter()
+                .find(|c| c["type"] == "Progressing")
+                .and_then(|c| c["reason"].as_str())
+                .map(str::to_string)
+        };
+        let paused = d["spec"]["paused"] == json!(true);
+        // checkPausedConditions: a timeout is never hidden by a pause.
+        let reason = reason_of(conds);
+        if path != Path::StatusOnly && reason.as_deref() != Some("ProgressDeadlineExceeded") {
+            let paused_cond = reason.as_deref() == Some("DeploymentPaused");
+            if paused && !paused_cond {
+                set_condition(
+                    conds,
+                    "Progressing",
+                    "Unknown",
+                    "DeploymentPaused",
+                    "Deployment is paused",
+                    &ts,
+                    false,
+                );
+            } else if !paused && paused_cond {
+                set_condition(
+                    conds,
+                    "Progressing",
+                    "Unknown",
+                    "DeploymentResumed",
+                    "Deployment is resumed",
+                    &ts,
+                    false,
+                );
+            }
         }
-        if d["spec"]["paused"] == json!(true) {
-            set_condition(
-                conds,
-                "Progressing",
-                "Unknown",
-                "DeploymentPaused",
-                "Deployment is paused",
-                &ts,
-                false,
-            );
-            return;
-        }
-        if existing
-            .as_ref()
-            .is_some_and(|c| c["reason"] == "DeploymentPaused")
-        {
-            set_condition(
-                conds,
-                "Progressing",
-                "Unknown",
-                "DeploymentResumed",
-                "Deployment is resumed",
-                &ts,
-                false,
-            );
-            return;
-        }
+        // getNewReplicaSet: a created set, or a found one when no condition exists yet.
         let Some(ni) = new_idx else { return };
         let rs_name = obj::name(&rss[ni]);
         if created_new {
@@ -742,8 +818,29 @@ impl DeploymentController {
                 &ts,
                 false,
             );
+        } else if reason_of(conds).is_none() {
+            set_condition(
+                conds,
+                "Progressing",
+                "True",
+                "FoundNewReplicaSet",
+                &format!("Found new replica set \"{rs_name}\""),
+                &ts,
+                false,
+            );
+        }
+        if path != Path::Rollout {
             return;
         }
+        // syncRolloutStatus.
+        let get = |k: &str| status.get(k).and_then(Value::as_i64).unwrap_or(0);
+        let prev = |k: &str| obj::int(d, &["status", k]).unwrap_or(0);
+        let current = conds.iter().find(|c| c["type"] == "Progressing").cloned();
+        let reason = current.as_ref().and_then(|c| c["reason"].as_str());
+        if get("replicas") == get("updatedReplicas") && reason == Some("NewReplicaSetAvailable") {
+            return;
+        }
+        let replicas = obj::int(d, &["spec", "replicas"]).unwrap_or(1);
         let complete = get("updatedReplicas") == replicas
             && get("replicas") == replicas
             && get("availableReplicas") == replicas;
@@ -759,47 +856,39 @@ impl DeploymentController {
             );
             return;
         }
-        let old_replicas: i64 = rss
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| *i != ni)
-            .map(|(_, rs)| status_int(rs, "replicas"))
-            .sum();
-        let prev_old = prev("replicas") - prev("updatedReplicas");
+        // DeploymentProgressing compares with the status this sync started from.
         let progress = get("updatedReplicas") > prev("updatedReplicas")
+            || get("replicas") - get("updatedReplicas")
+                < prev("replicas") - prev("updatedReplicas")
             || get("readyReplicas") > prev("readyReplicas")
-            || get("availableReplicas") > prev("availableReplicas")
-            || old_replicas < prev_old;
-        if progress || existing.is_none() {
-            let reason = if existing.is_none() {
-                "FoundNewReplicaSet"
-            } else {
-                "ReplicaSetUpdated"
-            };
-            let msg = if existing.is_none() {
-                format!("Found new replica set \"{rs_name}\"")
-            } else {
-                format!("ReplicaSet \"{rs_name}\" is progressing.")
-            };
-            set_condition(conds, "Progressing", "True", reason, &msg, &ts, true);
+            || get("availableReplicas") > prev("availableReplicas");
+        if progress {
+            set_condition(
+                conds,
+                "Progressing",
+                "True",
+                "ReplicaSetUpdated",
+                &format!("ReplicaSet \"{rs_name}\" is progressing."),
+                &ts,
+                true,
+            );
             return;
         }
-        // B9: no progress for progressDeadlineSeconds since the last update.
+        // DeploymentTimedOut: no progress for progressDeadlineSeconds since the condition's
+        // lastUpdateTime; never after a completed rollout, and only written once.
+        let Some(c) = current.as_ref() else { return };
+        if matches!(
+            reason,
+            Some("NewReplicaSetAvailable" | "ProgressDeadlineExceeded")
+        ) {
+            return;
+        }
         let deadline = obj::int(d, &["spec", "progressDeadlineSeconds"]).unwrap_or(600);
-        let last = existing
-            .as_ref()
-            .and_then(|c| c["lastUpdateTime"].as_str())
+        let last = c["lastUpdateTime"]
+            .as_str()
             .and_then(parse_rfc3339)
             .unwrap_or(sim_unix(now));
-        let already_failed = existing
-            .as_ref()
-            .is_some_and(|c| c["reason"] == "ProgressDeadlineExceeded");
-        if !already_failed
-            && existing
-                .as_ref()
-                .is_some_and(|c| c["reason"] != "NewReplicaSetAvailable")
-            && sim_unix(now) > last + deadline
-        {
+        if sim_unix(now) > last + deadline {
             set_condition(
                 conds,
                 "Progressing",
@@ -813,9 +902,18 @@ impl DeploymentController {
     }
 }
 
+/// Which syncDeployment path a sync took: syncStatusOnly (deleting), sync (paused or a
+/// scaling event) or a rollout; only a rollout estimates progress (B4, B9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Path {
+    StatusOnly,
+    Sync,
+    Rollout,
+}
+
 /// B10: an unchanged status and reason writes nothing (unless `refresh`, for
-/// ReplicaSetUpdated); a change replaces the condition at the end of the list, keeping
-/// lastTransitionTime when only the reason moved.
+/// ReplicaSetUpdated, which syncRolloutStatus removes and re-adds); a change replaces the
+/// condition at the end of the list, keeping lastTransitionTime while the status holds.
 fn set_condition(
     conds: &mut Vec<Value>,
     t: &str,
@@ -835,13 +933,6 @@ fn set_condition(
         if c["status"] == status {
             transition = c["lastTransitionTime"].clone();
         }
-        if refresh && c["status"] == status && c["reason"] == reason {
-            let mut c = c.clone();
-            c["lastUpdateTime"] = json!(ts);
-            c["message"] = json!(message);
-            conds[i] = c;
-            return;
-        }
         conds.remove(i);
     }
     conds.push(json!({
@@ -857,6 +948,181 @@ fn set_condition(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::session::Session;
+
+    fn condition(s: &Session, t: &str) -> Value {
+        let d = s
+            .cluster
+            .api
+            .get(Kind::Deployment, "web")
+            .expect("web exists");
+        d["status"]["conditions"]
+            .as_array()
+            .and_then(|cs| cs.iter().find(|c| c["type"] == t))
+            .cloned()
+            .unwrap_or(Value::Null)
+    }
+
+    #[test]
+    fn b9_scaling_a_complete_deployment_leaves_new_replica_set_available() {
+        let mut s = Session::new("spec-status", 1).expect("scenario exists");
+        let before = condition(&s, "Progressing");
+        assert_eq!(before["reason"], "NewReplicaSetAvailable");
+        s.run_line("kubectl scale deploy web --replicas=10");
+        let mut saw_unavailable = false;
+        for _ in 0..8 {
+            s.run_line("tick 1");
+            // Not a single write of the condition: same reason, message and times.
+            assert_eq!(condition(&s, "Progressing"), before);
+            saw_unavailable |= condition(&s, "Available")["status"] == "False";
+        }
+        assert!(saw_unavailable, "Available drops while the new pods start");
+        assert_eq!(condition(&s, "Available")["status"], "True");
+    }
+
+    #[test]
+    fn b9_a_rollout_progresses_then_completes_and_pause_resume_round_trips() {
+        let mut s = Session::new("spec-status", 1).expect("scenario exists");
+        s.run_line("kubectl set image deploy/web app=nginx:1.28");
+        s.run_line("tick 1");
+        let mid = condition(&s, "Progressing");
+        assert_eq!(mid["reason"], "ReplicaSetUpdated");
+        // syncRolloutStatus removes and re-adds the refreshed condition: it is last.
+        let d = s
+            .cluster
+            .api
+            .get(Kind::Deployment, "web")
+            .expect("web exists");
+        assert_eq!(d["status"]["conditions"][1]["type"], "Progressing");
+        s.run_line("tick 10");
+        let done = condition(&s, "Progressing");
+        assert_eq!(done["reason"], "NewReplicaSetAvailable");
+        assert_eq!(done["lastTransitionTime"], mid["lastTransitionTime"]);
+        s.run_line("kubectl rollout pause deploy/web");
+        s.run_line("tick 1");
+        let paused = condition(&s, "Progressing");
+        assert_eq!(
+            (&paused["status"], &paused["reason"]),
+            (&json!("Unknown"), &json!("DeploymentPaused"))
+        );
+        // Resumed, the same sync finds the rollout complete again.
+        s.run_line("kubectl rollout resume deploy/web");
+        s.run_line("tick 1");
+        assert_eq!(
+            condition(&s, "Progressing")["reason"],
+            "NewReplicaSetAvailable"
+        );
+    }
+
+    #[test]
+    fn b4_a_scaling_event_needs_no_new_replica_set() {
+        let mut s = Session::new("spec-status", 1).expect("scenario exists");
+        let old = obj::name(
+            s.cluster
+                .api
+                .list(Kind::ReplicaSet)
+                .next()
+                .expect("the first ReplicaSet"),
+        )
+        .to_string();
+        s.run_line(
+            r#"kubectl patch deploy web --type=json -p '[{"op":"replace","path":"/spec/replicas","value":5},{"op":"replace","path":"/spec/template/spec/containers/0/image","value":"nginx:1.28"}]'"#,
+        );
+        let scaling: Vec<String> = s
+            .cluster
+            .api
+            .list(Kind::Event)
+            .filter(|e| e["reason"] == "ScalingReplicaSet")
+            .filter_map(|e| e["message"].as_str().map(str::to_string))
+            .collect();
+        // syncDeployment's scaling path resizes the old set first; the rollout follows.
+        assert_eq!(
+            scaling[1],
+            format!("Scaled up replica set {old} to 5 from 3")
+        );
+        assert!(scaling[2].starts_with("Scaled up replica set web-") && !scaling[2].contains(&old));
+    }
+
+    #[test]
+    fn b11_cleanup_waits_for_a_complete_rollout() {
+        let mut s = Session::new("spec-status", 1).expect("scenario exists");
+        s.run_line(
+            r#"kubectl patch deploy web --type=merge -p '{"spec":{"revisionHistoryLimit":0}}'"#,
+        );
+        s.run_line("kubectl set image deploy/web app=nginx:1.28");
+        for _ in 0..15 {
+            s.run_line("tick 1");
+            let rs_count = s.cluster.api.count(Kind::ReplicaSet);
+            let d = s.cluster.api.get(Kind::Deployment, "web").expect("web");
+            if !deployment_complete(d) {
+                assert_eq!(rs_count, 2, "the old set stays while the rollout runs");
+            }
+        }
+        // The old set, scaled to 0, goes once a sync starts from a complete status.
+        assert_eq!(s.cluster.api.count(Kind::ReplicaSet), 1);
+    }
+
+    #[test]
+    fn b11_a_paused_deployment_is_cleaned_up_too() {
+        let mut s = Session::new("spec-status", 1).expect("scenario exists");
+        s.run_line("kubectl set image deploy/web app=nginx:1.28");
+        s.run_line("tick 15");
+        assert_eq!(s.cluster.api.count(Kind::ReplicaSet), 2);
+        s.run_line("kubectl rollout pause deploy/web");
+        s.run_line(
+            r#"kubectl patch deploy web --type=merge -p '{"spec":{"revisionHistoryLimit":0}}'"#,
+        );
+        s.run_line("tick 1");
+        // sync() runs cleanupDeployment while paused.
+        assert_eq!(s.cluster.api.count(Kind::ReplicaSet), 1);
+    }
+
+    #[test]
+    fn b9_a_stalled_rollout_times_out_one_second_after_its_deadline() {
+        let mut s = Session::new("spec-status", 1).expect("scenario exists");
+        // No kubelet: the new pods never start, so the rollout stops making progress.
+        s.run_line("pause kubelet");
+        s.run_line("kubectl set image deploy/web app=nginx:1.28");
+        s.run_line("tick 1");
+        let last = condition(&s, "Progressing")["lastUpdateTime"]
+            .as_str()
+            .and_then(parse_rfc3339)
+            .expect("a lastUpdateTime");
+        let mut flipped_at = None;
+        for _ in 0..700 {
+            s.run_line("tick 1");
+            if flipped_at.is_none() && condition(&s, "Progressing")["status"] == "False" {
+                flipped_at = Some(sim_unix(s.now()));
+            }
+        }
+        // requeueStuckDeployment's AddAfter, not the next resync, brings the check.
+        assert_eq!(flipped_at, Some(last + 600 + 1));
+        assert_eq!(
+            condition(&s, "Progressing")["reason"],
+            "ProgressDeadlineExceeded"
+        );
+    }
+
+    #[test]
+    fn b9_a_timeout_is_not_hidden_by_a_pause() {
+        let mut conds = vec![json!({
+            "type": "Progressing", "status": "False", "reason": "ProgressDeadlineExceeded",
+            "message": "m", "lastTransitionTime": "t", "lastUpdateTime": "t",
+        })];
+        let d = json!({"spec": {"paused": true, "replicas": 3}, "status": {"conditions": conds.clone()}});
+        let c = DeploymentController::new(30);
+        c.progressing(
+            &mut conds,
+            &d,
+            &[],
+            None,
+            &serde_json::Map::new(),
+            100,
+            false,
+            Path::Sync,
+        );
+        assert_eq!(conds[0]["reason"], "ProgressDeadlineExceeded");
+    }
 
     #[test]
     fn b2_rounding_table() {

@@ -4,7 +4,9 @@
 use serde_json::Value;
 
 use super::exec::{Outcome, each_object, strip_server_fields};
+use crate::sim::api::precondition;
 use crate::sim::cluster::Cluster;
+use crate::sim::kind::Kind;
 use crate::sim::merge::{
     LAST_APPLIED_ANNOTATION, strategic_merge_patch, three_way_patch, with_last_applied,
 };
@@ -37,10 +39,15 @@ pub fn apply(
         };
         match result {
             Ok(line) => o.out(line),
+            // Client-side, only the create of a missing object fails this way
+            // (AddSourceToErr("creating", ...) in apply.go).
             Err(Failure::Api(e)) => {
-                let ctx =
-                    (!server_side).then(|| format!("error when applying patch to \"{file}\": "));
+                let ctx = (!server_side).then(|| format!("error when creating \"{file}\": "));
                 o.api_error(&e, ctx)
+            }
+            Err(Failure::Patch(e, patch)) => {
+                let ctx = patch_context(kind, &name, &patch, file);
+                o.api_error(&e, Some(ctx))
             }
             Err(Failure::Conflict(msg)) => {
                 let mut o = o.err(msg);
@@ -53,13 +60,15 @@ pub fn apply(
 
 pub enum Failure {
     Api(crate::sim::api::ApiError),
+    /// The server refused client-side apply's patch (sent as this JSON).
+    Patch(crate::sim::api::ApiError, String),
     /// A server-side apply conflict, already formatted with kubectl's help text.
     Conflict(String),
 }
 
 fn client_side(
     cluster: &mut Cluster,
-    kind: crate::sim::kind::Kind,
+    kind: Kind,
     config: Value,
     warnings: &mut String,
 ) -> Result<&'static str, Failure> {
@@ -87,9 +96,26 @@ fn client_side(
         return Ok("unchanged");
     }
     let next = strategic_merge_patch(&live, &patch);
+    // A6: a resourceVersion in the file lands in the patch when it differs from live and is
+    // then a precondition. kubectl re-reads and retries a conflict five times, which cannot
+    // help: the file's version stays stale.
+    let rv = precondition(&next).map(str::to_string);
     cluster
         .api
-        .update(kind, next, None)
+        .update(kind, next, rv.as_deref())
         .map(|_| "configured")
-        .map_err(Failure::Api)
+        .map_err(|e| Failure::Patch(e, patch.to_string()))
+}
+
+/// How kubectl apply wraps a failed patch (apply.go and patcher.go, both through
+/// AddSourceToErr; the middle lines are resource.Info's String).
+fn patch_context(kind: Kind, name: &str, patch: &str, file: &str) -> String {
+    let (group, resource) = match kind.group_resource().split_once('.') {
+        Some((r, g)) => (g, r),
+        None => ("", kind.group_resource()),
+    };
+    format!(
+        "error when applying patch:\n{patch}\nto:\nResource: \"{group}/v1, Resource={resource}\", GroupVersionKind: \"{group}/v1, Kind={}\"\nName: \"{name}\", Namespace: \"default\"\nfor: \"{file}\": error when patching \"{file}\": ",
+        kind.kind_name()
+    )
 }

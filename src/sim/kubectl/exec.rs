@@ -559,15 +559,26 @@ fn patch_cmd(
         ));
     }
     let mut o = Outcome::default();
+    // A6: a resourceVersion the patch sets is a precondition, on `/status` too.
+    let rv = crate::sim::api::precondition(&next).map(str::to_string);
     let result = match subresource {
-        Some("status") => {
-            o.forged += 1;
-            cluster.api.update_status(t.kind, next)
-        }
-        _ => cluster.api.update(t.kind, next, None),
+        Some("status") => cluster
+            .api
+            .check_precondition(t.kind, &name, rv.as_deref())
+            .and_then(|()| {
+                o.forged += 1;
+                cluster.api.update_status(t.kind, next)
+            }),
+        _ => cluster.api.update(t.kind, next, rv.as_deref()),
     };
     match result {
-        // E3: a status change through the main endpoint is dropped, yet kubectl reports it.
+        // E3: the server drops a status change sent to the main endpoint and stores nothing;
+        // kubectl compares what came back with what it read (reflect.DeepEqual in patch.go)
+        // and says so.
+        Ok(stored) if stored == cur => o.out(format!(
+            "{}/{name} patched (no change)\n",
+            t.kind.kind_group()
+        )),
         Ok(_) => o.out(format!("{}/{name} patched\n", t.kind.kind_group())),
         Err(e) => o.api(&e, None),
     }
@@ -643,7 +654,7 @@ fn replace_file(cluster: &mut Cluster, file: &str, objs: Vec<Value>) -> Outcome 
     each_object(objs, |kind, mut x, o| {
         let name = obj::name(&x).to_string();
         // F2: with no resourceVersion in the file, kubectl sends the current one.
-        let rv = obj::str(&x, &["metadata", "resourceVersion"]).map(str::to_string);
+        let rv = crate::sim::api::precondition(&x).map(str::to_string);
         strip_server_fields(&mut x);
         match cluster.api.update(kind, x, rv.as_deref()) {
             Ok(_) => o.out(format!("{}/{name} replaced\n", kind.kind_group())),

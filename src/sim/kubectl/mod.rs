@@ -5,3 +5,9 @@ pub mod apply;
 pub mod args;
 pub mod exec;
 pub mod ssa;
+
+#[cfg(test)]
+mod precondition_tests;
+
+#[cfg(test)]
+mod status_fields_tests;

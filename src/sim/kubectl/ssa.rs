@@ -37,6 +37,7 @@ pub fn server_side_apply(
         )));
     }
     let name = obj::name(&config).to_string();
+    let rv = crate::sim::api::precondition(&config).map(str::to_string);
     let time = rfc3339(cluster.now());
     let live = cluster.api.get(kind, &name).ok().cloned();
     let mut entries: Vec<ManagedField> = live
@@ -55,6 +56,13 @@ pub fn server_side_apply(
     obj::remove(&mut base, &["metadata", "managedFields"]);
     let merged = managed::apply(&mut entries, &base, &config, manager, force, &time)
         .map_err(|c| Failure::Conflict(format!("error: {c}\n{CONFLICT_HELP}\n")))?;
+    // A6: after the field-conflict check (the patch is applied first), a resourceVersion in
+    // the manifest is a precondition; kubectl adds its conflict help to any 409.
+    if live.is_some()
+        && let Err(e) = cluster.api.check_precondition(kind, &name, rv.as_deref())
+    {
+        return Err(Failure::Conflict(format!("error: {e}\n{CONFLICT_HELP}\n")));
+    }
     let mut merged = merged;
     obj::set(
         &mut merged,
