@@ -2,6 +2,7 @@
 //! content or input error, 2 on a usage error (clap's own).
 
 mod paths;
+mod progress;
 mod show;
 
 use std::io::{IsTerminal, Write};
@@ -65,6 +66,15 @@ pub enum Command {
         #[arg(long)]
         export: bool,
     },
+    /// Review counts, due counts, retention, mastery and streak
+    Stats {
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+    /// Write all progress as JSON to FILE (or stdout)
+    Export { file: Option<PathBuf> },
+    /// Merge progress from a JSON export; rows already present are skipped
+    Import { file: PathBuf },
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -162,6 +172,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             export,
         } => sim(scenario, cli.seed.unwrap_or(1), *echo, *export),
         Command::Study => study(&cli),
+        Command::Stats { format } => {
+            let loaded = load_all(&cli);
+            warn_broken(&loaded);
+            progress::stats(&cli, &loaded.deck, *format)
+        }
+        Command::Export { file } => progress::export(&cli, file.as_deref()),
+        Command::Import { file } => progress::import(&cli, file),
         Command::Check { paths } => {
             let loaded = if paths.is_empty() {
                 load_all(&cli)
@@ -202,7 +219,8 @@ fn study(cli: &Cli) -> Result<ExitCode> {
         },
         ..Default::default()
     };
-    crate::tui::run(loaded, settings)?;
+    let (progress, notices) = progress::open(cli)?;
+    crate::tui::run_with_progress(loaded, settings, progress, notices)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -22,6 +22,8 @@ pub const MATURE_DAYS: u32 = 21;
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Stats {
     pub date: String,
+    /// Today as a UTC day number (days since 1970-01-01).
+    pub day: i64,
     pub reviews: ReviewCounts,
     /// Cards due by the end of today (reviews and learning steps), not counting new cards.
     pub due_today: usize,
@@ -240,6 +242,7 @@ impl Stats {
 
         Ok(Stats {
             date: date_label(today),
+            day: today,
             reviews,
             due_today,
             new_available_today,

@@ -8,12 +8,16 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use crate::content::{Deck, Level, Loaded};
+use crate::study::time::Millis;
+use crate::study::{Progress, Session, Stats};
 
 use super::keymap::{self, Action, Context};
 use super::screens::card::{self, CardState};
 use super::screens::home::{self, HomeState};
 use super::screens::list::{self, ListState};
+use super::screens::review::{self, ReviewState};
 use super::screens::settings::{self, SettingsState};
+use super::screens::stats::{self, StatsState};
 use super::screens::{Ctx, Nav, help};
 use super::theme::{Theme, ThemeName};
 
@@ -54,6 +58,8 @@ pub enum Screen {
     List(ListState),
     Card(CardState),
     Settings(SettingsState),
+    Review(Box<ReviewState>),
+    Stats(Box<StatsState>),
 }
 
 impl Screen {
@@ -63,6 +69,8 @@ impl Screen {
             Screen::List(l) => l.context(),
             Screen::Card(_) => Context::Card,
             Screen::Settings(_) => Context::Settings,
+            Screen::Review(_) => Context::Review,
+            Screen::Stats(_) => Context::Stats,
         }
     }
 }
@@ -80,6 +88,12 @@ pub struct App {
     pub status: Option<String>,
     size: (u16, u16),
     quit: bool,
+    /// The progress store and scheduler, when the caller opened one.
+    pub progress: Option<Progress>,
+    /// Why progress is not being saved, shown in the banner.
+    pub progress_notices: Vec<String>,
+    /// The time study actions use; the event loop sets it from the clock, tests by hand.
+    pub now: Millis,
 }
 
 /// The rows of a full frame.
@@ -102,7 +116,85 @@ impl App {
             status: None,
             size: (80, 24),
             quit: false,
+            progress: None,
+            progress_notices: vec![],
+            now: 0,
         }
+    }
+
+    /// Hands the app a progress store; `notices` are what opening it had to report.
+    pub fn with_progress(mut self, progress: Progress, notices: Vec<String>) -> Self {
+        if let Some(first) = notices.first() {
+            self.status = Some(first.clone());
+        }
+        self.progress_notices = notices;
+        self.progress = Some(progress);
+        self
+    }
+
+    /// Whether a banner line about progress not being saved shows.
+    fn not_saving(&self) -> bool {
+        self.progress.as_ref().is_some_and(|p| !p.store.is_saving())
+    }
+
+    /// Starts a study session; `Nav::Status` says why not when there is no store.
+    fn start_session(
+        &mut self,
+        make: impl FnOnce(&Deck, &Progress, Millis) -> Result<Session, String>,
+    ) {
+        let Some(progress) = &self.progress else {
+            self.status = Some("no progress store: studying needs one".into());
+            return;
+        };
+        match make(&self.deck, progress, self.now) {
+            Ok(session) => self.stack.push(Screen::Review(Box::new(ReviewState::new(
+                session,
+                self.settings.level,
+                self.now,
+            )))),
+            Err(e) => self.status = Some(e),
+        }
+    }
+
+    /// Study and stats actions that need the store; true when handled.
+    fn study_action(&mut self, action: Action) -> bool {
+        match action {
+            Action::ReviewDue => self.start_session(|deck, p, now| {
+                Session::due(deck, p, None, now).map_err(|e| e.to_string())
+            }),
+            Action::ReviewTopic => {
+                let topic = match self.screen() {
+                    Screen::Home(h) => self.deck.topics.get(h.selected).map(|t| t.id.clone()),
+                    _ => None,
+                };
+                self.start_session(|deck, p, now| {
+                    Session::due(deck, p, topic.as_deref(), now).map_err(|e| e.to_string())
+                })
+            }
+            Action::Cram | Action::CramReschedule => {
+                let ids: Vec<String> = match self.screen() {
+                    Screen::List(l) => l.visible(&self.deck).iter().map(|q| q.id.clone()).collect(),
+                    _ => return false,
+                };
+                if ids.is_empty() {
+                    self.status = Some("no questions listed to cram".into());
+                    return true;
+                }
+                let reschedule = action == Action::CramReschedule;
+                self.start_session(|_, _, now| Ok(Session::cram(ids, reschedule, now)))
+            }
+            Action::Stats => match &self.progress {
+                Some(p) => match Stats::compute(&self.deck, p, self.now) {
+                    Ok(stats) => self
+                        .stack
+                        .push(Screen::Stats(Box::new(StatsState { stats }))),
+                    Err(e) => self.status = Some(format!("stats could not be read: {e}")),
+                },
+                None => self.status = Some("no progress store: nothing to show".into()),
+            },
+            _ => return false,
+        }
+        true
     }
 
     pub fn should_quit(&self) -> bool {
@@ -126,7 +218,7 @@ impl App {
     }
 
     fn frame(&self, area: Rect) -> Frame {
-        let banner_h = u16::from(!self.broken_files.is_empty());
+        let banner_h = u16::from(!self.broken_files.is_empty() || self.not_saving());
         let [banner, title, main, status] = Layout::vertical([
             Constraint::Length(banner_h),
             Constraint::Length(1),
@@ -227,6 +319,9 @@ impl App {
             }
             _ => {}
         }
+        if self.study_action(action) {
+            return;
+        }
         let area = Rect::new(0, 0, self.size.0, self.size.1);
         let main = self.frame(area).main;
         let theme = self.theme();
@@ -245,6 +340,14 @@ impl App {
                 None => Nav::Stay,
             },
             Screen::Settings(s) => s.handle(action, &mut self.settings),
+            Screen::Review(s) => match self.progress.as_mut() {
+                Some(p) => {
+                    let q = s.card.as_ref().and_then(|c| self.deck.question(&c.id));
+                    s.handle(action, q, p, self.now, theme, review::body_area(main))
+                }
+                None => Nav::Stay,
+            },
+            Screen::Stats(_) => Nav::Stay,
         };
         match nav {
             Nav::Stay => {}
@@ -265,6 +368,8 @@ impl App {
                     .unwrap_or_else(|| l.topic.clone()),
                 Screen::Card(c) => c.id.clone(),
                 Screen::Settings(_) => "settings".into(),
+                Screen::Review(r) => r.title(&self.deck),
+                Screen::Stats(_) => "stats".into(),
             });
         }
         out
@@ -272,13 +377,15 @@ impl App {
 
     fn hints(&self) -> &'static str {
         match self.context() {
-            Context::Home => "Enter open · o settings · ? help · q quit",
+            Context::Home => "Enter open · r review · s stats · o settings · ? help · q quit",
             Context::List => {
                 "Enter open · / search · l level · i importance · s sort · ? help · q back"
             }
             Context::Search => "type to search · Enter keep · Esc clear",
             Context::Card => "Space reveal · 1-9 jump · j k scroll · [ ] level · ? help · q back",
             Context::Settings | Context::Global | Context::Help => "h l change · ? help · q back",
+            Context::Review => "Space answer/Good · 1-4 grade · u undo · b bury · ? help · q back",
+            Context::Stats => "? help · q back",
         }
     }
 }
@@ -309,10 +416,14 @@ impl Widget for &App {
         let f = self.frame(area);
         if let Some(b) = f.banner {
             let n = self.broken_files.len();
-            let text = format!(
-                " warning: skipped {n} content file(s) with problems: {} (run `kubedrill check`)",
-                self.broken_files.join(", ")
-            );
+            let text = if n == 0 {
+                format!(" not saving progress: {}", self.progress_notices.join("; "))
+            } else {
+                format!(
+                    " warning: skipped {n} content file(s) with problems: {} (run `kubedrill check`)",
+                    self.broken_files.join(", ")
+                )
+            };
             Paragraph::new(crate::tui::text::truncate(&text, b.width as usize))
                 .style(theme.warning)
                 .render(b, buf);
@@ -334,6 +445,14 @@ impl Widget for &App {
             Screen::List(state) => (&list::View { ctx, state }).render(f.main, buf),
             Screen::Card(state) => (&card::View { ctx, state }).render(f.main, buf),
             Screen::Settings(state) => (&settings::View { ctx, state }).render(f.main, buf),
+            Screen::Review(state) => (&review::View {
+                ctx,
+                state,
+                progress: self.progress.as_ref(),
+                now: self.now,
+            })
+                .render(f.main, buf),
+            Screen::Stats(state) => (&stats::View { ctx, state }).render(f.main, buf),
         }
         if self.help {
             (&help::View {

@@ -26,6 +26,20 @@ pub use theme::{Theme, ThemeName};
 /// Runs the app until the user quits, Ctrl-C, SIGTERM or SIGHUP; the terminal is restored
 /// on every exit path, panics included.
 pub fn run(loaded: Loaded, settings: Settings) -> Result<()> {
+    run_app(App::new(loaded, settings))
+}
+
+/// As `run`, grading into `progress`; `notices` are what opening the store reported.
+pub fn run_with_progress(
+    loaded: Loaded,
+    settings: Settings,
+    progress: crate::study::Progress,
+    notices: Vec<String>,
+) -> Result<()> {
+    run_app(App::new(loaded, settings).with_progress(progress, notices))
+}
+
+fn run_app(mut app: App) -> Result<()> {
     // The theme decides colours (the cli picks MONO under NO_COLOR); without this
     // crossterm would turn every colour change into a bare reset that also drops bold and
     // reverse.
@@ -45,7 +59,6 @@ pub fn run(loaded: Loaded, settings: Settings) -> Result<()> {
         prev(info);
     }));
 
-    let mut app = App::new(loaded, settings);
     let result = event_loop(&mut terminal, &mut app, &stop);
     let _ = execute!(stdout(), DisableMouseCapture);
     ratatui::restore();
@@ -54,6 +67,7 @@ pub fn run(loaded: Loaded, settings: Settings) -> Result<()> {
 
 fn event_loop(terminal: &mut DefaultTerminal, app: &mut App, stop: &AtomicBool) -> Result<()> {
     let mut mouse = false;
+    app.now = crate::study::time::now();
     let size = terminal.size()?;
     app.update(Msg::Resize(size.width, size.height));
     loop {
@@ -89,6 +103,8 @@ fn event_loop(terminal: &mut DefaultTerminal, app: &mut App, stop: &AtomicBool) 
                 }
             }
         };
+        // Study actions take the time as an argument; this loop is where it is read.
+        app.now = crate::study::time::now();
         app.update(msg);
         if app.should_quit() {
             return Ok(());

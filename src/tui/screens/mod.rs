@@ -4,7 +4,9 @@ pub mod card;
 pub mod help;
 pub mod home;
 pub mod list;
+pub mod review;
 pub mod settings;
+pub mod stats;
 
 use crate::content::Deck;
 
