@@ -229,8 +229,10 @@ impl Store {
 
     /// Runs the migrations this file lacks. Each runs in an IMMEDIATE transaction that
     /// re-reads the version, so two instances opening an old file at once migrate it once.
-    fn migrate(&mut self, path: &str) -> Result<()> {
+    /// Returns the version an existing file was upgraded from, if it was.
+    fn migrate(&mut self, path: &str) -> Result<Option<i64>> {
         let err = sql(path);
+        let mut from = None;
         loop {
             let tx = self
                 .conn
@@ -248,8 +250,9 @@ impl Store {
             }
             if v == schema::VERSION {
                 tx.commit().map_err(&err)?;
-                return Ok(());
+                return Ok(from.filter(|f| *f > 0));
             }
+            from.get_or_insert(v);
             tx.execute_batch(schema::MIGRATIONS[v as usize])
                 .map_err(&err)?;
             tx.pragma_update(None, "user_version", v + 1)

@@ -76,13 +76,23 @@ impl Store {
     /// timestamped name and a fresh one started.
     pub fn open_file(path: &Path, now: Millis) -> Result<Opened, StoreError> {
         match Store::try_open(path) {
-            Ok(store) => Ok(Opened {
+            Ok((store, migrated)) => Ok(Opened {
                 store,
-                notices: vec![],
+                notices: migrated
+                    .map(|from| {
+                        format!(
+                            "the progress database {} was upgraded from schema version {from} \
+                             to {}",
+                            path.display(),
+                            super::schema::VERSION
+                        )
+                    })
+                    .into_iter()
+                    .collect(),
             }),
             Err(e) if is_damage(&e) => {
                 let aside = move_aside(path, now)?;
-                let store = Store::try_open(path)?;
+                let (store, _) = Store::try_open(path)?;
                 Ok(Opened {
                     store,
                     notices: vec![format!(
@@ -98,11 +108,25 @@ impl Store {
         }
     }
 
-    fn try_open(path: &Path) -> Result<Store, StoreError> {
+    /// The store, and the schema version it was upgraded from, if it was.
+    fn try_open(path: &Path) -> Result<(Store, Option<i64>), StoreError> {
         let shown = path.display().to_string();
         let err = sql(&shown);
         let conn = Connection::open(path).map_err(&err)?;
         conn.busy_timeout(BUSY_TIMEOUT).map_err(&err)?;
+        // Checked before anything is written, so a damaged file is moved aside untouched.
+        let check: String = conn
+            .query_row("PRAGMA quick_check(1)", [], |r| r.get(0))
+            .map_err(&err)?;
+        if check != "ok" {
+            return Err(StoreError::Sqlite {
+                where_: shown,
+                source: rusqlite::Error::SqliteFailure(
+                    rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CORRUPT),
+                    Some(check),
+                ),
+            });
+        }
         // WAL: readers never block the writer, so two instances can run side by side.
         let mode: String = conn
             .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
@@ -121,22 +145,8 @@ impl Store {
             conn,
             location: Location::File(path.to_path_buf()),
         };
-        store.migrate(&shown)?;
-        // Damage past the first page shows up here, before any grade is trusted to the file.
-        let check: String = store
-            .conn
-            .query_row("PRAGMA quick_check(1)", [], |r| r.get(0))
-            .map_err(&err)?;
-        if check != "ok" {
-            return Err(StoreError::Sqlite {
-                where_: shown,
-                source: rusqlite::Error::SqliteFailure(
-                    rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CORRUPT),
-                    Some(check),
-                ),
-            });
-        }
-        Ok(store)
+        let migrated = store.migrate(&shown)?;
+        Ok((store, migrated))
     }
 }
 
