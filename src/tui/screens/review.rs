@@ -228,8 +228,10 @@ impl Widget for &View<'_> {
                 Span::raw(" undo"),
             ])
         } else {
+            // Cram that leaves the schedule alone has no intervals to show.
             let previews = self
                 .progress
+                .filter(|_| st.session.kind != Kind::Cram { reschedule: false })
                 .and_then(|p| st.session.preview(p, self.now).ok());
             let mut spans = Vec::new();
             for g in Grade::ALL {
