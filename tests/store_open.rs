@@ -134,8 +134,13 @@ fn an_older_schema_is_migrated_keeping_its_reviews() {
     let (id, _) = p
         .grade("spec-vs-status", Grade::Again, NOW, 100, Mode::Review)
         .expect("grade");
-    let restored = p.store.undo(id, NOW + 1).expect("undo").expect("restored");
-    assert_eq!(restored, card);
+    assert_eq!(
+        p.card("spec-vs-status").expect("card").phase,
+        Phase::Relearning
+    );
+    assert!(p.store.undo(id, &card, NOW + 1).expect("undo"));
+    assert!(!p.store.undo(id, &card, NOW + 2).expect("only once"));
+    assert_eq!(p.card("spec-vs-status").expect("card"), card);
     drop(p);
     assert!(Store::open_dir(tmp.path(), NOW).notices.is_empty());
 }
@@ -211,7 +216,12 @@ fn export_then_import_into_an_empty_store_round_trips_everything() {
     let (cram_id, _) = a
         .grade("removed-question", Grade::Good, NOW + DAY_MS, 1, Mode::Cram)
         .expect("cram");
-    a.store.undo(cram_id, NOW + DAY_MS + 5).expect("undo");
+    let removed = a.card("removed-question").expect("card");
+    assert!(
+        a.store
+            .undo(cram_id, &removed, NOW + DAY_MS + 5)
+            .expect("undo")
+    );
     a.store
         .bury("self-healing", NOW + 2 * DAY_MS)
         .expect("bury");

@@ -238,7 +238,10 @@ fn cram_from_a_filtered_list_leaves_the_schedule_alone() {
     assert!(screen_text(&render(&a, 100, 30)).contains("cram (schedule untouched)"));
     a.update(ch(' '));
     let text = screen_text(&render(&a, 100, 30));
-    assert!(text.contains("1 Again   2 Hard   3 Good   4 Easy"), "{text}");
+    assert!(
+        text.contains("1 Again   2 Hard   3 Good   4 Easy"),
+        "{text}"
+    );
     let mut n = 0;
     while current(&a).is_some() {
         if !review(&a).answer_shown {

@@ -96,6 +96,10 @@ pub struct CardState {
     pub buried_until: Option<Millis>,
 }
 
+// Stability and difficulty are always finite (fsrs rejects other states), so equality is
+// total; screens holding a session compare as Eq.
+impl Eq for CardState {}
+
 impl CardState {
     pub fn new(question_id: &str) -> Self {
         CardState {

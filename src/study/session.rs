@@ -118,6 +118,8 @@ struct Queues {
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Done {
     review_id: i64,
+    /// The card before the grade, put back by undo.
+    card: CardState,
     before: Queues,
 }
 
@@ -300,9 +302,14 @@ impl Session {
     ) -> Result<CardState, StudyError> {
         let id = self.current().ok_or(StudyError::NoCard)?.to_string();
         let before = self.q.clone();
-        let was_new = progress.card(&id)?.phase == Phase::New;
+        let prev = progress.card(&id)?;
+        let was_new = prev.phase == Phase::New;
         let (review_id, card) = progress.grade(&id, grade, now, took_ms, self.mode())?;
-        self.history.push(Done { review_id, before });
+        self.history.push(Done {
+            review_id,
+            card: prev,
+            before,
+        });
         self.graded += 1;
         if was_new && self.mode() != Mode::Cram {
             self.new_today += 1;
@@ -334,10 +341,10 @@ impl Session {
         let Some(done) = self.history.pop() else {
             return Ok(None);
         };
-        let restored = progress.store.undo(done.review_id, now)?;
+        progress.store.undo(done.review_id, &done.card, now)?;
         self.q = done.before;
         self.graded = self.graded.saturating_sub(1);
-        if restored.is_some_and(|c| c.phase == Phase::New) && self.mode() != Mode::Cram {
+        if done.card.phase == Phase::New && self.mode() != Mode::Cram {
             self.new_today = self.new_today.saturating_sub(1);
         }
         Ok(self.q.current.clone())

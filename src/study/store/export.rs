@@ -4,7 +4,7 @@
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use serde::{Deserialize, Serialize};
 
-use super::{Mode, Result, Store, StoreError, card_json, upsert_card};
+use super::{Mode, Result, Store, StoreError, upsert_card};
 use crate::study::schedule::{CardState, Grade, Phase};
 use crate::study::time::Millis;
 
@@ -32,8 +32,6 @@ pub struct ReviewRecord {
     pub took_ms: i64,
     pub mode: Mode,
     pub phase_before: Phase,
-    /// The card before this grade, for undo.
-    pub prev_card: Option<CardState>,
     pub undone_at: Option<Millis>,
 }
 
@@ -114,39 +112,19 @@ impl Store {
     /// Everything in the store as one document.
     pub fn export(&self) -> Result<Export> {
         let err = self.err();
-        let mut reviews = Vec::new();
-        {
-            let mut st = self
-                .conn
-                .prepare("SELECT r.id, r.prev_card FROM reviews r ORDER BY r.reviewed_at, r.id")
-                .map_err(&err)?;
-            let prevs: Vec<(i64, Option<String>)> = st
-                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-                .map_err(&err)?
-                .collect::<rusqlite::Result<_>>()
-                .map_err(&err)?;
-            let log = self.reviews()?;
-            for (r, (id, prev)) in log.into_iter().zip(prevs) {
-                debug_assert_eq!(r.id, id);
-                let prev_card =
-                    match prev {
-                        Some(json) => Some(serde_json::from_str(&json).map_err(|e| {
-                            StoreError::BadRow(r.question_id.clone(), e.to_string())
-                        })?),
-                        None => None,
-                    };
-                reviews.push(ReviewRecord {
-                    question_id: r.question_id,
-                    grade: r.grade,
-                    reviewed_at: r.reviewed_at,
-                    took_ms: r.took_ms,
-                    mode: r.mode,
-                    phase_before: r.phase_before,
-                    prev_card,
-                    undone_at: r.undone_at,
-                });
-            }
-        }
+        let reviews = self
+            .reviews()?
+            .into_iter()
+            .map(|r| ReviewRecord {
+                question_id: r.question_id,
+                grade: r.grade,
+                reviewed_at: r.reviewed_at,
+                took_ms: r.took_ms,
+                mode: r.mode,
+                phase_before: r.phase_before,
+                undone_at: r.undone_at,
+            })
+            .collect();
         let mut cards: Vec<CardState> = self.cards()?.into_values().collect();
         cards.sort_by(|a, b| a.question_id.cmp(&b.question_id));
 
@@ -275,7 +253,7 @@ impl Store {
             }
             tx.execute(
                 "INSERT INTO reviews (question_id, grade, reviewed_at, took_ms, mode, \
-                 phase_before, prev_card) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                 phase_before) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
                 params![
                     r.question_id,
                     r.grade.number(),
@@ -283,7 +261,6 @@ impl Store {
                     r.took_ms,
                     r.mode.as_str(),
                     r.phase_before.as_str(),
-                    r.prev_card.as_ref().map(card_json),
                 ],
             )
             .map_err(&err)?;

@@ -181,10 +181,6 @@ fn upsert_card(conn: &Connection, c: &CardState) -> rusqlite::Result<()> {
     Ok(())
 }
 
-fn card_json(c: &CardState) -> String {
-    serde_json::to_string(c).unwrap_or_default()
-}
-
 impl Store {
     /// A store that keeps nothing past the process; `reason` says why.
     pub fn in_memory(reason: &str) -> Result<Store> {
@@ -275,8 +271,8 @@ impl Store {
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(&err)?;
         tx.prepare_cached(
-            "INSERT INTO reviews (question_id, grade, reviewed_at, took_ms, mode, phase_before, \
-             prev_card) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            "INSERT INTO reviews (question_id, grade, reviewed_at, took_ms, mode, phase_before) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         )
         .and_then(|mut st| {
             st.execute(params![
@@ -286,7 +282,6 @@ impl Store {
                 review.took_ms,
                 review.mode.as_str(),
                 prev.phase.as_str(),
-                card_json(prev),
             ])
         })
         .map_err(&err)?;
@@ -298,41 +293,43 @@ impl Store {
         Ok(id)
     }
 
-    /// Marks a review undone and puts its card back as it was before. Returns the card
-    /// restored (`None` if the review was already undone or does not exist).
-    pub fn undo(&mut self, review_id: i64, now: Millis) -> Result<Option<CardState>> {
+    /// Marks a review undone and, if it moved the schedule, puts its card back to
+    /// `restore` (the state before it, which the caller kept). False when the review was
+    /// already undone or does not exist.
+    pub fn undo(&mut self, review_id: i64, restore: &CardState, now: Millis) -> Result<bool> {
         let err = self.err();
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(&err)?;
-        let row: Option<(String, String, Option<String>)> = tx
+        let row: Option<(String, String)> = tx
             .query_row(
-                "SELECT r.question_id, r.mode, r.prev_card FROM reviews r WHERE r.id = ?1 AND \
-                 NOT EXISTS (SELECT 1 FROM undos u WHERE u.review_id = r.id)",
+                "SELECT r.question_id, r.mode FROM reviews r WHERE r.id = ?1 AND NOT EXISTS \
+                 (SELECT 1 FROM undos u WHERE u.review_id = r.id)",
                 [review_id],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .optional()
             .map_err(&err)?;
-        let Some((qid, mode, prev)) = row else {
-            return Ok(None);
+        let Some((qid, mode)) = row else {
+            return Ok(false);
         };
-        let prev: CardState = match prev {
-            Some(json) => serde_json::from_str(&json)
-                .map_err(|e| StoreError::BadRow(qid.clone(), e.to_string()))?,
-            None => CardState::new(&qid),
-        };
+        if qid != restore.question_id {
+            return Err(StoreError::BadRow(
+                qid,
+                format!("undo would restore the card of `{}`", restore.question_id),
+            ));
+        }
         tx.execute(
             "INSERT INTO undos (review_id, undone_at) VALUES (?1, ?2)",
             params![review_id, now],
         )
         .map_err(&err)?;
         if Mode::parse(&mode).is_none_or(Mode::moves_schedule) {
-            upsert_card(&tx, &prev).map_err(&err)?;
+            upsert_card(&tx, restore).map_err(&err)?;
         }
         tx.commit().map_err(&err)?;
-        Ok(Some(prev))
+        Ok(true)
     }
 
     /// Hides a card from every queue until `until`.

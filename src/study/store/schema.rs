@@ -28,8 +28,7 @@ pub const MIGRATIONS: &[&str] = &[
         lapses INTEGER NOT NULL
     ) WITHOUT ROWID;",
     // 2: undo and bury; mock interviews and solved challenges.
-    "ALTER TABLE reviews ADD COLUMN prev_card TEXT;
-    ALTER TABLE cards ADD COLUMN buried_until INTEGER;
+    "ALTER TABLE cards ADD COLUMN buried_until INTEGER;
     CREATE TABLE undos (
         review_id INTEGER PRIMARY KEY REFERENCES reviews (id),
         undone_at INTEGER NOT NULL
