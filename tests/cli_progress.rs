@@ -30,14 +30,14 @@ fn seed(data: &Path) {
     )
     .expect("grade");
     p.grade(
-        "self-healing",
+        "deleted-pod-returns",
         Grade::Good,
         now - 2_000,
         2_000,
         Mode::Review,
     )
     .expect("grade");
-    p.grade("self-healing", Grade::Good, now - 1_000, 2_000, Mode::Cram)
+    p.grade("deleted-pod-returns", Grade::Good, now - 1_000, 2_000, Mode::Cram)
         .expect("grade");
 }
 
@@ -58,7 +58,7 @@ fn stats_as_json_has_the_documented_keys() {
     assert_eq!(v["reviews"]["today"], 3);
     assert_eq!(
         v["due_today"], 1,
-        "self-healing is in a 10-minute learning step"
+        "deleted-pod-returns is in a 10-minute learning step"
     );
     assert_eq!(v["retention"]["desired"], 0.9);
     assert!(

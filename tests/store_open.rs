@@ -208,7 +208,7 @@ fn export_then_import_into_an_empty_store_round_trips_everything() {
         let q = if i % 2 == 0 {
             "spec-vs-status"
         } else {
-            "self-healing"
+            "deleted-pod-returns"
         };
         a.grade(q, g, NOW + i as i64 * 60_000, 900, Mode::Review)
             .expect("grade");
@@ -223,7 +223,7 @@ fn export_then_import_into_an_empty_store_round_trips_everything() {
             .expect("undo")
     );
     a.store
-        .bury("self-healing", NOW + 2 * DAY_MS)
+        .bury("deleted-pod-returns", NOW + 2 * DAY_MS)
         .expect("bury");
     let s = a
         .store
