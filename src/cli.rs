@@ -49,7 +49,23 @@ pub enum Command {
         id: String,
     },
     /// Open the terminal app (also what a bare `kubedrill` does)
-    Study,
+    Study {
+        /// Start in a cram session: every question, narrowed by --topic, --level and --tag
+        #[arg(long)]
+        cram: bool,
+        /// With --cram: only this topic (its id)
+        #[arg(long, requires = "cram", value_name = "ID")]
+        topic: Option<String>,
+        /// With --cram: only this level (junior, middle, senior, principal)
+        #[arg(long, requires = "cram", value_parser = parse_level)]
+        level: Option<crate::content::Level>,
+        /// With --cram: only topics with this roadmap tag
+        #[arg(long, requires = "cram")]
+        tag: Option<String>,
+        /// With --cram: let the grades move the schedule too
+        #[arg(long, requires = "cram")]
+        reschedule: bool,
+    },
     /// Validate content: the loaded set, or the given files and folders
     Check {
         /// Files or folders to check instead of the loaded set
@@ -81,6 +97,15 @@ pub enum Command {
 pub enum Format {
     Table,
     Json,
+}
+
+fn parse_level(s: &str) -> Result<crate::content::Level, String> {
+    crate::content::Level::parse(s).ok_or_else(|| {
+        format!(
+            "unknown level `{s}`; valid: {}",
+            crate::content::Level::names().join(", ")
+        )
+    })
 }
 
 pub fn main() -> ExitCode {
@@ -126,7 +151,7 @@ fn warn_broken(loaded: &Loaded) {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     let command = match &cli.command {
-        None | Some(Command::Study) => return study(&cli),
+        None => return study(&cli, None),
         Some(command) => command,
     };
     let mut out = std::io::stdout().lock();
@@ -171,7 +196,25 @@ fn run(cli: Cli) -> Result<ExitCode> {
             echo,
             export,
         } => sim(scenario, cli.seed.unwrap_or(1), *echo, *export),
-        Command::Study => study(&cli),
+        Command::Study {
+            cram,
+            topic,
+            level,
+            tag,
+            reschedule,
+        } => {
+            let filter = cram.then(|| {
+                (
+                    crate::study::CramFilter {
+                        topic: topic.clone(),
+                        level: *level,
+                        tag: tag.clone(),
+                    },
+                    *reschedule,
+                )
+            });
+            study(&cli, filter)
+        }
         Command::Stats { format } => {
             let loaded = load_all(&cli);
             warn_broken(&loaded);
@@ -200,8 +243,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
     }
 }
 
-/// The terminal app, on the loaded content; MONO theme under NO_COLOR.
-fn study(cli: &Cli) -> Result<ExitCode> {
+/// The terminal app, on the loaded content; MONO theme under NO_COLOR. With a cram filter
+/// it opens straight into a cram session of the matching questions.
+fn study(cli: &Cli, cram: Option<(crate::study::CramFilter, bool)>) -> Result<ExitCode> {
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         eprintln!(
             "error: the study app needs a terminal; `kubedrill list` and `kubedrill show ID` \
@@ -210,6 +254,39 @@ fn study(cli: &Cli) -> Result<ExitCode> {
         return Ok(ExitCode::from(1));
     }
     let loaded = load_all(cli);
+    let cram = match cram {
+        None => None,
+        Some((filter, reschedule)) => {
+            let ids = filter.ids(&loaded.deck);
+            if ids.is_empty() {
+                eprintln!(
+                    "error: no questions match the cram filter ({})",
+                    filter.describe()
+                );
+                let mut tags: Vec<&str> = loaded
+                    .deck
+                    .topics
+                    .iter()
+                    .flat_map(|t| t.roadmaps.iter().map(String::as_str))
+                    .collect();
+                tags.sort_unstable();
+                tags.dedup();
+                eprintln!(
+                    "help: topics: {}; tags: {}",
+                    loaded
+                        .deck
+                        .topics
+                        .iter()
+                        .map(|t| t.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    tags.join(", ")
+                );
+                return Ok(ExitCode::from(1));
+            }
+            Some((ids, reschedule))
+        }
+    };
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let settings = crate::tui::Settings {
         theme: if no_color {
@@ -220,7 +297,7 @@ fn study(cli: &Cli) -> Result<ExitCode> {
         ..Default::default()
     };
     let (progress, notices) = progress::open(cli)?;
-    crate::tui::run_with_progress(loaded, settings, progress, notices)?;
+    crate::tui::run_with_progress(loaded, settings, progress, notices, cram)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -37,8 +37,14 @@ fn seed(data: &Path) {
         Mode::Review,
     )
     .expect("grade");
-    p.grade("deleted-pod-returns", Grade::Good, now - 1_000, 2_000, Mode::Cram)
-        .expect("grade");
+    p.grade(
+        "deleted-pod-returns",
+        Grade::Good,
+        now - 1_000,
+        2_000,
+        Mode::Cram,
+    )
+    .expect("grade");
 }
 
 #[test]

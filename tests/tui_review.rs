@@ -281,3 +281,49 @@ fn the_stats_screen_opens_from_home() {
     let text = screen_text(&render(&a, 100, 30));
     assert!(text.contains("streak 1 day(s)"), "{text}");
 }
+
+#[test]
+fn cram_by_level_topic_or_tag_opens_a_session_of_just_those() {
+    use kubedrill::content::Level;
+    use kubedrill::study::CramFilter;
+    let deck = loaded().deck;
+    let by_level = CramFilter {
+        level: Some(Level::Middle),
+        ..Default::default()
+    };
+    assert_eq!(
+        by_level.ids(&deck),
+        ["deleted-pod-returns", "create-replace-apply"]
+    );
+    let by_tag = CramFilter {
+        tag: Some("sre".into()),
+        level: Some(Level::Senior),
+        ..Default::default()
+    };
+    assert_eq!(by_tag.ids(&deck), ["replica-count-fight"]);
+    let no_tag = CramFilter {
+        tag: Some("frontend".into()),
+        ..Default::default()
+    };
+    assert!(no_tag.ids(&deck).is_empty());
+    assert_eq!(no_tag.describe(), "tag frontend");
+    let by_topic = CramFilter {
+        topic: Some("desired-state-reconciliation".into()),
+        ..Default::default()
+    };
+    assert_eq!(by_topic.ids(&deck).len(), 4);
+
+    // What `kubedrill study --cram --level middle --reschedule` opens.
+    let tmp = tempfile::tempdir().expect("tmp");
+    let mut a = study_app(tmp.path(), 20);
+    a.start_cram(by_level.ids(&deck), true);
+    assert!(screen_text(&render(&a, 100, 30)).contains("cram (schedule moves)"));
+    assert_eq!(current(&a).as_deref(), Some("deleted-pod-returns"));
+    a.update(ch(' '));
+    a.update(ch('4'));
+    assert_eq!(current(&a).as_deref(), Some("create-replace-apply"));
+    let card = progress(&a).card("deleted-pod-returns").expect("card");
+    assert_eq!(card.phase, Phase::Review, "reschedule moves the schedule");
+    let log = progress(&a).store.reviews().expect("log");
+    assert_eq!(log[0].mode, Mode::CramReschedule);
+}

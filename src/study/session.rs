@@ -90,6 +90,25 @@ pub struct CramFilter {
 }
 
 impl CramFilter {
+    /// `topic x, level senior, tag y`, for messages.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(t) = &self.topic {
+            parts.push(format!("topic {t}"));
+        }
+        if let Some(l) = self.level {
+            parts.push(format!("level {l}"));
+        }
+        if let Some(t) = &self.tag {
+            parts.push(format!("tag {t}"));
+        }
+        if parts.is_empty() {
+            "every question".into()
+        } else {
+            parts.join(", ")
+        }
+    }
+
     pub fn ids(&self, deck: &Deck) -> Vec<String> {
         deck.questions
             .iter()

@@ -156,6 +156,11 @@ impl App {
         }
     }
 
+    /// Opens a cram session of `ids` (in order) on top of the current screen.
+    pub fn start_cram(&mut self, ids: Vec<String>, reschedule: bool) {
+        self.start_session(|_, _, now| Ok(Session::cram(ids, reschedule, now)));
+    }
+
     /// Study and stats actions that need the store; true when handled.
     fn study_action(&mut self, action: Action) -> bool {
         match action {
@@ -180,8 +185,7 @@ impl App {
                     self.status = Some("no questions listed to cram".into());
                     return true;
                 }
-                let reschedule = action == Action::CramReschedule;
-                self.start_session(|_, _, now| Ok(Session::cram(ids, reschedule, now)))
+                self.start_cram(ids, action == Action::CramReschedule)
             }
             Action::Stats => match &self.progress {
                 Some(p) => match Stats::compute(&self.deck, p, self.now) {

@@ -30,13 +30,21 @@ pub fn run(loaded: Loaded, settings: Settings) -> Result<()> {
 }
 
 /// As `run`, grading into `progress`; `notices` are what opening the store reported.
+/// `cram`: question ids to open straight into a cram session, and whether its grades move
+/// the schedule.
 pub fn run_with_progress(
     loaded: Loaded,
     settings: Settings,
     progress: crate::study::Progress,
     notices: Vec<String>,
+    cram: Option<(Vec<String>, bool)>,
 ) -> Result<()> {
-    run_app(App::new(loaded, settings).with_progress(progress, notices))
+    let mut app = App::new(loaded, settings).with_progress(progress, notices);
+    if let Some((ids, reschedule)) = cram {
+        app.now = crate::study::time::now();
+        app.start_cram(ids, reschedule);
+    }
+    run_app(app)
 }
 
 fn run_app(mut app: App) -> Result<()> {
