@@ -179,7 +179,11 @@ fn bury_hides_a_card_until_tomorrow() {
     a.update(ch('q'));
     a.now = 20_001 * DAY_MS;
     a.update(ch('r'));
-    assert_eq!(review(&a).session.current().is_some(), true);
+    assert_eq!(
+        current(&a).as_deref(),
+        Some(id.as_str()),
+        "back the next day"
+    );
     assert_eq!(
         progress(&a).store.reviews().expect("log").len(),
         0,

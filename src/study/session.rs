@@ -274,11 +274,10 @@ impl Session {
             return;
         }
         q.learning.sort();
-        if q.learning.first().is_some_and(|(due, _)| *due <= now) || q.main.is_empty() {
-            if !q.learning.is_empty() {
-                q.current = Some(q.learning.remove(0).1);
-                return;
-            }
+        let step_due = q.learning.first().is_some_and(|(due, _)| *due <= now);
+        if !q.learning.is_empty() && (step_due || q.main.is_empty()) {
+            q.current = Some(q.learning.remove(0).1);
+            return;
         }
         q.current = q.main.pop_front();
     }
