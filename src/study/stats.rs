@@ -13,7 +13,7 @@ use super::store::Mode;
 use super::time::{DAY_MS, Millis, date_label, day_of};
 
 /// Days shown in the reviews-per-day history.
-pub const HISTORY_DAYS: usize = 26 * 7;
+pub const HISTORY_DAYS: usize = 53 * 7;
 /// Days in the due forecast, today first.
 pub const FORECAST_DAYS: usize = 30;
 /// A review interval at least this long makes a card mature (Anki's threshold).

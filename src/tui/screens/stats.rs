@@ -42,14 +42,20 @@ fn shade(count: usize, max: usize) -> &'static str {
     }
 }
 
+const MONTHS: [&str; 12] = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+];
+
 fn pct(v: Option<f64>) -> String {
     v.map_or("-".into(), |v| format!("{:.0}%", v * 100.0))
 }
 
 fn gauge_rows(rows: &[Mastery], width: usize, ctx: &Ctx<'_>) -> Vec<Line<'static>> {
     let theme = ctx.theme;
-    let name_w = rows.iter().map(|m| m.name.len()).max().unwrap_or(0).min(24);
-    let bar_w = width.saturating_sub(name_w + 22).clamp(4, 30);
+    // Name, a space, the bar, then " 100% 99/99 seen" (16 columns).
+    let longest = rows.iter().map(|m| m.name.len()).max().unwrap_or(0);
+    let name_w = longest.min(width.saturating_sub(21)).max(4);
+    let bar_w = width.saturating_sub(name_w + 17).clamp(4, 30);
     rows.iter()
         .map(|m| {
             let seen = m.total - m.new;
@@ -81,7 +87,7 @@ impl Widget for &View<'_> {
         let s = &self.state.stats;
         let [summary, charts, mastery] = Layout::vertical([
             Constraint::Length(4),
-            Constraint::Length(9),
+            Constraint::Length(10),
             Constraint::Fill(1),
         ])
         .areas(area);
@@ -119,7 +125,13 @@ impl Widget for &View<'_> {
                 .areas(charts);
         let block = Block::bordered()
             .border_style(theme.border)
-            .title(" reviews per day ");
+            .title(" reviews per day ")
+            .title_bottom(Line::from(vec![
+                Span::raw(" less "),
+                Span::styled("·", theme.dim),
+                Span::styled("░▒▓█", theme.key),
+                Span::raw(" more "),
+            ]));
         let inner = block.inner(heat);
         block.render(heat, buf);
         // Weeks that fit after the weekday labels, newest on the right; rows Mon..Sun.
@@ -128,7 +140,24 @@ impl Widget for &View<'_> {
         let max = days.iter().map(|d| d.count).max().unwrap_or(0);
         let len = s.per_day.len() as i64;
         let today_wd = i64::from(crate::study::time::weekday(s.day));
-        let mut rows: Vec<Line> = Vec::new();
+        // Month names over the week where a month starts, when there is room.
+        let mut months = String::from("   ");
+        for w in 0..weeks {
+            let monday = s.day - today_wd - ((weeks - 1 - w) * 7) as i64;
+            let (_, m, d) = crate::study::time::civil(monday);
+            if months.chars().count() > 3 + w {
+                continue;
+            }
+            if d <= 7 {
+                let name = MONTHS[(m as usize).saturating_sub(1) % 12];
+                if w + name.len() < weeks {
+                    months.push_str(name);
+                    continue;
+                }
+            }
+            months.push(' ');
+        }
+        let mut rows: Vec<Line> = vec![Line::styled(months, theme.dim)];
         for (wd, label) in ["M", "T", "W", "T", "F", "S", "S"].iter().enumerate() {
             let mut spans = vec![Span::styled(format!("{label}  "), theme.dim)];
             for w in 0..weeks {
@@ -147,9 +176,11 @@ impl Widget for &View<'_> {
         }
         Paragraph::new(rows).render(inner, buf);
 
+        let peak = s.forecast.iter().map(|d| d.count).max().unwrap_or(0);
         let block = Block::bordered()
             .border_style(theme.border)
-            .title(" due, next 30 days ");
+            .title(format!(" due, next 30 days (most {peak}/day) "))
+            .title_bottom(Line::from(" today → +29 days "));
         let inner = block.inner(forecast);
         block.render(forecast, buf);
         let bars: Vec<Bar> = s
