@@ -85,12 +85,6 @@ impl Widget for &View<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let theme = self.ctx.theme;
         let s = &self.state.stats;
-        let [summary, charts, mastery] = Layout::vertical([
-            Constraint::Length(4),
-            Constraint::Length(10),
-            Constraint::Fill(1),
-        ])
-        .areas(area);
 
         let retention = format!(
             "true retention {} (30 days), {} all time, target {:.0}%",
@@ -118,6 +112,13 @@ impl Widget for &View<'_> {
                 theme.warning,
             ));
         }
+        // Mastery keeps its rows on short terminals; the charts give way.
+        let [summary, charts, mastery] = Layout::vertical([
+            Constraint::Length(lines.len() as u16),
+            Constraint::Max(10),
+            Constraint::Min(6),
+        ])
+        .areas(area);
         Paragraph::new(lines).render(summary, buf);
 
         let [heat, forecast] =
