@@ -331,3 +331,29 @@ fn cram_by_level_topic_or_tag_opens_a_session_of_just_those() {
     let log = progress(&a).store.reviews().expect("log");
     assert_eq!(log[0].mode, Mode::CramReschedule);
 }
+
+#[test]
+fn the_help_overlay_lists_the_grading_keys() {
+    use kubedrill::tui::keymap::{Context, help_rows};
+    let rows = help_rows(Context::Review);
+    let has = |k: &str, d: &str| rows.iter().any(|(key, desc)| key == k && *desc == d);
+    assert!(
+        has("1-4", "grade: 1 Again 2 Hard 3 Good 4 Easy"),
+        "{rows:?}"
+    );
+    assert!(
+        has("Space Enter", "show the answer, then grade Good"),
+        "{rows:?}"
+    );
+    assert!(has("u", "undo the last grade"), "{rows:?}");
+    assert!(has("b", "bury the card until tomorrow"), "{rows:?}");
+    let home = help_rows(Context::Home);
+    assert!(
+        home.iter()
+            .any(|(k, d)| k == "s" && *d == "progress statistics")
+    );
+    assert!(
+        home.iter()
+            .any(|(k, d)| k == "r" && *d == "review due cards, all topics")
+    );
+}

@@ -292,8 +292,10 @@ impl Session {
             learning: self.q.learning.len(),
             ..Default::default()
         };
+        // One read of the cards, not one per queued card: this runs on every frame.
+        let cards = progress.store.cards().unwrap_or_default();
         for id in self.q.main.iter().chain(self.q.current.iter()) {
-            match progress.store.card(id).ok().flatten().map(|c| c.phase) {
+            match cards.get(id).map(|c| c.phase) {
                 None | Some(Phase::New) => r.new += 1,
                 Some(Phase::Learning | Phase::Relearning) => r.learning += 1,
                 Some(Phase::Review) => r.review += 1,
