@@ -240,6 +240,7 @@ impl Stats {
             d -= 1;
         }
 
+        let (mock_sessions, solved_challenges) = store.export_counts()?;
         Ok(Stats {
             date: date_label(today),
             day: today,
@@ -258,8 +259,8 @@ impl Stats {
             per_day,
             forecast,
             streak: Streak { current, longest },
-            mock_sessions: store.export_counts()?.0,
-            solved_challenges: store.export_counts()?.1,
+            mock_sessions,
+            solved_challenges,
             saving: store.is_saving(),
         })
     }
