@@ -56,6 +56,9 @@ fn grades_show_their_intervals_and_are_stored_before_the_next_card() {
     assert!(text.contains("Space show the answer"), "{text}");
 
     a.update(ch(' '));
+    // The whole back of the card, so Space is free to mean Good.
+    let shown = review(&a).card.as_ref().expect("card").revealed;
+    assert_eq!(shown, [true; 9]);
     let text = screen_text(&render(&a, 100, 30));
     assert!(text.contains("1 Key points"), "{text}");
     assert!(text.contains("3 Solid answer"), "{text}");

@@ -345,10 +345,14 @@ impl App {
             },
             Screen::Settings(s) => s.handle(action, &mut self.settings),
             Screen::Review(s) => match self.progress.as_mut() {
-                Some(p) => {
-                    let q = s.card.as_ref().and_then(|c| self.deck.question(&c.id));
-                    s.handle(action, q, p, self.now, theme, review::body_area(main))
-                }
+                Some(p) => s.handle(
+                    action,
+                    &self.deck,
+                    p,
+                    self.now,
+                    theme,
+                    review::body_area(main),
+                ),
                 None => Nav::Stay,
             },
             Screen::Stats(_) => Nav::Stay,

@@ -1,5 +1,5 @@
-//! A study session on the card screen: the card, Space to show the answer (key points,
-//! basics and the solid answer), then grades on 1-4 with the interval each would give
+//! A study session on the card screen: the card, Space to show the answer (every section,
+//! key points, basics and the solid answer first), then grades on 1-4 with the interval each would give
 //! (Space or Enter = Good, as in Anki); `u` undoes the last grade, `b` buries the card for
 //! today. Each grade is in the store before the next card shows.
 
@@ -66,10 +66,13 @@ impl ReviewState {
         }
     }
 
-    fn show_answer(&mut self) {
+    /// The whole back of the card, as Anki shows it, so every section is there to read
+    /// and Space is free to mean Good.
+    fn show_answer(&mut self, deck: &Deck) {
         if let Some(c) = &mut self.card {
-            for s in ANSWER {
-                c.revealed[s.index()] = true;
+            let q = deck.question(&c.id);
+            for s in Section::ALL {
+                c.revealed[s.index()] = ANSWER.contains(&s) || q.is_some_and(|q| s.present(q));
             }
         }
         self.answer_shown = true;
@@ -103,7 +106,7 @@ impl ReviewState {
     pub fn handle(
         &mut self,
         action: Action,
-        q: Option<&crate::content::Question>,
+        deck: &Deck,
         progress: &mut Progress,
         now: Millis,
         theme: &Theme,
@@ -111,7 +114,7 @@ impl ReviewState {
     ) -> Nav {
         match action {
             Action::Reveal if !self.answer_shown => {
-                self.show_answer();
+                self.show_answer(deck);
                 Nav::Stay
             }
             Action::Reveal => self.grade(Grade::Good, progress, now),
@@ -123,7 +126,7 @@ impl ReviewState {
                 Ok(Some(id)) => {
                     self.card = None;
                     self.sync(now);
-                    self.show_answer();
+                    self.show_answer(deck);
                     Nav::Status(format!("undid the last grade of {id}"))
                 }
                 Ok(None) => Nav::Status("nothing to undo in this session".into()),
@@ -137,15 +140,19 @@ impl ReviewState {
                 Ok(None) => Nav::Status("nothing to bury".into()),
                 Err(e) => Nav::Status(format!("bury failed: {e}")),
             },
-            other => match (&mut self.card, q) {
-                (Some(c), Some(q)) => {
+            other => match self
+                .card
+                .as_mut()
+                .and_then(|c| deck.question(&c.id).map(|q| (c, q)))
+            {
+                Some((c, q)) => {
                     let nav = c.handle(other, q, theme, body.width as usize, body.height as usize);
                     if ANSWER.iter().all(|s| c.is_revealed(*s)) {
                         self.answer_shown = true;
                     }
                     nav
                 }
-                _ => Nav::Stay,
+                None => Nav::Stay,
             },
         }
     }
