@@ -2,6 +2,7 @@
 //! content or input error, 2 on a usage error (clap's own).
 
 mod paths;
+mod progress;
 mod show;
 
 use std::io::{IsTerminal, Write};
@@ -48,7 +49,23 @@ pub enum Command {
         id: String,
     },
     /// Open the terminal app (also what a bare `kubedrill` does)
-    Study,
+    Study {
+        /// Start in a cram session: every question, narrowed by --topic, --level and --tag
+        #[arg(long)]
+        cram: bool,
+        /// With --cram: only this topic (its id)
+        #[arg(long, requires = "cram", value_name = "ID")]
+        topic: Option<String>,
+        /// With --cram: only this level (junior, middle, senior, principal)
+        #[arg(long, requires = "cram", value_parser = parse_level)]
+        level: Option<crate::content::Level>,
+        /// With --cram: only topics with this roadmap tag
+        #[arg(long, requires = "cram")]
+        tag: Option<String>,
+        /// With --cram: let the grades move the schedule too
+        #[arg(long, requires = "cram")]
+        reschedule: bool,
+    },
     /// Open the terminal app on a question's live demo
     Demo {
         /// Question id, as `kubedrill list` shows it
@@ -70,12 +87,30 @@ pub enum Command {
         #[arg(long)]
         export: bool,
     },
+    /// Review counts, due counts, retention, mastery and streak
+    Stats {
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+    /// Write all progress as JSON to FILE (or stdout)
+    Export { file: Option<PathBuf> },
+    /// Merge progress from a JSON export; rows already present are skipped
+    Import { file: PathBuf },
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     Table,
     Json,
+}
+
+fn parse_level(s: &str) -> Result<crate::content::Level, String> {
+    crate::content::Level::parse(s).ok_or_else(|| {
+        format!(
+            "unknown level `{s}`; valid: {}",
+            crate::content::Level::names().join(", ")
+        )
+    })
 }
 
 pub fn main() -> ExitCode {
@@ -121,8 +156,8 @@ fn warn_broken(loaded: &Loaded) {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     let command = match &cli.command {
-        None | Some(Command::Study) => return study(&cli, None),
-        Some(Command::Demo { id }) => return study(&cli, Some(id)),
+        None => return study(&cli, None, None),
+        Some(Command::Demo { id }) => return study(&cli, Some(id), None),
         Some(command) => command,
     };
     let mut out = std::io::stdout().lock();
@@ -167,8 +202,33 @@ fn run(cli: Cli) -> Result<ExitCode> {
             echo,
             export,
         } => sim(scenario, cli.seed.unwrap_or(1), *echo, *export),
-        Command::Study => study(&cli, None),
-        Command::Demo { id } => study(&cli, Some(id)),
+        Command::Study {
+            cram,
+            topic,
+            level,
+            tag,
+            reschedule,
+        } => {
+            let filter = cram.then(|| {
+                (
+                    crate::study::CramFilter {
+                        topic: topic.clone(),
+                        level: *level,
+                        tag: tag.clone(),
+                    },
+                    *reschedule,
+                )
+            });
+            study(&cli, None, filter)
+        }
+        Command::Demo { id } => study(&cli, Some(id), None),
+        Command::Stats { format } => {
+            let loaded = load_all(&cli);
+            warn_broken(&loaded);
+            progress::stats(&cli, &loaded.deck, *format)
+        }
+        Command::Export { file } => progress::export(&cli, file.as_deref()),
+        Command::Import { file } => progress::import(&cli, file),
         Command::Check { paths } => {
             let loaded = if paths.is_empty() {
                 load_all(&cli)
@@ -191,8 +251,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
 }
 
 /// The terminal app, on the loaded content; MONO theme under NO_COLOR. With `demo`, it
-/// opens on that question's demo (its card underneath, `q` goes there).
-fn study(cli: &Cli, demo: Option<&str>) -> Result<ExitCode> {
+/// opens on that question's demo (its card underneath, `q` goes there); with a cram
+/// filter, straight into a cram session of the matching questions.
+fn study(
+    cli: &Cli,
+    demo: Option<&str>,
+    cram: Option<(crate::study::CramFilter, bool)>,
+) -> Result<ExitCode> {
     let loaded = load_all(cli);
     if let Some(id) = demo
         && loaded.deck.question(id).is_none()
@@ -217,6 +282,39 @@ fn study(cli: &Cli, demo: Option<&str>) -> Result<ExitCode> {
         );
         return Ok(ExitCode::from(1));
     }
+    let cram = match cram {
+        None => None,
+        Some((filter, reschedule)) => {
+            let ids = filter.ids(&loaded.deck);
+            if ids.is_empty() {
+                eprintln!(
+                    "error: no questions match the cram filter ({})",
+                    filter.describe()
+                );
+                let mut tags: Vec<&str> = loaded
+                    .deck
+                    .topics
+                    .iter()
+                    .flat_map(|t| t.roadmaps.iter().map(String::as_str))
+                    .collect();
+                tags.sort_unstable();
+                tags.dedup();
+                eprintln!(
+                    "help: topics: {}; tags: {}",
+                    loaded
+                        .deck
+                        .topics
+                        .iter()
+                        .map(|t| t.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    tags.join(", ")
+                );
+                return Ok(ExitCode::from(1));
+            }
+            Some((ids, reschedule))
+        }
+    };
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let settings = crate::tui::Settings {
         theme: if no_color {
@@ -227,10 +325,15 @@ fn study(cli: &Cli, demo: Option<&str>) -> Result<ExitCode> {
         ..Default::default()
     };
     let config = load_config(settings);
-    let mut app = crate::tui::App::new(loaded, config.settings);
+    let (progress, notices) = progress::open(cli)?;
+    let mut app = crate::tui::App::new(loaded, config.settings).with_progress(progress, notices);
     app.keymap = config.keymap;
     app.config_warnings = config.problems;
     app.seed = cli.seed.unwrap_or(1);
+    if let Some((ids, reschedule)) = cram {
+        app.now = crate::study::time::now();
+        app.start_cram(ids, reschedule);
+    }
     if let Some(id) = demo {
         app.open_card(id);
         if let Err(e) = app.open_demo(id, &[]) {

@@ -22,3 +22,15 @@ pub fn config_dir() -> Option<PathBuf> {
 pub fn config_content_dir() -> Option<PathBuf> {
     config_dir().map(|d| d.join("content"))
 }
+
+/// The data folder: `--data-dir`, else `KUBEDRILL_DATA_DIR`, else `~/.local/share/kubedrill`
+/// on Linux and `~/Library/Application Support/kubedrill` on macOS.
+pub fn data_dir(flag: Option<&std::path::Path>) -> Option<PathBuf> {
+    if let Some(d) = flag {
+        return Some(d.to_path_buf());
+    }
+    match std::env::var_os("KUBEDRILL_DATA_DIR") {
+        Some(d) if !d.is_empty() => Some(PathBuf::from(d)),
+        _ => project().map(|p| p.data_dir().to_path_buf()),
+    }
+}

@@ -13,6 +13,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use crate::content::{Deck, Level, Loaded};
+use crate::study::time::Millis;
+use crate::study::{Progress, Session, Stats};
 
 use super::keymap::{Action, Context, Keymap};
 use super::screens::card::{self, CardState};
@@ -20,7 +22,9 @@ use super::screens::demo::Demo;
 use super::screens::demo_view;
 use super::screens::home::{self, HomeState};
 use super::screens::list::{self, ListState};
+use super::screens::review::{self, ReviewState};
 use super::screens::settings::{self, SettingsState};
+use super::screens::stats::{self, StatsState};
 use super::screens::{Ctx, Nav, help};
 use super::theme::{Theme, ThemeName};
 
@@ -65,6 +69,8 @@ pub enum Screen {
     Settings(SettingsState),
     /// The demo of the question with this id; its state lives in the app.
     Demo(String),
+    Review(Box<ReviewState>),
+    Stats(Box<StatsState>),
 }
 
 impl Screen {
@@ -75,6 +81,8 @@ impl Screen {
             Screen::Card(_) => Context::Card,
             Screen::Settings(_) => Context::Settings,
             Screen::Demo(_) => Context::Demo,
+            Screen::Review(_) => Context::Review,
+            Screen::Stats(_) => Context::Stats,
         }
     }
 }
@@ -100,6 +108,12 @@ pub struct App {
     pub keymap: Keymap,
     /// Problems with config.toml, shown in the warning banner.
     pub config_warnings: Vec<String>,
+    /// The progress store and scheduler, when the caller opened one.
+    pub progress: Option<Progress>,
+    /// Why progress is not being saved, shown in the banner.
+    pub progress_notices: Vec<String>,
+    /// The time study actions use; the event loop sets it from the clock, tests by hand.
+    pub now: Millis,
 }
 
 /// The rows of a full frame.
@@ -126,7 +140,89 @@ impl App {
             seed: 1,
             keymap: Keymap::default(),
             config_warnings: Vec::new(),
+            progress: None,
+            progress_notices: vec![],
+            now: 0,
         }
+    }
+
+    /// Hands the app a progress store; `notices` are what opening it had to report.
+    pub fn with_progress(mut self, progress: Progress, notices: Vec<String>) -> Self {
+        if let Some(first) = notices.first() {
+            self.status = Some(first.clone());
+        }
+        self.progress_notices = notices;
+        self.progress = Some(progress);
+        self
+    }
+
+    /// Whether a banner line about progress not being saved shows.
+    fn not_saving(&self) -> bool {
+        self.progress.as_ref().is_some_and(|p| !p.store.is_saving())
+    }
+
+    /// Starts a study session; `Nav::Status` says why not when there is no store.
+    fn start_session(
+        &mut self,
+        make: impl FnOnce(&Deck, &Progress, Millis) -> Result<Session, String>,
+    ) {
+        let Some(progress) = &self.progress else {
+            self.status = Some("no progress store: studying needs one".into());
+            return;
+        };
+        match make(&self.deck, progress, self.now) {
+            Ok(session) => self.stack.push(Screen::Review(Box::new(ReviewState::new(
+                session,
+                self.settings.level,
+                self.now,
+            )))),
+            Err(e) => self.status = Some(e),
+        }
+    }
+
+    /// Opens a cram session of `ids` (in order) on top of the current screen.
+    pub fn start_cram(&mut self, ids: Vec<String>, reschedule: bool) {
+        self.start_session(|_, _, now| Ok(Session::cram(ids, reschedule, now)));
+    }
+
+    /// Study and stats actions that need the store; true when handled.
+    fn study_action(&mut self, action: Action) -> bool {
+        match action {
+            Action::ReviewDue => self.start_session(|deck, p, now| {
+                Session::due(deck, p, None, now).map_err(|e| e.to_string())
+            }),
+            Action::ReviewTopic => {
+                let topic = match self.screen() {
+                    Screen::Home(h) => self.deck.topics.get(h.selected).map(|t| t.id.clone()),
+                    _ => None,
+                };
+                self.start_session(|deck, p, now| {
+                    Session::due(deck, p, topic.as_deref(), now).map_err(|e| e.to_string())
+                })
+            }
+            Action::Cram | Action::CramReschedule => {
+                let ids: Vec<String> = match self.screen() {
+                    Screen::List(l) => l.visible(&self.deck).iter().map(|q| q.id.clone()).collect(),
+                    _ => return false,
+                };
+                if ids.is_empty() {
+                    self.status = Some("no questions listed to cram".into());
+                    return true;
+                }
+                self.start_cram(ids, action == Action::CramReschedule)
+            }
+            Action::Stats => match &self.progress {
+                Some(p) => match Stats::compute(&self.deck, p, self.now) {
+                    Ok(stats) => self
+                        .stack
+                        .push(Screen::Stats(Box::new(StatsState { stats }))),
+                    Err(e) => self.status = Some(format!("stats could not be read: {e}")),
+                },
+                None => self.status = Some("no progress store: nothing to show".into()),
+            },
+            _ => return false,
+        }
+        true
     }
 
     pub fn should_quit(&self) -> bool {
@@ -410,6 +506,9 @@ impl App {
             }
             _ => {}
         }
+        if self.study_action(action) {
+            return;
+        }
         let ctx = self.context();
         let area = Rect::new(0, 0, self.size.0, self.size.1);
         let main = self.frame(area).main;
@@ -437,6 +536,18 @@ impl App {
                 },
                 None => Nav::Stay,
             },
+            Screen::Review(s) => match self.progress.as_mut() {
+                Some(p) => s.handle(
+                    action,
+                    &self.deck,
+                    p,
+                    self.now,
+                    theme,
+                    review::body_area(main),
+                ),
+                None => Nav::Stay,
+            },
+            Screen::Stats(_) => Nav::Stay,
         };
         match nav {
             Nav::Stay => {}
@@ -459,6 +570,12 @@ impl App {
         for w in self.config_warnings.iter().take(2) {
             out.push(format!(" warning: {w} (using the default)"));
         }
+        if self.not_saving() {
+            out.push(format!(
+                " not saving progress: {}",
+                self.progress_notices.join("; ")
+            ));
+        }
         out
     }
 
@@ -475,6 +592,8 @@ impl App {
                 Screen::Card(c) => c.id.clone(),
                 Screen::Settings(_) => "settings".into(),
                 Screen::Demo(_) => "demo".into(),
+                Screen::Review(r) => r.title(&self.deck),
+                Screen::Stats(_) => "stats".into(),
             });
         }
         out
@@ -482,7 +601,7 @@ impl App {
 
     fn hints(&self) -> &'static str {
         match self.context() {
-            Context::Home => "Enter open · o settings · ? help · q quit",
+            Context::Home => "Enter open · r review · s stats · o settings · ? help · q quit",
             Context::List => {
                 "Enter open · / search · l level · i importance · s sort · ? help · q back"
             }
@@ -494,6 +613,8 @@ impl App {
             Context::Command => "Enter run · Tab complete · Up/Down history · Esc close",
             Context::Editor => "Esc save and close · Ctrl-S save · Ctrl-N next file",
             Context::Settings | Context::Global | Context::Help => "h l change · ? help · q back",
+            Context::Review => "Space answer/Good · 1-4 grade · u undo · b bury · ? help · q back",
+            Context::Stats => "? help · q back",
         }
     }
 }
@@ -553,6 +674,14 @@ impl Widget for &App {
                     (&demo_view::View { ctx, demo }).render(f.main, buf);
                 }
             }
+            Screen::Review(state) => (&review::View {
+                ctx,
+                state,
+                progress: self.progress.as_ref(),
+                now: self.now,
+            })
+                .render(f.main, buf),
+            Screen::Stats(state) => (&stats::View { ctx, state }).render(f.main, buf),
         }
         if self.help {
             (&help::View {

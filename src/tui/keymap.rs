@@ -20,6 +20,9 @@ pub enum Context {
     Command,
     /// Editing a manifest in the demo.
     Editor,
+    /// A study session (due cards or cram) on the card screen.
+    Review,
+    Stats,
 }
 
 impl Context {
@@ -35,6 +38,8 @@ impl Context {
             Context::Demo => "demo",
             Context::Command => "demo command line",
             Context::Editor => "manifest editor",
+            Context::Review => "review",
+            Context::Stats => "stats",
         }
     }
 }
@@ -98,6 +103,19 @@ pub enum Action {
     EditorSave,
     EditorClose,
     EditorNextFile,
+    /// Grade the card showing: 1 Again, 2 Hard, 3 Good, 4 Easy.
+    Grade(u8),
+    Undo,
+    Bury,
+    /// Study due cards across all topics.
+    ReviewDue,
+    /// Study due cards of the selected topic.
+    ReviewTopic,
+    Stats,
+    /// Practise the listed questions; the schedule is untouched.
+    Cram,
+    /// Practise the listed questions and let the grades move the schedule.
+    CramReschedule,
 }
 
 /// A key with its modifiers. For characters SHIFT is ignored (`G`, `?` arrive with it on
@@ -217,6 +235,19 @@ pub static KEYMAP: &[Binding] = &[
         A::Open,
         "open the topic's questions",
     ),
+    b(
+        C::Home,
+        ch('r'),
+        A::ReviewDue,
+        "review due cards, all topics",
+    ),
+    b(
+        C::Home,
+        ch('t'),
+        A::ReviewTopic,
+        "review due cards of this topic",
+    ),
+    b(C::Home, ch('s'), A::Stats, "progress statistics"),
     // Question list
     b(C::List, ch('j'), A::Down, "next question"),
     b(C::List, code(KeyCode::Down), A::Down, "next question"),
@@ -241,6 +272,13 @@ pub static KEYMAP: &[Binding] = &[
         "cycle the importance filter",
     ),
     b(C::List, ch('s'), A::ToggleSort, "sort by frequency on/off"),
+    b(C::List, ch('c'), A::Cram, "cram the listed questions"),
+    b(
+        C::List,
+        ch('C'),
+        A::CramReschedule,
+        "cram the listed questions, moving their schedule",
+    ),
     // Typing a search
     b(
         C::Search,
@@ -451,6 +489,59 @@ pub static KEYMAP: &[Binding] = &[
         "next value",
     ),
     b(C::Settings, ch(' '), A::NextValue, "next value"),
+    // Study session
+    b(
+        C::Review,
+        ch(' '),
+        A::Reveal,
+        "show the answer, then grade Good",
+    ),
+    b(
+        C::Review,
+        code(KeyCode::Enter),
+        A::Reveal,
+        "show the answer, then grade Good",
+    ),
+    b(
+        C::Review,
+        ch('1'),
+        A::Grade(1),
+        "grade: 1 Again 2 Hard 3 Good 4 Easy",
+    ),
+    b(
+        C::Review,
+        ch('2'),
+        A::Grade(2),
+        "grade: 1 Again 2 Hard 3 Good 4 Easy",
+    ),
+    b(
+        C::Review,
+        ch('3'),
+        A::Grade(3),
+        "grade: 1 Again 2 Hard 3 Good 4 Easy",
+    ),
+    b(
+        C::Review,
+        ch('4'),
+        A::Grade(4),
+        "grade: 1 Again 2 Hard 3 Good 4 Easy",
+    ),
+    b(C::Review, ch('u'), A::Undo, "undo the last grade"),
+    b(C::Review, ch('b'), A::Bury, "bury the card until tomorrow"),
+    b(C::Review, ch('a'), A::RevealAll, "reveal everything"),
+    b(C::Review, ch('5'), A::Jump(5), "jump to section 5-9"),
+    b(C::Review, ch('6'), A::Jump(6), "jump to section 5-9"),
+    b(C::Review, ch('7'), A::Jump(7), "jump to section 5-9"),
+    b(C::Review, ch('8'), A::Jump(8), "jump to section 5-9"),
+    b(C::Review, ch('9'), A::Jump(9), "jump to section 5-9"),
+    b(C::Review, ch('j'), A::Down, "scroll down"),
+    b(C::Review, code(KeyCode::Down), A::Down, "scroll down"),
+    b(C::Review, ch('k'), A::Up, "scroll up"),
+    b(C::Review, code(KeyCode::Up), A::Up, "scroll up"),
+    b(C::Review, code(KeyCode::PageDown), A::PageDown, "page down"),
+    b(C::Review, code(KeyCode::PageUp), A::PageUp, "page up"),
+    b(C::Review, ch('['), A::PrevLevel, "deeper: lower level"),
+    b(C::Review, ch(']'), A::NextLevel, "deeper: higher level"),
     // The help overlay
     b(C::Help, ch('j'), A::Down, "scroll help down"),
     b(C::Help, code(KeyCode::Down), A::Down, "scroll help down"),

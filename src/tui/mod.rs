@@ -63,6 +63,7 @@ pub fn run_app(mut app: App) -> Result<()> {
 fn event_loop(terminal: &mut DefaultTerminal, app: &mut App, stop: &AtomicBool) -> Result<()> {
     let mut mouse = false;
     let mut next_tick: Option<Instant> = None;
+    app.now = crate::study::time::now();
     let size = terminal.size()?;
     app.update(Msg::Resize(size.width, size.height));
     loop {
@@ -122,6 +123,8 @@ fn event_loop(terminal: &mut DefaultTerminal, app: &mut App, stop: &AtomicBool) 
                 }
             }
         };
+        // Study actions take the time as an argument; this loop is where it is read.
+        app.now = crate::study::time::now();
         app.update(msg);
         if app.should_quit() {
             return Ok(());

@@ -6,7 +6,9 @@ pub mod demo_view;
 pub mod help;
 pub mod home;
 pub mod list;
+pub mod review;
 pub mod settings;
+pub mod stats;
 
 use crate::content::Deck;
 

@@ -1,0 +1,161 @@
+//! Opening the progress store for a command: the data folder, config.toml's study
+//! settings, and `stats`, `export` and `import`.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+
+use crate::content::Deck;
+use crate::study::store::Export;
+use crate::study::{Progress, Stats, Store, StudyConfig, time};
+
+use super::{Cli, Format, paths, write_out};
+
+/// The study settings from the config folder's config.toml; a broken file is reported and
+/// the defaults used.
+pub fn study_config() -> StudyConfig {
+    let Some(file) = paths::config_dir().map(|d| d.join("config.toml")) else {
+        return StudyConfig::default();
+    };
+    let text = match std::fs::read_to_string(&file) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return StudyConfig::default(),
+        Err(e) => {
+            eprintln!(
+                "warning: {}: {e}; using the default study settings",
+                file.display()
+            );
+            return StudyConfig::default();
+        }
+    };
+    match StudyConfig::parse(&text, &file.display().to_string()) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("warning: {e}; using the default study settings");
+            StudyConfig::default()
+        }
+    }
+}
+
+/// The store in the data folder (or in memory, with a notice saying why) and the settings.
+pub fn open(cli: &Cli) -> Result<(Progress, Vec<String>)> {
+    let now = time::now();
+    let opened = match paths::data_dir(cli.data_dir.as_deref()) {
+        Some(dir) => Store::open_dir(&dir, now),
+        None => {
+            let why = "no data folder could be found (no home directory); studying without \
+                       saving progress; pass --data-dir DIR to save";
+            crate::study::Opened {
+                store: Store::in_memory(why)?,
+                notices: vec![why.to_string()],
+            }
+        }
+    };
+    let progress = Progress::new(opened.store, study_config())?;
+    Ok((progress, opened.notices))
+}
+
+fn warn_all(notices: &[String]) {
+    for n in notices {
+        eprintln!("warning: {n}");
+    }
+}
+
+pub fn stats(cli: &Cli, deck: &Deck, format: Format) -> Result<ExitCode> {
+    let (progress, notices) = open(cli)?;
+    warn_all(&notices);
+    let stats = Stats::compute(deck, &progress, time::now())?;
+    let text = match format {
+        Format::Table => stats.to_text(),
+        Format::Json => serde_json::to_string_pretty(&stats)? + "\n",
+    };
+    write_out(&mut std::io::stdout().lock(), &text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses to export or import through a store that is not the user's file.
+fn saving_or_exit(progress: &Progress, notices: &[String], what: &str) -> Option<ExitCode> {
+    if progress.store.is_saving() {
+        warn_all(notices);
+        return None;
+    }
+    for n in notices {
+        eprintln!("error: {n}");
+    }
+    eprintln!("error: cannot {what} without the progress store");
+    Some(ExitCode::from(1))
+}
+
+pub fn export(cli: &Cli, file: Option<&Path>) -> Result<ExitCode> {
+    let (progress, notices) = open(cli)?;
+    if let Some(code) = saving_or_exit(&progress, &notices, "export") {
+        return Ok(code);
+    }
+    let doc = progress.store.export()?;
+    let json = serde_json::to_string_pretty(&doc)? + "\n";
+    match file {
+        None => write_out(&mut std::io::stdout().lock(), &json)?,
+        Some(path) => {
+            // Written beside the target and renamed, so a failed export never leaves half a file.
+            let tmp = path.with_extension("json.partial");
+            let mut f = std::fs::File::create(&tmp)
+                .with_context(|| format!("cannot write {}", tmp.display()))?;
+            f.write_all(json.as_bytes())
+                .and_then(|_| f.sync_all())
+                .with_context(|| format!("cannot write {}", tmp.display()))?;
+            std::fs::rename(&tmp, path)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            eprintln!(
+                "exported {} reviews, {} cards, {} mock interviews and {} solved challenges to {}",
+                doc.reviews.len(),
+                doc.cards.len(),
+                doc.mock_sessions.len(),
+                doc.solved_challenges.len(),
+                path.display()
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn import(cli: &Cli, file: &Path) -> Result<ExitCode> {
+    let text = match std::fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", file.display());
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let doc: Export = match serde_json::from_str(&text) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!(
+                "error: {}:{}:{}: not a kubedrill progress export: {e}",
+                file.display(),
+                e.line(),
+                e.column()
+            );
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let (mut progress, notices) = open(cli)?;
+    if let Some(code) = saving_or_exit(&progress, &notices, "import") {
+        return Ok(code);
+    }
+    match progress.store.import(&doc) {
+        Ok(sum) => {
+            println!(
+                "imported {} reviews, {} cards, {} mock interviews and {} solved challenges \
+                 (rows already present were skipped)",
+                sum.reviews, sum.cards, sum.mock_sessions, sum.solved_challenges
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("error: {}: {e}", file.display());
+            Ok(ExitCode::from(1))
+        }
+    }
+}

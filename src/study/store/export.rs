@@ -1,0 +1,323 @@
+//! Export to and import from JSON: every table, so export, import into an empty store and
+//! export again gives the same document. Import merges: rows already present are skipped.
+
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use serde::{Deserialize, Serialize};
+
+use super::{Mode, Result, Store, StoreError, upsert_card};
+use crate::study::schedule::{CardState, Grade, Phase};
+use crate::study::time::Millis;
+
+/// What `export` writes; `format` and `version` name the document, not the database.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Export {
+    pub format: String,
+    pub version: u32,
+    pub reviews: Vec<ReviewRecord>,
+    pub cards: Vec<CardState>,
+    pub mock_sessions: Vec<MockSessionRecord>,
+    pub solved_challenges: Vec<SolvedRecord>,
+}
+
+pub const FORMAT: &str = "kubedrill-progress";
+pub const VERSION: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewRecord {
+    pub question_id: String,
+    pub grade: Grade,
+    pub reviewed_at: Millis,
+    pub took_ms: i64,
+    pub mode: Mode,
+    pub phase_before: Phase,
+    pub undone_at: Option<Millis>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MockSessionRecord {
+    pub started_at: Millis,
+    pub finished_at: Option<Millis>,
+    pub level: Option<String>,
+    pub topic: Option<String>,
+    pub seed: Option<i64>,
+    pub answers: Vec<MockAnswerRecord>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MockAnswerRecord {
+    pub question_id: String,
+    /// `basics` or `solid`.
+    pub tier: String,
+    pub asked_at: Millis,
+    pub took_ms: i64,
+    pub budget_ms: i64,
+    /// Indices into the question's keypoints.
+    pub keypoints_covered: Vec<u32>,
+    pub keypoints_total: u32,
+    /// Indices into the question's pitfalls.
+    pub pitfalls_said: Vec<u32>,
+    pub followup: Option<String>,
+    pub score: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SolvedRecord {
+    pub question_id: String,
+    pub title: String,
+    pub solved_at: Millis,
+}
+
+/// What an import added.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ImportSummary {
+    pub reviews: usize,
+    pub cards: usize,
+    pub mock_sessions: usize,
+    pub solved_challenges: usize,
+}
+
+pub(super) fn insert_mock_answer(
+    conn: &Connection,
+    session_id: i64,
+    a: &MockAnswerRecord,
+) -> rusqlite::Result<()> {
+    let list = |v: &[u32]| serde_json::to_string(v).unwrap_or_else(|_| "[]".into());
+    conn.prepare_cached(
+        "INSERT INTO mock_answers (session_id, question_id, tier, asked_at, took_ms, budget_ms, \
+         keypoints_covered, keypoints_total, pitfalls_said, followup, score) VALUES (?1, ?2, ?3, \
+         ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    )?
+    .execute(params![
+        session_id,
+        a.question_id,
+        a.tier,
+        a.asked_at,
+        a.took_ms,
+        a.budget_ms,
+        list(&a.keypoints_covered),
+        a.keypoints_total,
+        list(&a.pitfalls_said),
+        a.followup,
+        a.score,
+    ])?;
+    Ok(())
+}
+
+impl Store {
+    /// Everything in the store as one document.
+    pub fn export(&self) -> Result<Export> {
+        let err = self.err();
+        let reviews = self
+            .reviews()?
+            .into_iter()
+            .map(|r| ReviewRecord {
+                question_id: r.question_id,
+                grade: r.grade,
+                reviewed_at: r.reviewed_at,
+                took_ms: r.took_ms,
+                mode: r.mode,
+                phase_before: r.phase_before,
+                undone_at: r.undone_at,
+            })
+            .collect();
+        let mut cards: Vec<CardState> = self.cards()?.into_values().collect();
+        cards.sort_by(|a, b| a.question_id.cmp(&b.question_id));
+
+        let mut mock_sessions = Vec::new();
+        {
+            let mut st = self
+                .conn
+                .prepare(
+                    "SELECT id, started_at, finished_at, level, topic, seed FROM mock_sessions \
+                     ORDER BY started_at, id",
+                )
+                .map_err(&err)?;
+            let sessions: Vec<(i64, MockSessionRecord)> = st
+                .query_map([], |r| {
+                    Ok((
+                        r.get(0)?,
+                        MockSessionRecord {
+                            started_at: r.get(1)?,
+                            finished_at: r.get(2)?,
+                            level: r.get(3)?,
+                            topic: r.get(4)?,
+                            seed: r.get(5)?,
+                            answers: vec![],
+                        },
+                    ))
+                })
+                .map_err(&err)?
+                .collect::<rusqlite::Result<_>>()
+                .map_err(&err)?;
+            let mut st = self
+                .conn
+                .prepare(
+                    "SELECT question_id, tier, asked_at, took_ms, budget_ms, keypoints_covered, \
+                     keypoints_total, pitfalls_said, followup, score FROM mock_answers WHERE \
+                     session_id = ?1 ORDER BY asked_at, id",
+                )
+                .map_err(&err)?;
+            for (id, mut s) in sessions {
+                let rows: Vec<(MockAnswerRecord, String, String)> = st
+                    .query_map([id], |r| {
+                        Ok((
+                            MockAnswerRecord {
+                                question_id: r.get(0)?,
+                                tier: r.get(1)?,
+                                asked_at: r.get(2)?,
+                                took_ms: r.get(3)?,
+                                budget_ms: r.get(4)?,
+                                keypoints_covered: vec![],
+                                keypoints_total: r.get(6)?,
+                                pitfalls_said: vec![],
+                                followup: r.get(8)?,
+                                score: r.get(9)?,
+                            },
+                            r.get(5)?,
+                            r.get(7)?,
+                        ))
+                    })
+                    .map_err(&err)?
+                    .collect::<rusqlite::Result<_>>()
+                    .map_err(&err)?;
+                for (mut a, covered, said) in rows {
+                    let parse = |s: &str| {
+                        serde_json::from_str::<Vec<u32>>(s)
+                            .map_err(|e| StoreError::BadRow(a.question_id.clone(), e.to_string()))
+                    };
+                    a.keypoints_covered = parse(&covered)?;
+                    a.pitfalls_said = parse(&said)?;
+                    s.answers.push(a);
+                }
+                mock_sessions.push(s);
+            }
+        }
+        let solved_challenges = self
+            .solved()?
+            .into_iter()
+            .map(|(question_id, title, solved_at)| SolvedRecord {
+                question_id,
+                title,
+                solved_at,
+            })
+            .collect();
+        Ok(Export {
+            format: FORMAT.into(),
+            version: VERSION,
+            reviews,
+            cards,
+            mock_sessions,
+            solved_challenges,
+        })
+    }
+
+    /// Merges a document into the store in one transaction: reviews not already logged
+    /// (same question, time and grade), cards newer than the stored ones, sessions not
+    /// already present (same start), challenges not yet solved.
+    pub fn import(&mut self, doc: &Export) -> Result<ImportSummary> {
+        if doc.format != FORMAT {
+            return Err(StoreError::Import(format!(
+                "not a kubedrill progress export (format is `{}`, expected `{FORMAT}`)",
+                doc.format
+            )));
+        }
+        if doc.version > VERSION {
+            return Err(StoreError::Import(format!(
+                "export version {} is newer than this kubedrill reads ({VERSION})",
+                doc.version
+            )));
+        }
+        let err = self.err();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(&err)?;
+        let mut sum = ImportSummary::default();
+        for r in &doc.reviews {
+            let exists: Option<i64> = tx
+                .query_row(
+                    "SELECT id FROM reviews WHERE question_id = ?1 AND reviewed_at = ?2 AND \
+                     grade = ?3",
+                    params![r.question_id, r.reviewed_at, r.grade.number()],
+                    |row| row.get(0),
+                )
+                .optional()
+                .map_err(&err)?;
+            if exists.is_some() {
+                continue;
+            }
+            tx.execute(
+                "INSERT INTO reviews (question_id, grade, reviewed_at, took_ms, mode, \
+                 phase_before) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![
+                    r.question_id,
+                    r.grade.number(),
+                    r.reviewed_at,
+                    r.took_ms,
+                    r.mode.as_str(),
+                    r.phase_before.as_str(),
+                ],
+            )
+            .map_err(&err)?;
+            if let Some(at) = r.undone_at {
+                tx.execute(
+                    "INSERT INTO undos (review_id, undone_at) VALUES (?1, ?2)",
+                    params![tx.last_insert_rowid(), at],
+                )
+                .map_err(&err)?;
+            }
+            sum.reviews += 1;
+        }
+        for c in &doc.cards {
+            let stored = Store::card_in(&tx, &c.question_id)?;
+            let newer = match &stored {
+                None => true,
+                Some(s) => c.last_review > s.last_review,
+            };
+            if newer {
+                upsert_card(&tx, c).map_err(&err)?;
+                sum.cards += 1;
+            }
+        }
+        for s in &doc.mock_sessions {
+            let exists: Option<i64> = tx
+                .query_row(
+                    "SELECT id FROM mock_sessions WHERE started_at = ?1",
+                    [s.started_at],
+                    |row| row.get(0),
+                )
+                .optional()
+                .map_err(&err)?;
+            if exists.is_some() {
+                continue;
+            }
+            tx.execute(
+                "INSERT INTO mock_sessions (started_at, finished_at, level, topic, seed) VALUES \
+                 (?1, ?2, ?3, ?4, ?5)",
+                params![s.started_at, s.finished_at, s.level, s.topic, s.seed],
+            )
+            .map_err(&err)?;
+            let id = tx.last_insert_rowid();
+            for a in &s.answers {
+                insert_mock_answer(&tx, id, a).map_err(&err)?;
+            }
+            sum.mock_sessions += 1;
+        }
+        for c in &doc.solved_challenges {
+            sum.solved_challenges += tx
+                .execute(
+                    "INSERT OR IGNORE INTO solved_challenges (question_id, title, solved_at) \
+                     VALUES (?1, ?2, ?3)",
+                    params![c.question_id, c.title, c.solved_at],
+                )
+                .map_err(&err)?;
+        }
+        tx.commit().map_err(&err)?;
+        Ok(sum)
+    }
+}

@@ -1,0 +1,196 @@
+//! Opening the store: the data folder, the file, its damage and its migrations.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{Connection, ErrorCode};
+
+use super::{Location, Store, StoreError, sql};
+use crate::study::time::{Millis, stamp};
+
+/// The database's name inside the data folder.
+pub const FILE_NAME: &str = "progress.db";
+
+/// How long a write waits for another instance's transaction before giving up.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A store and what the user must be told about how it was opened.
+#[derive(Debug)]
+pub struct Opened {
+    pub store: Store,
+    pub notices: Vec<String>,
+}
+
+/// Errors that mean the file itself is unreadable, as opposed to a lock. Only asked once
+/// the folder is known to be writable, so `CannotOpen` is about the file.
+fn is_damage(e: &StoreError) -> bool {
+    match e {
+        StoreError::Sqlite { source, .. } => matches!(
+            source.sqlite_error_code(),
+            Some(
+                ErrorCode::NotADatabase
+                    | ErrorCode::DatabaseCorrupt
+                    | ErrorCode::CannotOpen
+                    | ErrorCode::PermissionDenied
+            )
+        ),
+        StoreError::BadRow(..) => true,
+        _ => false,
+    }
+}
+
+impl Store {
+    /// Opens (or creates) the store in `dir`. Never fails: when the folder cannot hold a
+    /// database the store lives in memory, and a notice says that nothing is saved.
+    pub fn open_dir(dir: &Path, now: Millis) -> Opened {
+        let memory = |why: String| {
+            let notice = format!("{why}; studying without saving progress");
+            match Store::in_memory(&notice) {
+                Ok(store) => Opened {
+                    store,
+                    notices: vec![notice],
+                },
+                // SQLite in memory needs no disk; failing here means no memory at all.
+                Err(e) => panic!("an in-memory progress store could not be made: {e}"),
+            }
+        };
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            return memory(format!(
+                "the data folder {} could not be created ({e})",
+                dir.display()
+            ));
+        }
+        if let Err(e) = probe_writable(dir) {
+            return memory(format!(
+                "the data folder {} is not writable ({e})",
+                dir.display()
+            ));
+        }
+        match Store::open_file(&dir.join(FILE_NAME), now) {
+            Ok(opened) => opened,
+            Err(e) => memory(e.to_string()),
+        }
+    }
+
+    /// Opens the file at `path`, migrating it; a damaged file is moved aside under a
+    /// timestamped name and a fresh one started.
+    pub fn open_file(path: &Path, now: Millis) -> Result<Opened, StoreError> {
+        match Store::try_open(path) {
+            Ok((store, migrated)) => Ok(Opened {
+                store,
+                notices: migrated
+                    .map(|from| {
+                        format!(
+                            "the progress database {} was upgraded from schema version {from} \
+                             to {}",
+                            path.display(),
+                            super::schema::VERSION
+                        )
+                    })
+                    .into_iter()
+                    .collect(),
+            }),
+            Err(e) if is_damage(&e) => {
+                let aside = move_aside(path, now)?;
+                let (store, _) = Store::try_open(path)?;
+                Ok(Opened {
+                    store,
+                    notices: vec![format!(
+                        "the progress database {} could not be read ({}); it was moved aside \
+                         to {} and a fresh one started (nothing was deleted)",
+                        path.display(),
+                        cause(&e),
+                        aside.display()
+                    )],
+                })
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The store, and the schema version it was upgraded from, if it was.
+    fn try_open(path: &Path) -> Result<(Store, Option<i64>), StoreError> {
+        let shown = path.display().to_string();
+        let err = sql(&shown);
+        let conn = Connection::open(path).map_err(&err)?;
+        conn.busy_timeout(BUSY_TIMEOUT).map_err(&err)?;
+        // Checked before anything is written, so a damaged file is moved aside untouched.
+        let check: String = conn
+            .query_row("PRAGMA quick_check(1)", [], |r| r.get(0))
+            .map_err(&err)?;
+        if check != "ok" {
+            return Err(StoreError::Sqlite {
+                where_: shown,
+                source: rusqlite::Error::SqliteFailure(
+                    rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CORRUPT),
+                    Some(check),
+                ),
+            });
+        }
+        // WAL: readers never block the writer, so two instances can run side by side.
+        let mode: String = conn
+            .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+            .map_err(&err)?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(StoreError::Io(format!(
+                "{shown}: the database refused write-ahead logging (journal mode {mode})"
+            )));
+        }
+        // FULL: a committed grade is on disk when commit returns, even through a power cut.
+        conn.pragma_update(None, "synchronous", "FULL")
+            .map_err(&err)?;
+        conn.pragma_update(None, "foreign_keys", true)
+            .map_err(&err)?;
+        let mut store = Store {
+            conn,
+            location: Location::File(path.to_path_buf()),
+        };
+        let migrated = store.migrate(&shown)?;
+        Ok((store, migrated))
+    }
+}
+
+fn cause(e: &StoreError) -> String {
+    match e {
+        StoreError::Sqlite { source, .. } => source.to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// Creates and removes a file, to learn whether SQLite could write here.
+fn probe_writable(dir: &Path) -> std::io::Result<()> {
+    let probe = dir.join(format!(".kubedrill-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"")?;
+    std::fs::remove_file(&probe)
+}
+
+/// Renames the database (and its -wal and -shm files) to `NAME.damaged-STAMP`; returns
+/// the new name of the database.
+fn move_aside(path: &Path, now: Millis) -> Result<PathBuf, StoreError> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| FILE_NAME.to_string());
+    let base = format!("{name}.damaged-{}", stamp(now));
+    let mut target = path.with_file_name(&base);
+    let mut n = 1;
+    while target.exists() {
+        n += 1;
+        target = path.with_file_name(format!("{base}-{n}"));
+    }
+    let io = |e: std::io::Error, from: &Path| {
+        StoreError::Io(format!(
+            "the damaged progress database {} could not be moved aside: {e}",
+            from.display()
+        ))
+    };
+    std::fs::rename(path, &target).map_err(|e| io(e, path))?;
+    for suffix in ["-wal", "-shm"] {
+        let side = PathBuf::from(format!("{}{suffix}", path.display()));
+        if side.exists() {
+            let to = PathBuf::from(format!("{}{suffix}", target.display()));
+            std::fs::rename(&side, &to).map_err(|e| io(e, &side))?;
+        }
+    }
+    Ok(target)
+}
