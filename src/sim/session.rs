@@ -28,6 +28,8 @@ pub struct Output {
 struct Autoscaler {
     target: u32,
     next_at: u64,
+    /// pause/crash stop it without losing its configuration (the HPA object stays).
+    state: RunState,
 }
 
 const HPA_PERIOD: u64 = 15;
@@ -38,6 +40,8 @@ struct Gitops {
     mode: ApplyMode,
     file: String,
     next_at: u64,
+    /// pause/crash stop it without losing its configuration (it lives in git).
+    state: RunState,
 }
 
 #[derive(Debug, Default)]
@@ -168,6 +172,7 @@ impl Session {
 
     fn run_writers(&mut self, now: u64) {
         if let Some(a) = self.autoscaler.clone()
+            && a.state == RunState::Running
             && now >= a.next_at
         {
             self.autoscaler = Some(Autoscaler {
@@ -188,6 +193,7 @@ impl Session {
             }
         }
         if let Some(g) = self.gitops.clone()
+            && g.state == RunState::Running
             && now >= g.next_at
         {
             self.gitops = Some(Gitops {
@@ -309,7 +315,11 @@ impl Session {
             }
             Directive::AutoscalerTarget(n) => {
                 let next_at = self.cluster.now() + 1;
-                self.autoscaler = Some(Autoscaler { target: n, next_at });
+                self.autoscaler = Some(Autoscaler {
+                    target: n,
+                    next_at,
+                    state: RunState::Running,
+                });
                 say(format!(
                     "autoscaler: metrics now recommend {n} replicas (it syncs every {HPA_PERIOD}s)\n"
                 ))
@@ -333,6 +343,7 @@ impl Session {
                     mode,
                     file: file.clone(),
                     next_at,
+                    state: RunState::Running,
                 });
                 say(format!(
                     "gitops: applying {file} every {every}s ({m}) as gitops-syncer\n"
@@ -353,13 +364,23 @@ impl Session {
     fn set_state(&mut self, c: Component, s: RunState, word: &str) -> Output {
         match c {
             Component::Autoscaler | Component::Gitops => {
-                if s != RunState::Running {
-                    if c == Component::Autoscaler {
-                        self.autoscaler = None;
+                let state = match c {
+                    Component::Autoscaler => self.autoscaler.as_mut().map(|a| &mut a.state),
+                    _ => self.gitops.as_mut().map(|g| &mut g.state),
+                };
+                let Some(state) = state else {
+                    let (what, start) = if c == Component::Autoscaler {
+                        ("autoscaler", "autoscaler N")
                     } else {
-                        self.gitops = None;
-                    }
-                }
+                        ("GitOps syncer", "gitops every N")
+                    };
+                    return Output {
+                        stdout: String::new(),
+                        stderr: format!("error: the {what} is off; `{start}` starts it\n"),
+                    };
+                };
+                // A stopped writer resumes where it left off: a due sync runs next tick.
+                *state = s;
             }
             _ => self.cluster.set_state(c, s),
         }
@@ -396,20 +417,8 @@ impl Session {
 
     pub fn component_state(&self, c: Component) -> &'static str {
         match c {
-            Component::Autoscaler => {
-                if self.autoscaler.is_some() {
-                    "running"
-                } else {
-                    "off"
-                }
-            }
-            Component::Gitops => {
-                if self.gitops.is_some() {
-                    "running"
-                } else {
-                    "off"
-                }
-            }
+            Component::Autoscaler => self.autoscaler.as_ref().map_or("off", |a| a.state.as_str()),
+            Component::Gitops => self.gitops.as_ref().map_or("off", |g| g.state.as_str()),
             _ => self.cluster.state(c).as_str(),
         }
     }
@@ -630,5 +639,59 @@ impl Facts for Session {
                     .count()
             ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn replicas(s: &mut Session) -> String {
+        s.run_line("kubectl get deploy web -o jsonpath='{.spec.replicas}'")
+            .stdout
+    }
+
+    #[test]
+    fn paused_autoscaler_keeps_its_target_and_resumes() {
+        let mut s = Session::new("field-fight", 1).unwrap();
+        s.run_line("autoscaler 5");
+        s.run_line("pause autoscaler");
+        s.run_line("tick 20");
+        assert_eq!(replicas(&mut s), "3", "a paused autoscaler must not write");
+        assert_eq!(s.component_state(Component::Autoscaler), "paused");
+        assert!(s.status_text().contains("autoscaler  paused  wants 5"));
+        s.run_line("resume autoscaler");
+        assert_eq!(s.component_state(Component::Autoscaler), "running");
+        s.run_line("tick 1");
+        assert_eq!(replicas(&mut s), "5");
+    }
+
+    #[test]
+    fn crashed_gitops_restarts_with_its_file() {
+        let mut s = Session::new("field-fight", 1).unwrap();
+        s.run_line("gitops every 10 client-side");
+        s.run_line("tick 2");
+        s.run_line("crash gitops");
+        s.run_line("kubectl scale deploy web --replicas=7");
+        s.run_line("tick 30");
+        assert_eq!(replicas(&mut s), "7", "a crashed syncer must not write");
+        assert!(
+            s.status_text()
+                .contains("gitops      crashed  gitops.yaml every 10s")
+        );
+        s.run_line("restart gitops");
+        s.run_line("tick 1");
+        assert_eq!(replicas(&mut s), "3");
+    }
+
+    #[test]
+    fn resuming_a_writer_that_is_off_says_how_to_start_it() {
+        let mut s = Session::new("field-fight", 1).unwrap();
+        let o = s.run_line("resume autoscaler");
+        assert_eq!(
+            o.stderr,
+            "error: the autoscaler is off; `autoscaler N` starts it\n"
+        );
+        assert_eq!(s.component_state(Component::Autoscaler), "off");
     }
 }
