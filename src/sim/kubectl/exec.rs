@@ -193,9 +193,20 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
             )
         }),
         Command::Rollout {
+            action: RolloutAction::Status,
+            target,
+            watch,
+            timeout_ms,
+            ..
+        } => match one(cluster, target) {
+            Ok((_, name)) => rollout_status(cluster, &name, *watch, *timeout_ms),
+            Err(o) => o,
+        },
+        Command::Rollout {
             action,
             target,
             to_revision,
+            ..
         } => rollout(cluster, *action, target, *to_revision),
         Command::Label {
             target,
@@ -753,7 +764,8 @@ fn rollout(
             next["spec"]["template"] = template;
             update_then(cluster, t.kind, next, format!("{kg}/{name} rolled back\n"))
         }
-        RolloutAction::Status => rollout_status(cluster, &name),
+        // Handled before: it needs the watch flags.
+        RolloutAction::Status => Outcome::default(),
     }
 }
 
@@ -785,6 +797,13 @@ fn revisions(cluster: &Cluster, d: &Value) -> Vec<(i64, Value)> {
 fn status_line(d: &Value) -> (String, bool) {
     let name = obj::name(d);
     let int = |p: &[&str]| obj::int(d, p).unwrap_or(0);
+    if int(&["metadata", "generation"]) > int(&["status", "observedGeneration"]) {
+        return (
+            "Waiting for deployment spec update to be observed...\n".into(),
+            false,
+        );
+    }
+    // kubectl looks at the Progressing condition only once the spec is observed.
     if d["status"]["conditions"].as_array().is_some_and(|c| {
         c.iter()
             .any(|c| c["type"] == "Progressing" && c["reason"] == "ProgressDeadlineExceeded")
@@ -792,12 +811,6 @@ fn status_line(d: &Value) -> (String, bool) {
         return (
             format!("error: deployment \"{name}\" exceeded its progress deadline\n"),
             true,
-        );
-    }
-    if int(&["metadata", "generation"]) > int(&["status", "observedGeneration"]) {
-        return (
-            "Waiting for deployment spec update to be observed...\n".into(),
-            false,
         );
     }
     let want = obj::int(d, &["spec", "replicas"]).unwrap_or(1);
@@ -835,15 +848,30 @@ fn status_line(d: &Value) -> (String, bool) {
     )
 }
 
+/// How long `rollout status` without `--timeout` may wait: kubectl would wait forever,
+/// the demo cannot, so it stops here and says so.
+pub const ROLLOUT_STATUS_CAP: u64 = 600;
+
 /// `rollout status` watches until the rollout finishes: the demo advances simulated time
-/// while it waits, printing a line whenever the state changes.
-fn rollout_status(cluster: &mut Cluster, name: &str) -> Outcome {
-    const LIMIT: u64 = 600;
+/// while it waits (never past `--timeout`), printing a line whenever the state changes.
+/// kubectl prints a line per watch event, so on a real cluster a line may repeat.
+fn rollout_status(
+    cluster: &mut Cluster,
+    name: &str,
+    watch: bool,
+    timeout_ms: Option<u64>,
+) -> Outcome {
+    // The clock moves in whole seconds: wait only the seconds that fit in the timeout.
+    let limit = timeout_ms.map_or(ROLLOUT_STATUS_CAP, |ms| ms / 1000);
     let mut o = Outcome::default();
     let mut last = String::new();
-    for _ in 0..=LIMIT {
+    for waited in 0..=limit {
+        if waited > 0 {
+            cluster.tick();
+        }
         let Ok(d) = cluster.api.get(Kind::Deployment, name) else {
-            return o.api(&ApiError::not_found(Kind::Deployment, name), None);
+            // The watch sees the deletion and gives up.
+            return o.err("error: object has been deleted\n");
         };
         let (line, done) = status_line(d);
         if line != last {
@@ -853,12 +881,16 @@ fn rollout_status(cluster: &mut Cluster, name: &str) -> Outcome {
             o.stdout.push_str(&line);
             last = line;
         }
-        if done {
+        if done || !watch {
             return o;
         }
-        cluster.tick();
     }
-    o.err("error: timed out waiting for the condition\n")
+    match timeout_ms {
+        Some(_) => o.err("error: timed out waiting for the condition\n"),
+        None => o.err(format!(
+            "error: kubedrill's demo stopped watching after {ROLLOUT_STATUS_CAP} simulated seconds; kubectl would keep waiting (use --timeout to bound it)\n"
+        )),
+    }
 }
 
 fn label(
@@ -957,4 +989,73 @@ fn set_image(cluster: &mut Cluster, t: &Target, images: &[(String, String)]) -> 
         next,
         format!("{}/{name} image updated\n", t.kind.kind_group()),
     )
+}
+
+#[cfg(test)]
+mod rollout_status_tests {
+    use crate::sim::session::Session;
+
+    const WAITING: &str = "Waiting for deployment \"web\" rollout to finish: 1 out of 3 new replicas have been updated...\n";
+
+    fn stuck() -> Session {
+        let mut s = Session::new("rollout", 1).unwrap();
+        s.run_line("kubectl set image deploy/web app=nginx:nonexistent");
+        s
+    }
+
+    #[test]
+    fn timeout_advances_time_only_up_to_it() {
+        let mut s = stuck();
+        let t0 = s.now();
+        let o = s.run_line("kubectl rollout status deploy/web --timeout=5s");
+        assert_eq!(s.now() - t0, 5);
+        assert_eq!(o.stdout, WAITING);
+        assert_eq!(o.stderr, "error: timed out waiting for the condition\n");
+        // Sub-second remainders cannot be waited for on a one-second clock.
+        let t1 = s.now();
+        s.run_line("kubectl rollout status deploy/web --timeout=2500ms");
+        assert_eq!(s.now() - t1, 2);
+    }
+
+    #[test]
+    fn watch_false_prints_the_status_once_without_waiting() {
+        let mut s = stuck();
+        let t0 = s.now();
+        for line in [
+            "kubectl rollout status deploy/web --watch=false",
+            "kubectl rollout status deploy/web -w=false",
+        ] {
+            let o = s.run_line(line);
+            assert_eq!((o.stdout.as_str(), o.stderr.as_str()), (WAITING, ""));
+        }
+        assert_eq!(s.now(), t0);
+    }
+
+    #[test]
+    fn without_timeout_the_cap_is_said_honestly() {
+        let mut s = Session::new("rollout", 1).unwrap();
+        s.run_line("pause deployment");
+        s.run_line("kubectl scale deploy web --replicas=4");
+        let t0 = s.now();
+        let o = s.run_line("kubectl rollout status deploy/web");
+        assert_eq!(s.now() - t0, super::ROLLOUT_STATUS_CAP);
+        assert_eq!(
+            o.stdout,
+            "Waiting for deployment spec update to be observed...\n"
+        );
+        assert!(
+            o.stderr
+                .contains("stopped watching after 600 simulated seconds")
+        );
+        assert!(!o.stderr.contains("timed out waiting for the condition"));
+    }
+
+    #[test]
+    fn a_bad_timeout_is_refused_as_pflag_does() {
+        let mut s = stuck();
+        let o = s.run_line("kubectl rollout status deploy/web --timeout=5");
+        assert!(o.stderr.starts_with(
+            "error: invalid argument \"5\" for \"--timeout\" flag: time: missing unit in duration \"5\"\n"
+        ));
+    }
 }

@@ -3,5 +3,6 @@
 
 pub mod apply;
 pub mod args;
+pub mod duration;
 pub mod exec;
 pub mod ssa;
