@@ -19,7 +19,34 @@ use super::{obj, shell};
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Output {
     pub stdout: String,
+    /// All of stderr: the warnings first, as kubectl wrote them, then what it printed last.
     pub stderr: String,
+    /// Where each warning went: the length of stdout before it, and its length in `stderr`.
+    pub warnings: Vec<(usize, usize)>,
+}
+
+impl Output {
+    /// The two streams in the order kubectl wrote them, as a terminal shows them:
+    /// `(is_stderr, text)`; warnings where they happened, the rest of stderr last.
+    pub fn chunks(&self) -> Vec<(bool, &str)> {
+        let mut v = Vec::new();
+        let (mut out_at, mut err_at) = (0, 0);
+        for &(at, len) in &self.warnings {
+            let (Some(before), Some(w)) = (
+                self.stdout.get(out_at..at),
+                self.stderr.get(err_at..err_at + len),
+            ) else {
+                break;
+            };
+            v.push((false, before));
+            v.push((true, w));
+            (out_at, err_at) = (at, err_at + len);
+        }
+        v.push((false, self.stdout.get(out_at..).unwrap_or("")));
+        v.push((true, self.stderr.get(err_at..).unwrap_or("")));
+        v.retain(|(_, t)| !t.is_empty());
+        v
+    }
 }
 
 /// The autoscaler stand-in: its metrics want `target` replicas; like the HPA it acts on a
@@ -232,6 +259,7 @@ impl Session {
                 return Output {
                     stdout: String::new(),
                     stderr: format!("error: {e}\n"),
+                    ..Default::default()
                 };
             }
         };
@@ -254,14 +282,23 @@ impl Session {
                     }
                     self.counters.deleted_pods += u64::from(o.deleted_pods);
                     self.counters.forged += u64::from(o.forged);
+                    let mut stderr = String::new();
+                    let mut warnings = Vec::new();
+                    for (at, w) in &o.warnings {
+                        stderr.push_str(w);
+                        warnings.push((*at, w.len()));
+                    }
+                    stderr.push_str(&o.stderr);
                     Output {
                         stdout: o.stdout,
-                        stderr: o.stderr,
+                        stderr,
+                        warnings,
                     }
                 }
                 Err(e) => Output {
                     stdout: String::new(),
                     stderr: format!("{e}\n"),
+                    ..Default::default()
                 },
             };
         }
@@ -270,12 +307,14 @@ impl Session {
             Some(Err(e)) => Output {
                 stdout: String::new(),
                 stderr: format!("{e}\n"),
+                ..Default::default()
             },
             None => Output {
                 stdout: String::new(),
                 stderr: format!(
                     "error: unknown command `{first}`: lines start with `kubectl` or a directive; `help` lists them\n"
                 ),
+                ..Default::default()
             },
         }
     }
@@ -284,6 +323,7 @@ impl Session {
         let say = |s: String| Output {
             stdout: s,
             stderr: String::new(),
+            ..Default::default()
         };
         match d {
             Directive::Tick(n) => {
@@ -330,6 +370,7 @@ impl Session {
                     return Output {
                         stdout: String::new(),
                         stderr: format!("error: no file `{file}`; `files` lists them\n"),
+                        ..Default::default()
                     };
                 }
                 let next_at = self.cluster.now() + 1;
@@ -355,6 +396,7 @@ impl Session {
                 None => Output {
                     stdout: String::new(),
                     stderr: format!("error: no file `{f}`; `files` lists them\n"),
+                    ..Default::default()
                 },
             },
             Directive::Status => say(self.status_text()),
@@ -377,6 +419,7 @@ impl Session {
                     return Output {
                         stdout: String::new(),
                         stderr: format!("error: the {what} is off; `{start}` starts it\n"),
+                        ..Default::default()
                     };
                 };
                 // A stopped writer resumes where it left off: a due sync runs next tick.
@@ -387,6 +430,7 @@ impl Session {
         Output {
             stdout: format!("{c} {word}\n"),
             stderr: String::new(),
+            ..Default::default()
         }
     }
 
@@ -682,6 +726,55 @@ mod tests {
         s.run_line("restart gitops");
         s.run_line("tick 1");
         assert_eq!(replicas(&mut s), "3");
+    }
+
+    const FORCE_WARNING: &str = "Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\n";
+
+    #[test]
+    fn apply_warns_of_the_missing_annotation_before_it_patches() {
+        let mut s = Session::new("apply-semantics", 1).unwrap();
+        s.run_line("kubectl replace -f web-minimal.yaml");
+        let o = s.run_line("kubectl apply -f web.yaml");
+        let chunks = o.chunks();
+        assert_eq!(chunks.len(), 2, "{chunks:?}");
+        assert!(
+            chunks[0].0
+                && chunks[0]
+                    .1
+                    .starts_with("Warning: resource deployments/web is missing")
+        );
+        assert_eq!(chunks[1], (false, "deployment.apps/web configured\n"));
+    }
+
+    #[test]
+    fn delete_warns_first_and_reports_errors_last() {
+        let mut s = Session::new("self-healing", 1).unwrap();
+        let pod = s.run_line("kubectl get pods -o name").stdout;
+        let pod = pod
+            .lines()
+            .next()
+            .unwrap()
+            .trim_start_matches("pod/")
+            .to_string();
+        let o = s.run_line(&format!(
+            "kubectl delete pod nope {pod} --grace-period=0 --force --cascade=true"
+        ));
+        let deleted = format!("pod \"{pod}\" force deleted\n");
+        assert_eq!(
+            o.chunks(),
+            vec![
+                (
+                    true,
+                    "warning: --cascade=true is deprecated (boolean value) and can be replaced with --cascade=background.\n"
+                ),
+                (true, FORCE_WARNING),
+                (false, deleted.as_str()),
+                (
+                    true,
+                    "Error from server (NotFound): pods \"nope\" not found\n"
+                ),
+            ]
+        );
     }
 
     #[test]

@@ -27,11 +27,20 @@ pub struct Outcome {
     pub deleted_pods: u32,
     /// Writes through `/status`.
     pub forged: u32,
+    /// Warnings kubectl writes to stderr as it goes, each with the length stdout had
+    /// then; `stderr` holds what it prints at the end (errors, "No resources found").
+    pub warnings: Vec<(usize, String)>,
 }
 
 impl Outcome {
     pub(super) fn out(mut self, s: impl AsRef<str>) -> Self {
         self.stdout.push_str(s.as_ref());
+        self
+    }
+    /// A warning written now, before whatever stdout gets next.
+    pub(super) fn warn(mut self, s: impl AsRef<str>) -> Self {
+        self.warnings
+            .push((self.stdout.len(), s.as_ref().to_string()));
         self
     }
     pub(super) fn err(mut self, s: impl AsRef<str>) -> Self {
@@ -461,9 +470,10 @@ fn delete(
     cascade: Propagation,
     cascade_warning: Option<&str>,
 ) -> Outcome {
+    // kubectl warns of a boolean --cascade while it reads its flags, before anything else.
     let mut o = Outcome::default();
     if let Some(w) = cascade_warning {
-        o.stderr.push_str(w);
+        o = o.warn(w);
     }
     let mut items: Vec<(Kind, String)> = Vec::new();
     if let Some(f) = file {
@@ -481,6 +491,11 @@ fn delete(
             }
             Err(e) => return o.err(format!("error: error parsing {f}: {e}\n")),
         }
+    }
+    // Validate warns of --force once the files are read, before anything is deleted.
+    let forced = force && grace_period == Some(0);
+    if forced {
+        o = o.warn("Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\n");
     }
     if let Some(t) = target {
         if let Some(sel) = selector {
@@ -507,10 +522,6 @@ fn delete(
             g => g,
         }
     };
-    let forced = force && grace_period == Some(0);
-    if forced {
-        o.stderr.push_str("Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\n");
-    }
     let now = cluster.now();
     for (kind, name) in items {
         match cluster
