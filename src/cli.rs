@@ -391,12 +391,14 @@ fn sim(scenario: &str, seed: u64, echo: bool, export: bool) -> Result<ExitCode> 
             write_out(&mut out, &format!("$ {line}\n"))?;
         }
         let o = session.run_line(&line);
-        // With --echo everything goes to stdout so a transcript keeps its order.
-        write_out(&mut out, &o.stdout)?;
-        if echo {
-            write_out(&mut out, &o.stderr)?;
-        } else {
-            write_out(&mut err, &o.stderr)?;
+        // In the order kubectl writes them (warnings as they happen, errors last); with
+        // --echo everything goes to stdout so a transcript keeps that order.
+        for (is_err, text) in o.chunks() {
+            if is_err && !echo {
+                write_out(&mut err, text)?;
+            } else {
+                write_out(&mut out, text)?;
+            }
         }
     }
     if export {

@@ -12,12 +12,14 @@ fn replay(scenario: &str, inputs: &[String]) -> String {
     for line in inputs {
         out.push_str(&format!("$ {line}\n"));
         let o = s.run_line(line);
-        out.push_str(&o.stdout);
-        if !o.stdout.is_empty() && !o.stdout.ends_with('\n') {
-            // jsonpath prints no newline; the transcript marks it so the next `$` is clear.
-            out.push_str("\u{23ce}\n");
+        // Both streams in the order kubectl writes them, as a terminal shows them.
+        for (is_err, text) in o.chunks() {
+            out.push_str(text);
+            if !is_err && !text.ends_with('\n') {
+                // jsonpath prints no newline; the transcript marks it so the next `$` is clear.
+                out.push_str("\u{23ce}\n");
+            }
         }
-        out.push_str(&o.stderr);
     }
     out
 }

@@ -112,7 +112,8 @@ kubedrill sim: one command per line.
   status                      controllers: running, paused or crashed; trigger; queue length
   help                        this text
   # ...                       a comment
-CONTROLLER is deployment, replicaset, kubelet, autoscaler or gitops.
+CONTROLLER is deployment, replicaset, kubelet, autoscaler or gitops; a paused or crashed
+autoscaler or gitops syncer stops writing and keeps its settings for resume|restart.
 The demo simplifies: one namespace (default), no scheduler and no nodes (pods run at once),
 no real containers (a pod is Running one second after creation and Ready a second later);
 managedFields are kept for Deployments only.

@@ -19,7 +19,34 @@ use super::{obj, shell};
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Output {
     pub stdout: String,
+    /// All of stderr: the warnings first, as kubectl wrote them, then what it printed last.
     pub stderr: String,
+    /// Where each warning went: the length of stdout before it, and its length in `stderr`.
+    pub warnings: Vec<(usize, usize)>,
+}
+
+impl Output {
+    /// The two streams in the order kubectl wrote them, as a terminal shows them:
+    /// `(is_stderr, text)`; warnings where they happened, the rest of stderr last.
+    pub fn chunks(&self) -> Vec<(bool, &str)> {
+        let mut v = Vec::new();
+        let (mut out_at, mut err_at) = (0, 0);
+        for &(at, len) in &self.warnings {
+            let (Some(before), Some(w)) = (
+                self.stdout.get(out_at..at),
+                self.stderr.get(err_at..err_at + len),
+            ) else {
+                break;
+            };
+            v.push((false, before));
+            v.push((true, w));
+            (out_at, err_at) = (at, err_at + len);
+        }
+        v.push((false, self.stdout.get(out_at..).unwrap_or("")));
+        v.push((true, self.stderr.get(err_at..).unwrap_or("")));
+        v.retain(|(_, t)| !t.is_empty());
+        v
+    }
 }
 
 /// The autoscaler stand-in: its metrics want `target` replicas; like the HPA it acts on a
@@ -28,6 +55,8 @@ pub struct Output {
 struct Autoscaler {
     target: u32,
     next_at: u64,
+    /// pause/crash stop it without losing its configuration (the HPA object stays).
+    state: RunState,
 }
 
 const HPA_PERIOD: u64 = 15;
@@ -38,6 +67,8 @@ struct Gitops {
     mode: ApplyMode,
     file: String,
     next_at: u64,
+    /// pause/crash stop it without losing its configuration (it lives in git).
+    state: RunState,
 }
 
 #[derive(Debug, Default)]
@@ -184,6 +215,7 @@ impl Session {
 
     fn run_writers(&mut self, now: u64) {
         if let Some(a) = self.autoscaler.clone()
+            && a.state == RunState::Running
             && now >= a.next_at
         {
             self.autoscaler = Some(Autoscaler {
@@ -204,6 +236,7 @@ impl Session {
             }
         }
         if let Some(g) = self.gitops.clone()
+            && g.state == RunState::Running
             && now >= g.next_at
         {
             self.gitops = Some(Gitops {
@@ -242,6 +275,7 @@ impl Session {
                 return Output {
                     stdout: String::new(),
                     stderr: format!("error: {e}\n"),
+                    ..Default::default()
                 };
             }
         };
@@ -264,14 +298,23 @@ impl Session {
                     }
                     self.counters.deleted_pods += u64::from(o.deleted_pods);
                     self.counters.forged += u64::from(o.forged);
+                    let mut stderr = String::new();
+                    let mut warnings = Vec::new();
+                    for (at, w) in &o.warnings {
+                        stderr.push_str(w);
+                        warnings.push((*at, w.len()));
+                    }
+                    stderr.push_str(&o.stderr);
                     Output {
                         stdout: o.stdout,
-                        stderr: o.stderr,
+                        stderr,
+                        warnings,
                     }
                 }
                 Err(e) => Output {
                     stdout: String::new(),
                     stderr: format!("{e}\n"),
+                    ..Default::default()
                 },
             };
         }
@@ -280,12 +323,14 @@ impl Session {
             Some(Err(e)) => Output {
                 stdout: String::new(),
                 stderr: format!("{e}\n"),
+                ..Default::default()
             },
             None => Output {
                 stdout: String::new(),
                 stderr: format!(
                     "error: unknown command `{first}`: lines start with `kubectl` or a directive; `help` lists them\n"
                 ),
+                ..Default::default()
             },
         }
     }
@@ -294,6 +339,7 @@ impl Session {
         let say = |s: String| Output {
             stdout: s,
             stderr: String::new(),
+            ..Default::default()
         };
         match d {
             Directive::Tick(n) => {
@@ -325,7 +371,11 @@ impl Session {
             }
             Directive::AutoscalerTarget(n) => {
                 let next_at = self.cluster.now() + 1;
-                self.autoscaler = Some(Autoscaler { target: n, next_at });
+                self.autoscaler = Some(Autoscaler {
+                    target: n,
+                    next_at,
+                    state: RunState::Running,
+                });
                 say(format!(
                     "autoscaler: metrics now recommend {n} replicas (it syncs every {HPA_PERIOD}s)\n"
                 ))
@@ -336,6 +386,7 @@ impl Session {
                     return Output {
                         stdout: String::new(),
                         stderr: format!("error: no file `{file}`; `files` lists them\n"),
+                        ..Default::default()
                     };
                 }
                 let next_at = self.cluster.now() + 1;
@@ -349,6 +400,7 @@ impl Session {
                     mode,
                     file: file.clone(),
                     next_at,
+                    state: RunState::Running,
                 });
                 say(format!(
                     "gitops: applying {file} every {every}s ({m}) as gitops-syncer\n"
@@ -360,6 +412,7 @@ impl Session {
                 None => Output {
                     stdout: String::new(),
                     stderr: format!("error: no file `{f}`; `files` lists them\n"),
+                    ..Default::default()
                 },
             },
             Directive::Status => say(self.status_text()),
@@ -369,19 +422,31 @@ impl Session {
     fn set_state(&mut self, c: Component, s: RunState, word: &str) -> Output {
         match c {
             Component::Autoscaler | Component::Gitops => {
-                if s != RunState::Running {
-                    if c == Component::Autoscaler {
-                        self.autoscaler = None;
+                let state = match c {
+                    Component::Autoscaler => self.autoscaler.as_mut().map(|a| &mut a.state),
+                    _ => self.gitops.as_mut().map(|g| &mut g.state),
+                };
+                let Some(state) = state else {
+                    let (what, start) = if c == Component::Autoscaler {
+                        ("autoscaler", "autoscaler N")
                     } else {
-                        self.gitops = None;
-                    }
-                }
+                        ("GitOps syncer", "gitops every N")
+                    };
+                    return Output {
+                        stdout: String::new(),
+                        stderr: format!("error: the {what} is off; `{start}` starts it\n"),
+                        ..Default::default()
+                    };
+                };
+                // A stopped writer resumes where it left off: a due sync runs next tick.
+                *state = s;
             }
             _ => self.cluster.set_state(c, s),
         }
         Output {
             stdout: format!("{c} {word}\n"),
             stderr: String::new(),
+            ..Default::default()
         }
     }
 
@@ -412,20 +477,8 @@ impl Session {
 
     pub fn component_state(&self, c: Component) -> &'static str {
         match c {
-            Component::Autoscaler => {
-                if self.autoscaler.is_some() {
-                    "running"
-                } else {
-                    "off"
-                }
-            }
-            Component::Gitops => {
-                if self.gitops.is_some() {
-                    "running"
-                } else {
-                    "off"
-                }
-            }
+            Component::Autoscaler => self.autoscaler.as_ref().map_or("off", |a| a.state.as_str()),
+            Component::Gitops => self.gitops.as_ref().map_or("off", |g| g.state.as_str()),
             _ => self.cluster.state(c).as_str(),
         }
     }
@@ -679,5 +732,108 @@ impl Facts for Session {
                     .count()
             ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn replicas(s: &mut Session) -> String {
+        s.run_line("kubectl get deploy web -o jsonpath='{.spec.replicas}'")
+            .stdout
+    }
+
+    #[test]
+    fn paused_autoscaler_keeps_its_target_and_resumes() {
+        let mut s = Session::new("field-fight", 1).unwrap();
+        s.run_line("autoscaler 5");
+        s.run_line("pause autoscaler");
+        s.run_line("tick 20");
+        assert_eq!(replicas(&mut s), "3", "a paused autoscaler must not write");
+        assert_eq!(s.component_state(Component::Autoscaler), "paused");
+        assert!(s.status_text().contains("autoscaler  paused  wants 5"));
+        s.run_line("resume autoscaler");
+        assert_eq!(s.component_state(Component::Autoscaler), "running");
+        s.run_line("tick 1");
+        assert_eq!(replicas(&mut s), "5");
+    }
+
+    #[test]
+    fn crashed_gitops_restarts_with_its_file() {
+        let mut s = Session::new("field-fight", 1).unwrap();
+        s.run_line("gitops every 10 client-side");
+        s.run_line("tick 2");
+        s.run_line("crash gitops");
+        s.run_line("kubectl scale deploy web --replicas=7");
+        s.run_line("tick 30");
+        assert_eq!(replicas(&mut s), "7", "a crashed syncer must not write");
+        assert!(
+            s.status_text()
+                .contains("gitops      crashed  gitops.yaml every 10s")
+        );
+        s.run_line("restart gitops");
+        s.run_line("tick 1");
+        assert_eq!(replicas(&mut s), "3");
+    }
+
+    const FORCE_WARNING: &str = "Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\n";
+
+    #[test]
+    fn apply_warns_of_the_missing_annotation_before_it_patches() {
+        let mut s = Session::new("apply-semantics", 1).unwrap();
+        s.run_line("kubectl replace -f web-minimal.yaml");
+        let o = s.run_line("kubectl apply -f web.yaml");
+        let chunks = o.chunks();
+        assert_eq!(chunks.len(), 2, "{chunks:?}");
+        assert!(
+            chunks[0].0
+                && chunks[0]
+                    .1
+                    .starts_with("Warning: resource deployments/web is missing")
+        );
+        assert_eq!(chunks[1], (false, "deployment.apps/web configured\n"));
+    }
+
+    #[test]
+    fn delete_warns_first_and_reports_errors_last() {
+        let mut s = Session::new("self-healing", 1).unwrap();
+        let pod = s.run_line("kubectl get pods -o name").stdout;
+        let pod = pod
+            .lines()
+            .next()
+            .unwrap()
+            .trim_start_matches("pod/")
+            .to_string();
+        let o = s.run_line(&format!(
+            "kubectl delete pod nope {pod} --grace-period=0 --force --cascade=true"
+        ));
+        let deleted = format!("pod \"{pod}\" force deleted\n");
+        assert_eq!(
+            o.chunks(),
+            vec![
+                (
+                    true,
+                    "warning: --cascade=true is deprecated (boolean value) and can be replaced with --cascade=background.\n"
+                ),
+                (true, FORCE_WARNING),
+                (false, deleted.as_str()),
+                (
+                    true,
+                    "Error from server (NotFound): pods \"nope\" not found\n"
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn resuming_a_writer_that_is_off_says_how_to_start_it() {
+        let mut s = Session::new("field-fight", 1).unwrap();
+        let o = s.run_line("resume autoscaler");
+        assert_eq!(
+            o.stderr,
+            "error: the autoscaler is off; `autoscaler N` starts it\n"
+        );
+        assert_eq!(s.component_state(Component::Autoscaler), "off");
     }
 }

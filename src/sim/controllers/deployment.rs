@@ -168,7 +168,8 @@ impl DeploymentController {
             .map(|x| obj::name(x).to_string())
     }
 
-    /// B12: Deployments, ReplicaSets, and pod deletions only.
+    /// B12: Deployments, ReplicaSets, and pod deletions only (those wake a Recreate
+    /// Deployment once its last pod is gone).
     pub fn handle(&mut self, deltas: Vec<Delta>) {
         for d in deltas {
             if self.informer.trigger == Trigger::Edge {
@@ -196,12 +197,18 @@ impl DeploymentController {
                     }
                 }
                 Kind::Pod if d.event == EventType::Deleted => {
+                    // deletePod: only a Recreate Deployment waits on its pods, so only it
+                    // is woken, and only once none of its pods are left in the cache.
                     let dep = self
                         .owner_of(&d.object, Kind::ReplicaSet)
                         .and_then(|rs| self.informer.get(Kind::ReplicaSet, &rs).cloned())
-                        .and_then(|rs| self.owner_of(&rs, Kind::Deployment));
-                    if let Some(dep) = dep {
-                        self.informer.enqueue(&dep);
+                        .and_then(|rs| self.owner_of(&rs, Kind::Deployment))
+                        .and_then(|n| self.informer.get(Kind::Deployment, &n).cloned());
+                    if let Some(dep) = dep
+                        && dep["spec"]["strategy"]["type"] == "Recreate"
+                        && self.pod_count(&dep) == 0
+                    {
+                        self.informer.enqueue(obj::name(&dep));
                     }
                 }
                 _ => {}
@@ -242,6 +249,21 @@ impl DeploymentController {
             n += 1;
         }
         n
+    }
+
+    /// getPodMapForDeployment's count: cached pods controlled by one of `d`'s ReplicaSets,
+    /// terminating ones included.
+    fn pod_count(&self, d: &Value) -> usize {
+        let rs_uids: Vec<String> = self
+            .owned_rss(d)
+            .iter()
+            .map(|rs| obj::uid(rs).to_string())
+            .collect();
+        self.informer
+            .list(Kind::Pod)
+            .into_iter()
+            .filter(|p| obj::controller_uid(p).is_some_and(|u| rs_uids.iter().any(|r| r == u)))
+            .count()
     }
 
     fn owned_rss(&self, d: &Value) -> Vec<Value> {
@@ -1136,5 +1158,51 @@ mod tests {
         }
         assert_eq!(fenceposts(&json!(0), &json!(0), 5), (0, 1));
         assert_eq!(fenceposts(&json!(2), &json!("50%"), 5), (2, 2));
+    }
+
+    /// Runs `lines` in self-healing with the ReplicaSet controller paused and the
+    /// Deployment's scale event lost, so only a pod deletion could wake the controller;
+    /// returns `generation observedGeneration` after force-deleting `delete` pods.
+    fn woken_by_pod_deletions(setup: &[&str], delete: usize) -> String {
+        use crate::sim::session::Session;
+        let mut s = Session::new("self-healing", 1).unwrap();
+        for l in setup {
+            s.run_line(l);
+        }
+        for l in [
+            "pause replicaset",
+            "drop deployment 1",
+            "kubectl scale deploy web --replicas=5",
+            "tick 2",
+        ] {
+            s.run_line(l);
+        }
+        let gens = r#"kubectl get deploy web -o jsonpath='{.metadata.generation} {.status.observedGeneration}'"#;
+        let before = s.run_line(gens).stdout;
+        let names = s.run_line("kubectl get pods -o name").stdout;
+        let pods: Vec<&str> = names.lines().collect();
+        assert!(pods.len() >= delete, "{names}");
+        for p in &pods[..delete] {
+            s.run_line(&format!("kubectl delete {p} --grace-period=0 --force"));
+        }
+        s.run_line("tick 1");
+        format!("{before} -> {}", s.run_line(gens).stdout)
+    }
+
+    #[test]
+    fn pod_deletion_does_not_wake_a_rolling_update_deployment() {
+        // deletePod ignores RollingUpdate Deployments, even when their last pod goes.
+        assert_eq!(woken_by_pod_deletions(&[], 1), "2 1 -> 2 1");
+        assert_eq!(woken_by_pod_deletions(&[], 3), "2 1 -> 2 1");
+    }
+
+    #[test]
+    fn pod_deletion_wakes_a_recreate_deployment_once_its_pods_are_gone() {
+        let recreate = [
+            r#"kubectl patch deploy web --type=merge -p '{"spec":{"strategy":{"type":"Recreate","rollingUpdate":null}}}'"#,
+            "tick 2",
+        ];
+        assert_eq!(woken_by_pod_deletions(&recreate, 2), "3 2 -> 3 2");
+        assert_eq!(woken_by_pod_deletions(&recreate, 3), "3 2 -> 3 3");
     }
 }

@@ -34,8 +34,13 @@ pub fn apply(
             )
             .map(|_| format!("{kg}/{name} serverside-applied\n"))
         } else {
-            client_side(cluster, kind, config, &mut o.stderr)
-                .map(|word| format!("{kg}/{name} {word}\n"))
+            // kubectl warns before it sends the patch, so the warning precedes the result.
+            let mut warnings = String::new();
+            let r = client_side(cluster, kind, config, &mut warnings);
+            if !warnings.is_empty() {
+                o = o.warn(warnings);
+            }
+            r.map(|word| format!("{kg}/{name} {word}\n"))
         };
         match result {
             Ok(line) => o.out(line),

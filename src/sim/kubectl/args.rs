@@ -151,6 +151,10 @@ pub enum Command {
         action: RolloutAction,
         target: Target,
         to_revision: Option<i64>,
+        /// `rollout status --watch` (default true).
+        watch: bool,
+        /// `rollout status --timeout` in milliseconds; `None` (0 or negative) waits forever.
+        timeout_ms: Option<u64>,
     },
     Label {
         target: Target,
@@ -313,11 +317,16 @@ fn parse_flags(cmd: &str, words: &[String], specs: &[Flag]) -> Result<Flags, Usa
                         "error: unknown shorthand flag: '{c}' in {w}\n{see}"
                     )));
                 };
+                let rest = &w[1 + at + c.len_utf8()..];
                 if !spec.value {
+                    // pflag: `-w=false` gives a bool shorthand its value.
+                    if let Some(v) = rest.strip_prefix('=') {
+                        out.values.push((spec.long, v.to_string()));
+                        break;
+                    }
                     out.values.push((spec.long, String::new()));
                     continue;
                 }
-                let rest = &w[1 + at + c.len_utf8()..];
                 let value = if let Some(v) = rest.strip_prefix('=') {
                     v.to_string()
                 } else if !rest.is_empty() {
@@ -755,7 +764,11 @@ fn rollout(rest: &[String]) -> Result<Command, UsageError> {
         &[
             NAMESPACE,
             val("to-revision", None),
-            boolean("watch"),
+            Flag {
+                long: "watch",
+                short: Some('w'),
+                value: false,
+            },
             val("timeout", None),
             val("revision", None),
         ],
@@ -768,10 +781,24 @@ fn rollout(rest: &[String]) -> Result<Command, UsageError> {
         )));
     }
     let to_revision = f.int(&cmd, "to-revision")?.or(f.int(&cmd, "revision")?);
+    let watch = f.get("watch").is_none() || f.bool(&cmd, "watch")?;
+    let timeout_ms = match f.get("timeout") {
+        None => None,
+        Some(v) => match super::duration::parse_go_duration(v) {
+            Ok(ms) => u64::try_from(ms).ok().filter(|ms| *ms > 0),
+            Err(e) => {
+                return Err(usage(format!(
+                    "error: invalid argument \"{v}\" for \"--timeout\" flag: {e}\nSee 'kubectl {cmd} --help' for usage."
+                )));
+            }
+        },
+    };
     Ok(Command::Rollout {
         action,
         target,
         to_revision,
+        watch,
+        timeout_ms,
     })
 }
 

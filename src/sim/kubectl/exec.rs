@@ -27,11 +27,20 @@ pub struct Outcome {
     pub deleted_pods: u32,
     /// Writes through `/status`.
     pub forged: u32,
+    /// Warnings kubectl writes to stderr as it goes, each with the length stdout had
+    /// then; `stderr` holds what it prints at the end (errors, "No resources found").
+    pub warnings: Vec<(usize, String)>,
 }
 
 impl Outcome {
     pub(super) fn out(mut self, s: impl AsRef<str>) -> Self {
         self.stdout.push_str(s.as_ref());
+        self
+    }
+    /// A warning written now, before whatever stdout gets next.
+    pub(super) fn warn(mut self, s: impl AsRef<str>) -> Self {
+        self.warnings
+            .push((self.stdout.len(), s.as_ref().to_string()));
         self
     }
     pub(super) fn err(mut self, s: impl AsRef<str>) -> Self {
@@ -193,9 +202,20 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
             )
         }),
         Command::Rollout {
+            action: RolloutAction::Status,
+            target,
+            watch,
+            timeout_ms,
+            ..
+        } => match one(cluster, target) {
+            Ok((_, name)) => rollout_status(cluster, &name, *watch, *timeout_ms),
+            Err(o) => o,
+        },
+        Command::Rollout {
             action,
             target,
             to_revision,
+            ..
         } => rollout(cluster, *action, target, *to_revision),
         Command::Label {
             target,
@@ -450,9 +470,10 @@ fn delete(
     cascade: Propagation,
     cascade_warning: Option<&str>,
 ) -> Outcome {
+    // kubectl warns of a boolean --cascade while it reads its flags, before anything else.
     let mut o = Outcome::default();
     if let Some(w) = cascade_warning {
-        o.stderr.push_str(w);
+        o = o.warn(w);
     }
     let mut items: Vec<(Kind, String)> = Vec::new();
     if let Some(f) = file {
@@ -470,6 +491,11 @@ fn delete(
             }
             Err(e) => return o.err(format!("error: error parsing {f}: {e}\n")),
         }
+    }
+    // Validate warns of --force once the files are read, before anything is deleted.
+    let forced = force && grace_period == Some(0);
+    if forced {
+        o = o.warn("Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\n");
     }
     if let Some(t) = target {
         if let Some(sel) = selector {
@@ -496,10 +522,6 @@ fn delete(
             g => g,
         }
     };
-    let forced = force && grace_period == Some(0);
-    if forced {
-        o.stderr.push_str("Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\n");
-    }
     let now = cluster.now();
     for (kind, name) in items {
         match cluster
@@ -764,7 +786,8 @@ fn rollout(
             next["spec"]["template"] = template;
             update_then(cluster, t.kind, next, format!("{kg}/{name} rolled back\n"))
         }
-        RolloutAction::Status => rollout_status(cluster, &name),
+        // Handled before: it needs the watch flags.
+        RolloutAction::Status => Outcome::default(),
     }
 }
 
@@ -796,6 +819,13 @@ fn revisions(cluster: &Cluster, d: &Value) -> Vec<(i64, Value)> {
 fn status_line(d: &Value) -> (String, bool) {
     let name = obj::name(d);
     let int = |p: &[&str]| obj::int(d, p).unwrap_or(0);
+    if int(&["metadata", "generation"]) > int(&["status", "observedGeneration"]) {
+        return (
+            "Waiting for deployment spec update to be observed...\n".into(),
+            false,
+        );
+    }
+    // kubectl looks at the Progressing condition only once the spec is observed.
     if d["status"]["conditions"].as_array().is_some_and(|c| {
         c.iter()
             .any(|c| c["type"] == "Progressing" && c["reason"] == "ProgressDeadlineExceeded")
@@ -803,12 +833,6 @@ fn status_line(d: &Value) -> (String, bool) {
         return (
             format!("error: deployment \"{name}\" exceeded its progress deadline\n"),
             true,
-        );
-    }
-    if int(&["metadata", "generation"]) > int(&["status", "observedGeneration"]) {
-        return (
-            "Waiting for deployment spec update to be observed...\n".into(),
-            false,
         );
     }
     let want = obj::int(d, &["spec", "replicas"]).unwrap_or(1);
@@ -846,15 +870,30 @@ fn status_line(d: &Value) -> (String, bool) {
     )
 }
 
+/// How long `rollout status` without `--timeout` may wait: kubectl would wait forever,
+/// the demo cannot, so it stops here and says so.
+pub const ROLLOUT_STATUS_CAP: u64 = 600;
+
 /// `rollout status` watches until the rollout finishes: the demo advances simulated time
-/// while it waits, printing a line whenever the state changes.
-fn rollout_status(cluster: &mut Cluster, name: &str) -> Outcome {
-    const LIMIT: u64 = 600;
+/// while it waits (never past `--timeout`), printing a line whenever the state changes.
+/// kubectl prints a line per watch event, so on a real cluster a line may repeat.
+fn rollout_status(
+    cluster: &mut Cluster,
+    name: &str,
+    watch: bool,
+    timeout_ms: Option<u64>,
+) -> Outcome {
+    // The clock moves in whole seconds: wait only the seconds that fit in the timeout.
+    let limit = timeout_ms.map_or(ROLLOUT_STATUS_CAP, |ms| ms / 1000);
     let mut o = Outcome::default();
     let mut last = String::new();
-    for _ in 0..=LIMIT {
+    for waited in 0..=limit {
+        if waited > 0 {
+            cluster.tick();
+        }
         let Ok(d) = cluster.api.get(Kind::Deployment, name) else {
-            return o.api(&ApiError::not_found(Kind::Deployment, name), None);
+            // The watch sees the deletion and gives up.
+            return o.err("error: object has been deleted\n");
         };
         let (line, done) = status_line(d);
         if line != last {
@@ -864,12 +903,16 @@ fn rollout_status(cluster: &mut Cluster, name: &str) -> Outcome {
             o.stdout.push_str(&line);
             last = line;
         }
-        if done {
+        if done || !watch {
             return o;
         }
-        cluster.tick();
     }
-    o.err("error: timed out waiting for the condition\n")
+    match timeout_ms {
+        Some(_) => o.err("error: timed out waiting for the condition\n"),
+        None => o.err(format!(
+            "error: kubedrill's demo stopped watching after {ROLLOUT_STATUS_CAP} simulated seconds; kubectl would keep waiting (use --timeout to bound it)\n"
+        )),
+    }
 }
 
 fn label(
@@ -968,4 +1011,73 @@ fn set_image(cluster: &mut Cluster, t: &Target, images: &[(String, String)]) -> 
         next,
         format!("{}/{name} image updated\n", t.kind.kind_group()),
     )
+}
+
+#[cfg(test)]
+mod rollout_status_tests {
+    use crate::sim::session::Session;
+
+    const WAITING: &str = "Waiting for deployment \"web\" rollout to finish: 1 out of 3 new replicas have been updated...\n";
+
+    fn stuck() -> Session {
+        let mut s = Session::new("rollout", 1).unwrap();
+        s.run_line("kubectl set image deploy/web app=nginx:nonexistent");
+        s
+    }
+
+    #[test]
+    fn timeout_advances_time_only_up_to_it() {
+        let mut s = stuck();
+        let t0 = s.now();
+        let o = s.run_line("kubectl rollout status deploy/web --timeout=5s");
+        assert_eq!(s.now() - t0, 5);
+        assert_eq!(o.stdout, WAITING);
+        assert_eq!(o.stderr, "error: timed out waiting for the condition\n");
+        // Sub-second remainders cannot be waited for on a one-second clock.
+        let t1 = s.now();
+        s.run_line("kubectl rollout status deploy/web --timeout=2500ms");
+        assert_eq!(s.now() - t1, 2);
+    }
+
+    #[test]
+    fn watch_false_prints_the_status_once_without_waiting() {
+        let mut s = stuck();
+        let t0 = s.now();
+        for line in [
+            "kubectl rollout status deploy/web --watch=false",
+            "kubectl rollout status deploy/web -w=false",
+        ] {
+            let o = s.run_line(line);
+            assert_eq!((o.stdout.as_str(), o.stderr.as_str()), (WAITING, ""));
+        }
+        assert_eq!(s.now(), t0);
+    }
+
+    #[test]
+    fn without_timeout_the_cap_is_said_honestly() {
+        let mut s = Session::new("rollout", 1).unwrap();
+        s.run_line("pause deployment");
+        s.run_line("kubectl scale deploy web --replicas=4");
+        let t0 = s.now();
+        let o = s.run_line("kubectl rollout status deploy/web");
+        assert_eq!(s.now() - t0, super::ROLLOUT_STATUS_CAP);
+        assert_eq!(
+            o.stdout,
+            "Waiting for deployment spec update to be observed...\n"
+        );
+        assert!(
+            o.stderr
+                .contains("stopped watching after 600 simulated seconds")
+        );
+        assert!(!o.stderr.contains("timed out waiting for the condition"));
+    }
+
+    #[test]
+    fn a_bad_timeout_is_refused_as_pflag_does() {
+        let mut s = stuck();
+        let o = s.run_line("kubectl rollout status deploy/web --timeout=5");
+        assert!(o.stderr.starts_with(
+            "error: invalid argument \"5\" for \"--timeout\" flag: time: missing unit in duration \"5\"\n"
+        ));
+    }
 }

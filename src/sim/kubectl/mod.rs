@@ -3,6 +3,7 @@
 
 pub mod apply;
 pub mod args;
+pub mod duration;
 pub mod exec;
 pub mod ssa;
 
