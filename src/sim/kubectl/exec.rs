@@ -713,31 +713,37 @@ fn rollout(
             Outcome::default().out(s)
         }
         RolloutAction::Undo => {
+            // kubectl polymorphichelpers/rollback.go DeploymentRollbacker.Rollback.
             let revs = revisions(cluster, &cur);
-            let current_rev = obj::str(
-                &cur,
-                &[
-                    "metadata",
-                    "annotations",
-                    "deployment.kubernetes.io/revision",
-                ],
-            )
-            .and_then(|s| s.parse::<i64>().ok())
-            .unwrap_or(0);
-            let target = match to_revision {
-                Some(r) if r > 0 => revs.iter().find(|(n, _)| *n == r),
-                _ => revs.iter().rev().find(|(n, _)| *n != current_rev),
+            let wanted = to_revision.unwrap_or(0);
+            if wanted < 0 {
+                return Outcome::default().err(format!(
+                    "error: unable to find specified revision {wanted} in history\n"
+                ));
+            }
+            // deploymentRevision: the asked-for revision, or by default the second
+            // newest of all the Deployment's ReplicaSets.
+            let target = if wanted > 0 {
+                revs.iter().find(|(n, _)| *n == wanted)
+            } else {
+                revs.iter().rev().nth(1)
             };
-            let Some((rev, rs)) = target else {
-                return match to_revision {
-                    Some(r) if r > 0 => Outcome::default().err(format!(
-                        "error: unable to find specified revision {r} in history\n"
-                    )),
-                    _ => Outcome::default().err(format!(
+            let Some((_, rs)) = target else {
+                return if wanted > 0 {
+                    Outcome::default().err(format!(
+                        "error: unable to find specified revision {wanted} in history\n"
+                    ))
+                } else {
+                    Outcome::default().err(format!(
                         "error: no rollout history found for deployment \"{name}\"\n"
-                    )),
+                    ))
                 };
             };
+            if cur["spec"]["paused"] == json!(true) {
+                return Outcome::default().err(format!(
+                    "error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume deployment/{name}' and try again\n"
+                ));
+            }
             let mut template = rs["spec"]["template"].clone();
             if let Some(l) = template
                 .pointer_mut("/metadata/labels")
@@ -746,16 +752,47 @@ fn rollout(
                 l.remove("pod-template-hash");
             }
             if template == cur["spec"]["template"] {
+                // kubectl prints the --to-revision value: 0 when none was given.
                 return Outcome::default()
-                    .out(format!("{kg}/{name} skipped rollback (current template already matches revision {rev})\n"));
+                    .out(format!("{kg}/{name} skipped rollback (current template already matches revision {wanted})\n"));
             }
             let mut next = cur;
             next["spec"]["template"] = template;
+            // getDeploymentPatch replaces metadata.annotations too: the ReplicaSet's,
+            // except annotationsToSkip, which keep the Deployment's values.
+            let skip = |k: &str| UNDO_KEEPS.contains(&k);
+            let mut annotations = serde_json::Map::new();
+            if let Some(a) = next["metadata"]["annotations"].as_object() {
+                for (k, v) in a.iter().filter(|(k, _)| skip(k)) {
+                    annotations.insert(k.clone(), v.clone());
+                }
+            }
+            if let Some(a) = rs["metadata"]["annotations"].as_object() {
+                for (k, v) in a.iter().filter(|(k, _)| !skip(k)) {
+                    annotations.insert(k.clone(), v.clone());
+                }
+            }
+            if annotations.is_empty() {
+                obj::remove(&mut next, &["metadata", "annotations"]);
+            } else {
+                next["metadata"]["annotations"] = Value::Object(annotations);
+            }
             update_then(cluster, t.kind, next, format!("{kg}/{name} rolled back\n"))
         }
         RolloutAction::Status => rollout_status(cluster, &name),
     }
 }
+
+/// rollback.go annotationsToSkip: kept from the Deployment, never copied from the
+/// ReplicaSet, when rolling back.
+const UNDO_KEEPS: &[&str] = &[
+    "kubectl.kubernetes.io/last-applied-configuration",
+    "deployment.kubernetes.io/revision",
+    "deployment.kubernetes.io/revision-history",
+    "deployment.kubernetes.io/desired-replicas",
+    "deployment.kubernetes.io/max-replicas",
+    "deprecated.deployment.rollback.to",
+];
 
 /// The Deployment's ReplicaSets by revision, ascending.
 fn revisions(cluster: &Cluster, d: &Value) -> Vec<(i64, Value)> {

@@ -5,3 +5,6 @@ pub mod apply;
 pub mod args;
 pub mod exec;
 pub mod ssa;
+
+#[cfg(test)]
+mod rollback_tests;
