@@ -6,3 +6,6 @@ pub mod hash;
 pub mod kubelet;
 pub mod pods;
 pub mod replicaset;
+
+#[cfg(test)]
+mod collision_tests;
