@@ -9,3 +9,5 @@ pub mod replicaset;
 
 #[cfg(test)]
 mod collision_tests;
+#[cfg(test)]
+mod pull_tests;
