@@ -116,7 +116,9 @@ CONTROLLER is deployment, replicaset, kubelet, autoscaler or gitops.
 The demo simplifies: one namespace (default), no scheduler and no nodes (pods run at once),
 no real containers (a pod is Running one second after creation and Ready a second later).
 The registry has every image except names containing `nonexistent` (ErrImagePull);
-the kubelet records events only for such failed pulls (Pulling, Failed, BackOff).";
+the kubelet records events only for such failed pulls (Pulling, Failed, BackOff).
+`kubectl delete` waits in simulated time as kubectl does (--wait=false returns at once);
+it gives up after 10 simulated minutes (kubectl: a week) with kubectl's timeout error.";
 
 /// Parses a directive line already split into words; `None` if the first word is not a
 /// directive at all, `Some(Err)` for a directive used wrongly.

@@ -116,6 +116,10 @@ pub enum Command {
         /// `--cascade`, and the warning kubectl prints for a deprecated boolean value.
         cascade: Propagation,
         cascade_warning: Option<String>,
+        /// `--wait` (default true): block until the objects are gone.
+        wait: bool,
+        /// `--timeout` in whole seconds; 0 (the default) means kubectl's one week.
+        timeout: u64,
     },
     Patch {
         target: Target,
@@ -583,6 +587,7 @@ fn delete(rest: &[String]) -> Result<Command, UsageError> {
             boolean("now"),
             boolean("force"),
             boolean("wait"),
+            val("timeout", None),
             val("cascade", None),
         ],
     )?;
@@ -609,6 +614,15 @@ fn delete(rest: &[String]) -> Result<Command, UsageError> {
         Some(v) => Propagation::from_cascade(v).map_err(usage)?,
         None => (Propagation::Background, None),
     };
+    let wait = f.get("wait").is_none() || f.bool("delete", "wait")?;
+    let timeout = match f.get("timeout") {
+        Some(v) => go_duration_secs(v).map_err(|e| {
+            usage(format!(
+                "error: invalid argument \"{v}\" for \"--timeout\" flag: {e}\nSee 'kubectl delete --help' for usage."
+            ))
+        })?,
+        None => 0,
+    };
     Ok(Command::Delete {
         target,
         file,
@@ -619,7 +633,47 @@ fn delete(rest: &[String]) -> Result<Command, UsageError> {
         namespace: f.namespace(),
         cascade,
         cascade_warning,
+        wait,
+        timeout,
     })
+}
+
+/// Go's time.ParseDuration (`90s`, `1m30s`, `1.5h`, `500ms`), in whole seconds rounded
+/// down: the demo's clock counts seconds. The error is Go's.
+pub fn go_duration_secs(s: &str) -> Result<u64, String> {
+    let invalid = || format!("time: invalid duration \"{s}\"");
+    let body = s.strip_prefix('+').unwrap_or(s);
+    if body == "0" {
+        return Ok(0);
+    }
+    if body.is_empty() || body.starts_with('-') {
+        return Err(invalid());
+    }
+    let mut nanos: f64 = 0.0;
+    let mut rest = body;
+    while !rest.is_empty() {
+        let n = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(rest.len());
+        let number: f64 = rest[..n].parse().map_err(|_| invalid())?;
+        rest = &rest[n..];
+        let u = rest
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(rest.len());
+        let scale = match &rest[..u] {
+            "ns" => 1.0,
+            "us" | "\u{b5}s" | "\u{3bc}s" => 1e3,
+            "ms" => 1e6,
+            "s" => 1e9,
+            "m" => 60e9,
+            "h" => 3600e9,
+            "" => return Err(format!("time: missing unit in duration \"{s}\"")),
+            unit => return Err(format!("time: unknown unit \"{unit}\" in duration \"{s}\"")),
+        };
+        rest = &rest[u..];
+        nanos += number * scale;
+    }
+    Ok((nanos / 1e9).floor() as u64)
 }
 
 fn patch(rest: &[String]) -> Result<Command, UsageError> {

@@ -142,19 +142,30 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
             force,
             cascade,
             cascade_warning,
+            wait,
+            timeout,
             ..
-        } => delete(
-            cluster,
-            files,
-            target.as_ref(),
-            file.as_deref(),
-            selector.as_deref(),
-            *grace_period,
-            *now,
-            *force,
-            *cascade,
-            cascade_warning.as_deref(),
-        ),
+        } => {
+            let mut deleted = Vec::new();
+            let o = delete(
+                cluster,
+                files,
+                target.as_ref(),
+                file.as_deref(),
+                selector.as_deref(),
+                *grace_period,
+                *now,
+                *force,
+                *cascade,
+                cascade_warning.as_deref(),
+                &mut deleted,
+            );
+            if *wait {
+                wait_deleted(cluster, o, &deleted, *timeout)
+            } else {
+                o
+            }
+        }
         Command::Patch {
             target,
             patch_type,
@@ -449,6 +460,7 @@ fn delete(
     force: bool,
     cascade: Propagation,
     cascade_warning: Option<&str>,
+    deleted: &mut Vec<(Kind, String, String)>,
 ) -> Outcome {
     let mut o = Outcome::default();
     if let Some(w) = cascade_warning {
@@ -506,7 +518,8 @@ fn delete(
             .api
             .delete_propagating(kind, &name, grace, cascade, now)
         {
-            Ok(_) => {
+            Ok(x) => {
+                deleted.push((kind, name.clone(), obj::uid(&x).to_string()));
                 if kind == Kind::Pod {
                     o.deleted_pods += 1;
                 }
@@ -570,6 +583,46 @@ fn patch_cmd(
         // E3: a status change through the main endpoint is dropped, yet kubectl reports it.
         Ok(_) => o.out(format!("{}/{name} patched\n", t.kind.kind_group())),
         Err(e) => o.api(&e, None),
+    }
+}
+
+/// How long the demo lets `kubectl delete` wait when no `--timeout` is given. kubectl
+/// waits up to a week (delete.go: a zero timeout becomes 168 h); an object a finalizer
+/// holds would block for that long, so the demo gives up after ten simulated minutes with
+/// the error kubectl prints when its wait runs out.
+pub const DELETE_WAIT_CAP: u64 = 600;
+
+/// `--wait` (kubectl delete.go, wait.go IsDeleted): after printing what it deleted,
+/// kubectl watches each object until it is gone, or replaced by one with another UID.
+/// The demo advances simulated time meanwhile, as `rollout status` does.
+fn wait_deleted(
+    cluster: &mut Cluster,
+    o: Outcome,
+    deleted: &[(Kind, String, String)],
+    timeout: u64,
+) -> Outcome {
+    let limit = if timeout == 0 {
+        DELETE_WAIT_CAP
+    } else {
+        timeout.min(DELETE_WAIT_CAP)
+    };
+    let gone = |c: &Cluster, (kind, name, uid): &(Kind, String, String)| {
+        c.api.get(*kind, name).map_or(true, |x| obj::uid(x) != uid)
+    };
+    let mut waited = 0;
+    loop {
+        let Some(left) = deleted.iter().find(|x| !gone(cluster, x)) else {
+            return o;
+        };
+        if waited >= limit {
+            let resource = left.0.group_resource().split('.').next().unwrap_or("");
+            return o.err(format!(
+                "error: timed out waiting for the condition on {resource}/{}\n",
+                left.1
+            ));
+        }
+        cluster.tick();
+        waited += 1;
     }
 }
 

@@ -7,4 +7,6 @@ pub mod exec;
 pub mod ssa;
 
 #[cfg(test)]
+mod delete_wait_tests;
+#[cfg(test)]
 mod rollback_tests;
