@@ -117,7 +117,10 @@ autoscaler or gitops syncer stops writing and keeps its settings for resume|rest
 The demo simplifies: one namespace (default), no scheduler and no nodes (pods run at once),
 no real containers (a pod is Running one second after creation and Ready a second later);
 managedFields are kept for Deployments only.
-The registry has every image except names containing `nonexistent` (ErrImagePull).";
+The registry has every image except names containing `nonexistent` (ErrImagePull);
+the kubelet records events only for such failed pulls (Pulling, Failed, BackOff).
+`kubectl delete` waits in simulated time as kubectl does (--wait=false returns at once);
+it gives up after 10 simulated minutes (kubectl: a week) with kubectl's timeout error.";
 
 /// Parses a directive line already split into words; `None` if the first word is not a
 /// directive at all, `Some(Err)` for a directive used wrongly.

@@ -248,7 +248,10 @@ mod tests {
     #[test]
     fn foreground_keeps_the_owner_until_the_pods_are_gone() {
         let mut s = Session::new("ownership", 1).unwrap();
-        run(&mut s, &["kubectl delete deploy web --cascade=foreground"]);
+        run(
+            &mut s,
+            &["kubectl delete deploy web --cascade=foreground --wait=false"],
+        );
         let d = s.cluster.api.get(Kind::Deployment, "web").unwrap();
         assert!(obj::is_deleting(d) && has_finalizer(d, FOREGROUND));
         // The ReplicaSet owns pods, so it is deleted in the foreground too.

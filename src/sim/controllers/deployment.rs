@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::sim::api::{ApiServer, EventType, Note};
+use crate::sim::api::{ApiServer, EventType, Note, Reason};
 use crate::sim::directive::Trigger;
 use crate::sim::informer::{Delta, Informer, RunState};
 use crate::sim::kind::Kind;
@@ -333,10 +333,10 @@ impl DeploymentController {
                     replicas
                 };
                 match self.create_new_rs(api, &d, &rss, initial, surge, now) {
-                    Some(rs) => {
+                    Some((rs, created)) => {
                         rss.push(rs);
                         new_idx = Some(rss.len() - 1);
-                        created_new = true;
+                        created_new = created;
                     }
                     None => return,
                 }
@@ -380,7 +380,7 @@ impl DeploymentController {
         replicas: i64,
         surge: i64,
         now: u64,
-    ) -> Option<Value> {
+    ) -> Option<(Value, bool)> {
         let collisions = obj::int(d, &["status", "collisionCount"]).unwrap_or(0);
         let hash = pod_template_hash(&d["spec"]["template"], collisions);
         let name = format!("{}-{hash}", obj::name(d));
@@ -440,8 +440,9 @@ impl DeploymentController {
                     let msg = format!("Scaled up replica set {} to {replicas}", obj::name(&rs));
                     scaling_event(api, d, &msg, now);
                 }
-                Some(rs)
+                Some((rs, true))
             }
+            Err(e) if e.reason == Reason::AlreadyExists => self.name_taken(api, d, &name),
             Err(e) => {
                 let msg = format!("Failed to create new replica set \"{name}\": {e}");
                 api.record_event(
@@ -458,6 +459,31 @@ impl DeploymentController {
                 None
             }
         }
+    }
+
+    /// B3, getNewReplicaSet on AlreadyExists: the cached ReplicaSet of that name is the new
+    /// one if this Deployment controls it and its template matches (a slow cache); any
+    /// other is a hash collision, so `status.collisionCount` goes up by one and the sync
+    /// fails. The status write's update event brings the Deployment back, and the next
+    /// attempt hashes the template with the new count. No event is recorded.
+    fn name_taken(&mut self, api: &mut ApiServer, d: &Value, name: &str) -> Option<(Value, bool)> {
+        let rs = self.informer.get(Kind::ReplicaSet, name)?;
+        if obj::controller_uid(rs) == Some(obj::uid(d))
+            && template_without_hash(&rs["spec"]["template"])
+                == template_without_hash(&d["spec"]["template"])
+        {
+            return Some((rs.clone(), false));
+        }
+        // UpdateStatus of the cached copy: a stale one conflicts and changes nothing.
+        let current = api.get(Kind::Deployment, obj::name(d)).ok()?;
+        if current["metadata"]["resourceVersion"] != d["metadata"]["resourceVersion"] {
+            return None;
+        }
+        let mut next = current.clone();
+        let count = obj::int(d, &["status", "collisionCount"]).unwrap_or(0) + 1;
+        next["status"]["collisionCount"] = json!(count);
+        let _ = api.update_status(Kind::Deployment, next);
+        None
     }
 
     /// Sets an RS's replicas and the annotations recording the Deployment's size.

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
-use crate::sim::api::{ApiServer, EventType};
+use crate::sim::api::{ApiServer, EventType, Note};
 use crate::sim::informer::RunState;
 use crate::sim::kind::Kind;
 use crate::sim::obj;
@@ -114,9 +114,11 @@ impl Kubelet {
                 .and_then(parse_rfc3339)
                 .unwrap_or(now_unix);
             let age = (now_unix - created).max(0) as u64;
-            let mut next = pod.clone();
+            let before = pod.clone();
+            let mut next = before.clone();
             let done = self.advance(&mut next, age, now);
-            if next != *pod {
+            if next != before {
+                pull_events(api, &before, &next, now);
                 let _ = api.update_status(Kind::Pod, next);
             }
             if !done {
@@ -169,8 +171,10 @@ impl Kubelet {
             set_condition(pod, "PodReadyToStartContainers", true, &ts);
             if let Some(cs) = pod["status"]["containerStatuses"].as_array_mut() {
                 for c in cs {
-                    if !c["image"].as_str().is_some_and(pullable) {
-                        c["state"] = json!({"waiting": {"reason": reason}});
+                    let image = c["image"].as_str().unwrap_or("").to_string();
+                    if !pullable(&image) {
+                        let message = pull_message(reason, &image);
+                        c["state"] = json!({"waiting": {"message": message, "reason": reason}});
                     }
                 }
             }
@@ -242,6 +246,94 @@ fn pull_state(secs: u64) -> &'static str {
         }
         attempt = next;
         backoff = (backoff * 2).min(300);
+    }
+}
+
+/// What the container runtime (containerd) answers for an image the registry lacks; the
+/// reference is the normalized one, with `docker.io/library/` and `:latest` filled in.
+fn pull_error(image: &str) -> String {
+    let first = image.split('/').next().unwrap_or("");
+    let mut full = if !image.contains('/') {
+        format!("docker.io/library/{image}")
+    } else if first.contains('.') || first.contains(':') || first == "localhost" {
+        image.to_string()
+    } else {
+        format!("docker.io/{image}")
+    };
+    let last = full.rsplit('/').next().unwrap_or("");
+    if !last.contains(':') && !last.contains('@') {
+        full.push_str(":latest");
+    }
+    format!(
+        "rpc error: code = NotFound desc = failed to pull and unpack image \"{full}\": failed to resolve reference \"{full}\": {full}: not found"
+    )
+}
+
+/// The waiting message beside the reason: the pull error during an attempt, and during
+/// the back-off the v1.32 kubelet's "Back-off pulling image" with the last error appended
+/// (image_manager.go pullImage, prevPullErrMsg).
+fn pull_message(reason: &str, image: &str) -> String {
+    let err = pull_error(image);
+    if reason == "ErrImagePull" {
+        err
+    } else {
+        format!("Back-off pulling image \"{image}\": ErrImagePull: {err}")
+    }
+}
+
+/// The events the kubelet records (source `kubelet`, the pod as involved object) when a
+/// container's waiting reason moves: a pull attempt (`Pulling`, `Failed` "Failed to pull
+/// image", `Failed` "Error: ErrImagePull") or a sync during the back-off (`BackOff`,
+/// `Failed` "Error: ImagePullBackOff"), as image_manager.go and startContainer do.
+/// Repeats fold into the event's count.
+fn pull_events(api: &mut ApiServer, before: &Value, after: &Value, now: u64) {
+    let waiting = |p: &Value, name: &str| -> Option<String> {
+        p["status"]["containerStatuses"]
+            .as_array()?
+            .iter()
+            .find(|c| c["name"] == name)
+            .and_then(|c| c["state"]["waiting"]["reason"].as_str())
+            .map(String::from)
+    };
+    let Some(cs) = after["status"]["containerStatuses"].as_array() else {
+        return;
+    };
+    for c in cs {
+        let name = c["name"].as_str().unwrap_or("");
+        let image = c["image"].as_str().unwrap_or("");
+        let reason = c["state"]["waiting"]["reason"].as_str().unwrap_or("");
+        if waiting(before, name).as_deref() == Some(reason) {
+            continue;
+        }
+        let notes: Vec<(&str, &str, String)> = match reason {
+            "ErrImagePull" => vec![
+                ("Normal", "Pulling", format!("Pulling image \"{image}\"")),
+                (
+                    "Warning",
+                    "Failed",
+                    format!("Failed to pull image \"{image}\": {}", pull_error(image)),
+                ),
+                ("Warning", "Failed", "Error: ErrImagePull".to_string()),
+            ],
+            "ImagePullBackOff" => vec![
+                (
+                    "Normal",
+                    "BackOff",
+                    format!("Back-off pulling image \"{image}\""),
+                ),
+                ("Warning", "Failed", "Error: ImagePullBackOff".to_string()),
+            ],
+            _ => continue,
+        };
+        for (type_, reason, message) in &notes {
+            let note = Note {
+                type_,
+                reason,
+                message,
+                component: "kubelet",
+            };
+            api.record_event(before, Kind::Pod, note, now);
+        }
     }
 }
 

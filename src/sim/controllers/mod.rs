@@ -6,3 +6,8 @@ pub mod hash;
 pub mod kubelet;
 pub mod pods;
 pub mod replicaset;
+
+#[cfg(test)]
+mod collision_tests;
+#[cfg(test)]
+mod pull_tests;

@@ -116,6 +116,10 @@ pub enum Command {
         /// `--cascade`, and the warning kubectl prints for a deprecated boolean value.
         cascade: Propagation,
         cascade_warning: Option<String>,
+        /// `--wait` (default true): block until the objects are gone.
+        wait: bool,
+        /// `--timeout` in whole seconds; 0 (the default) means kubectl's one week.
+        timeout: u64,
     },
     Patch {
         target: Target,
@@ -592,6 +596,7 @@ fn delete(rest: &[String]) -> Result<Command, UsageError> {
             boolean("now"),
             boolean("force"),
             boolean("wait"),
+            val("timeout", None),
             val("cascade", None),
         ],
     )?;
@@ -618,6 +623,15 @@ fn delete(rest: &[String]) -> Result<Command, UsageError> {
         Some(v) => Propagation::from_cascade(v).map_err(usage)?,
         None => (Propagation::Background, None),
     };
+    let wait = f.get("wait").is_none() || f.bool("delete", "wait")?;
+    let timeout = match f.get("timeout") {
+        Some(v) => go_duration_secs(v).map_err(|e| {
+            usage(format!(
+                "error: invalid argument \"{v}\" for \"--timeout\" flag: {e}\nSee 'kubectl delete --help' for usage."
+            ))
+        })?,
+        None => 0,
+    };
     Ok(Command::Delete {
         target,
         file,
@@ -628,7 +642,17 @@ fn delete(rest: &[String]) -> Result<Command, UsageError> {
         namespace: f.namespace(),
         cascade,
         cascade_warning,
+        wait,
+        timeout,
     })
+}
+
+/// Go's time.ParseDuration (`90s`, `1m30s`, `1.5h`, `500ms`), in whole seconds rounded
+/// down: the demo's clock counts seconds. The error is Go's.
+pub fn go_duration_secs(s: &str) -> Result<u64, String> {
+    // One Go-duration parser for every flag; a negative wait is not a wait.
+    let ms = super::duration::parse_go_duration(s)?;
+    u64::try_from(ms / 1000).map_err(|_| format!("time: invalid duration \"{s}\""))
 }
 
 fn patch(rest: &[String]) -> Result<Command, UsageError> {

@@ -151,19 +151,30 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
             force,
             cascade,
             cascade_warning,
+            wait,
+            timeout,
             ..
-        } => delete(
-            cluster,
-            files,
-            target.as_ref(),
-            file.as_deref(),
-            selector.as_deref(),
-            *grace_period,
-            *now,
-            *force,
-            *cascade,
-            cascade_warning.as_deref(),
-        ),
+        } => {
+            let mut deleted = Vec::new();
+            let o = delete(
+                cluster,
+                files,
+                target.as_ref(),
+                file.as_deref(),
+                selector.as_deref(),
+                *grace_period,
+                *now,
+                *force,
+                *cascade,
+                cascade_warning.as_deref(),
+                &mut deleted,
+            );
+            if *wait {
+                wait_deleted(cluster, o, &deleted, *timeout)
+            } else {
+                o
+            }
+        }
         Command::Patch {
             target,
             patch_type,
@@ -469,6 +480,7 @@ fn delete(
     force: bool,
     cascade: Propagation,
     cascade_warning: Option<&str>,
+    deleted: &mut Vec<(Kind, String, String)>,
 ) -> Outcome {
     // kubectl warns of a boolean --cascade while it reads its flags, before anything else.
     let mut o = Outcome::default();
@@ -528,7 +540,8 @@ fn delete(
             .api
             .delete_propagating(kind, &name, grace, cascade, now)
         {
-            Ok(_) => {
+            Ok(x) => {
+                deleted.push((kind, name.clone(), obj::uid(&x).to_string()));
                 if kind == Kind::Pod {
                     o.deleted_pods += 1;
                 }
@@ -603,6 +616,46 @@ fn patch_cmd(
         )),
         Ok(_) => o.out(format!("{}/{name} patched\n", t.kind.kind_group())),
         Err(e) => o.api(&e, None),
+    }
+}
+
+/// How long the demo lets `kubectl delete` wait when no `--timeout` is given. kubectl
+/// waits up to a week (delete.go: a zero timeout becomes 168 h); an object a finalizer
+/// holds would block for that long, so the demo gives up after ten simulated minutes with
+/// the error kubectl prints when its wait runs out.
+pub const DELETE_WAIT_CAP: u64 = 600;
+
+/// `--wait` (kubectl delete.go, wait.go IsDeleted): after printing what it deleted,
+/// kubectl watches each object until it is gone, or replaced by one with another UID.
+/// The demo advances simulated time meanwhile, as `rollout status` does.
+fn wait_deleted(
+    cluster: &mut Cluster,
+    o: Outcome,
+    deleted: &[(Kind, String, String)],
+    timeout: u64,
+) -> Outcome {
+    let limit = if timeout == 0 {
+        DELETE_WAIT_CAP
+    } else {
+        timeout.min(DELETE_WAIT_CAP)
+    };
+    let gone = |c: &Cluster, (kind, name, uid): &(Kind, String, String)| {
+        c.api.get(*kind, name).map_or(true, |x| obj::uid(x) != uid)
+    };
+    let mut waited = 0;
+    loop {
+        let Some(left) = deleted.iter().find(|x| !gone(cluster, x)) else {
+            return o;
+        };
+        if waited >= limit {
+            let resource = left.0.group_resource().split('.').next().unwrap_or("");
+            return o.err(format!(
+                "error: timed out waiting for the condition on {resource}/{}\n",
+                left.1
+            ));
+        }
+        cluster.tick();
+        waited += 1;
     }
 }
 
@@ -746,31 +799,37 @@ fn rollout(
             Outcome::default().out(s)
         }
         RolloutAction::Undo => {
+            // kubectl polymorphichelpers/rollback.go DeploymentRollbacker.Rollback.
             let revs = revisions(cluster, &cur);
-            let current_rev = obj::str(
-                &cur,
-                &[
-                    "metadata",
-                    "annotations",
-                    "deployment.kubernetes.io/revision",
-                ],
-            )
-            .and_then(|s| s.parse::<i64>().ok())
-            .unwrap_or(0);
-            let target = match to_revision {
-                Some(r) if r > 0 => revs.iter().find(|(n, _)| *n == r),
-                _ => revs.iter().rev().find(|(n, _)| *n != current_rev),
+            let wanted = to_revision.unwrap_or(0);
+            if wanted < 0 {
+                return Outcome::default().err(format!(
+                    "error: unable to find specified revision {wanted} in history\n"
+                ));
+            }
+            // deploymentRevision: the asked-for revision, or by default the second
+            // newest of all the Deployment's ReplicaSets.
+            let target = if wanted > 0 {
+                revs.iter().find(|(n, _)| *n == wanted)
+            } else {
+                revs.iter().rev().nth(1)
             };
-            let Some((rev, rs)) = target else {
-                return match to_revision {
-                    Some(r) if r > 0 => Outcome::default().err(format!(
-                        "error: unable to find specified revision {r} in history\n"
-                    )),
-                    _ => Outcome::default().err(format!(
+            let Some((_, rs)) = target else {
+                return if wanted > 0 {
+                    Outcome::default().err(format!(
+                        "error: unable to find specified revision {wanted} in history\n"
+                    ))
+                } else {
+                    Outcome::default().err(format!(
                         "error: no rollout history found for deployment \"{name}\"\n"
-                    )),
+                    ))
                 };
             };
+            if cur["spec"]["paused"] == json!(true) {
+                return Outcome::default().err(format!(
+                    "error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume deployment/{name}' and try again\n"
+                ));
+            }
             let mut template = rs["spec"]["template"].clone();
             if let Some(l) = template
                 .pointer_mut("/metadata/labels")
@@ -779,17 +838,48 @@ fn rollout(
                 l.remove("pod-template-hash");
             }
             if template == cur["spec"]["template"] {
+                // kubectl prints the --to-revision value: 0 when none was given.
                 return Outcome::default()
-                    .out(format!("{kg}/{name} skipped rollback (current template already matches revision {rev})\n"));
+                    .out(format!("{kg}/{name} skipped rollback (current template already matches revision {wanted})\n"));
             }
             let mut next = cur;
             next["spec"]["template"] = template;
+            // getDeploymentPatch replaces metadata.annotations too: the ReplicaSet's,
+            // except annotationsToSkip, which keep the Deployment's values.
+            let skip = |k: &str| UNDO_KEEPS.contains(&k);
+            let mut annotations = serde_json::Map::new();
+            if let Some(a) = next["metadata"]["annotations"].as_object() {
+                for (k, v) in a.iter().filter(|(k, _)| skip(k)) {
+                    annotations.insert(k.clone(), v.clone());
+                }
+            }
+            if let Some(a) = rs["metadata"]["annotations"].as_object() {
+                for (k, v) in a.iter().filter(|(k, _)| !skip(k)) {
+                    annotations.insert(k.clone(), v.clone());
+                }
+            }
+            if annotations.is_empty() {
+                obj::remove(&mut next, &["metadata", "annotations"]);
+            } else {
+                next["metadata"]["annotations"] = Value::Object(annotations);
+            }
             update_then(cluster, t.kind, next, format!("{kg}/{name} rolled back\n"))
         }
         // Handled before: it needs the watch flags.
         RolloutAction::Status => Outcome::default(),
     }
 }
+
+/// rollback.go annotationsToSkip: kept from the Deployment, never copied from the
+/// ReplicaSet, when rolling back.
+const UNDO_KEEPS: &[&str] = &[
+    "kubectl.kubernetes.io/last-applied-configuration",
+    "deployment.kubernetes.io/revision",
+    "deployment.kubernetes.io/revision-history",
+    "deployment.kubernetes.io/desired-replicas",
+    "deployment.kubernetes.io/max-replicas",
+    "deprecated.deployment.rollback.to",
+];
 
 /// The Deployment's ReplicaSets by revision, ascending.
 fn revisions(cluster: &Cluster, d: &Value) -> Vec<(i64, Value)> {

@@ -12,3 +12,8 @@ mod precondition_tests;
 
 #[cfg(test)]
 mod status_fields_tests;
+
+#[cfg(test)]
+mod delete_wait_tests;
+#[cfg(test)]
+mod rollback_tests;
