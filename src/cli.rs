@@ -154,6 +154,17 @@ fn warn_broken(loaded: &Loaded) {
     );
 }
 
+/// An unknown question id on the command line: the error, the nearest id, exit 1.
+fn no_such_question(deck: &crate::content::Deck, id: &str) -> ExitCode {
+    let ids: Vec<&str> = deck.questions.iter().map(|q| q.id.as_str()).collect();
+    eprintln!("error: no question with id `{id}`");
+    match crate::content::nearest_id(id, &ids) {
+        Some(near) => eprintln!("help: did you mean `{near}`?"),
+        None => eprintln!("help: `kubedrill list` shows every id"),
+    }
+    ExitCode::from(1)
+}
+
 fn run(cli: Cli) -> Result<ExitCode> {
     let command = match &cli.command {
         None => return study(&cli, None, None),
@@ -181,20 +192,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     write_out(&mut out, &text)?;
                     Ok(ExitCode::SUCCESS)
                 }
-                None => {
-                    let ids: Vec<&str> = loaded
-                        .deck
-                        .questions
-                        .iter()
-                        .map(|q| q.id.as_str())
-                        .collect();
-                    eprintln!("error: no question with id `{id}`");
-                    match crate::content::nearest_id(id, &ids) {
-                        Some(near) => eprintln!("help: did you mean `{near}`?"),
-                        None => eprintln!("help: `kubedrill list` shows every id"),
-                    }
-                    Ok(ExitCode::from(1))
-                }
+                None => Ok(no_such_question(&loaded.deck, id)),
             }
         }
         Command::Sim {
@@ -262,18 +260,7 @@ fn study(
     if let Some(id) = demo
         && loaded.deck.question(id).is_none()
     {
-        let ids: Vec<&str> = loaded
-            .deck
-            .questions
-            .iter()
-            .map(|q| q.id.as_str())
-            .collect();
-        eprintln!("error: no question with id `{id}`");
-        match crate::content::nearest_id(id, &ids) {
-            Some(near) => eprintln!("help: did you mean `{near}`?"),
-            None => eprintln!("help: `kubedrill list` shows every id"),
-        }
-        return Ok(ExitCode::from(1));
+        return Ok(no_such_question(&loaded.deck, id));
     }
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         eprintln!(

@@ -7,23 +7,6 @@ use crate::sim::kubectl::args::VERBS;
 use crate::sim::obj;
 use crate::sim::session::Session;
 
-const DIRECTIVES: &[&str] = &[
-    "kubectl",
-    "tick",
-    "pause",
-    "resume",
-    "crash",
-    "restart",
-    "drop",
-    "trigger",
-    "autoscaler",
-    "gitops",
-    "files",
-    "cat",
-    "status",
-    "help",
-];
-
 const RESOURCES: &[&str] = &["deployments", "replicasets", "pods", "events"];
 
 /// The result of pressing Tab on `line`.
@@ -112,7 +95,11 @@ fn files(session: &Session) -> Vec<String> {
 fn candidates(before: &[&str], session: &Session) -> Vec<String> {
     let owned = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     let Some(&first) = before.first() else {
-        return owned(DIRECTIVES);
+        // A line starts with kubectl or one of the sim's directives (one list, the sim's).
+        return std::iter::once("kubectl")
+            .chain(crate::sim::directive::WORDS.iter().copied())
+            .map(str::to_string)
+            .collect();
     };
     let last = before.last().copied().unwrap_or("");
     match first {

@@ -176,7 +176,9 @@ impl Demo {
                     .session
                     .objects(Kind::Pod)
                     .find(|p| !obj::is_deleting(p))?;
-                format!("kubectl delete pod {}", obj::name(pod))
+                // --wait=false, as you would type to watch the pod terminate: plain kubectl
+                // blocks until the pod is gone, which would jump the demo past the lesson.
+                format!("kubectl delete pod {} --wait=false", obj::name(pod))
             }
             Action::ScaleUp | Action::ScaleDown => {
                 let n = self.deployment_int(&["spec", "replicas"])?;
