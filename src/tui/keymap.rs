@@ -651,6 +651,26 @@ pub const ACTION_NAMES: &[(&str, Action)] = &[
     ("drop-event", A::DropEvent),
     ("forge-status", A::ForgeStatus),
     ("edit", A::Edit),
+    ("grade-again", A::Grade(1)),
+    ("grade-hard", A::Grade(2)),
+    ("grade-good", A::Grade(3)),
+    ("grade-easy", A::Grade(4)),
+    ("undo", A::Undo),
+    ("bury", A::Bury),
+    ("review-due", A::ReviewDue),
+    ("review-topic", A::ReviewTopic),
+    ("stats", A::Stats),
+    ("cram", A::Cram),
+    ("cram-reschedule", A::CramReschedule),
+    ("jump-1", A::Jump(1)),
+    ("jump-2", A::Jump(2)),
+    ("jump-3", A::Jump(3)),
+    ("jump-4", A::Jump(4)),
+    ("jump-5", A::Jump(5)),
+    ("jump-6", A::Jump(6)),
+    ("jump-7", A::Jump(7)),
+    ("jump-8", A::Jump(8)),
+    ("jump-9", A::Jump(9)),
 ];
 
 /// Reads a key as config.toml writes it: `x`, `G`, `ctrl-d`, `enter`, `esc`, `space`,
@@ -793,6 +813,19 @@ mod tests {
 
     fn ev(c: char) -> KeyEvent {
         KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)
+    }
+
+    #[test]
+    fn every_action_on_a_screen_can_be_rebound_in_config() {
+        // The command line and the editor take typed text; their keys are not rebindable.
+        let missing: Vec<String> = KEYMAP
+            .iter()
+            .filter(|b| !matches!(b.ctx, Context::Command | Context::Editor | Context::Search))
+            .filter(|b| b.action != Action::Quit)
+            .filter(|b| !ACTION_NAMES.iter().any(|(_, a)| *a == b.action))
+            .map(|b| format!("{:?} ({})", b.action, b.desc))
+            .collect();
+        assert!(missing.is_empty(), "no name for [keys]: {missing:?}");
     }
 
     #[test]
