@@ -295,6 +295,34 @@ fn sighup_restores_the_terminal_from_a_playing_demo() {
 }
 
 #[test]
+fn the_app_exits_when_its_terminal_goes_away() {
+    let Some((tmux, _config, _data)) = start("gone") else {
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_kubedrill");
+    tmux.send(&[&format!("{bin} demo deleted-pod-returns"), "Enter"]);
+    tmux.wait_for("the demo", |p| p.contains("ReplicaSets and pods"));
+    let Some(pid) = app_pid(&tmux) else {
+        println!("skipped: cannot find the app's pid (no /proc children list)");
+        return;
+    };
+    // The whole terminal vanishes: its pty reads end-of-file forever from now on.
+    let _ = tmux.run(&["kill-server"]);
+    let start = Instant::now();
+    while std::path::Path::new(&format!("/proc/{pid}")).exists() {
+        let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        if state.split_whitespace().nth(2) == Some("Z") {
+            break; // exited, waiting to be reaped
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "kubedrill {pid} still runs 5 s after its terminal went away"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
 fn sigterm_restores_the_terminal() {
     let Some((tmux, _config, _data)) = start("term") else {
         return;

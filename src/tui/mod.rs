@@ -42,8 +42,24 @@ pub fn run_app(mut app: App) -> Result<()> {
 
     let stop = Arc::new(AtomicBool::new(false));
     #[cfg(unix)]
-    for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
-        signal_hook::flag::register(sig, Arc::clone(&stop))?;
+    {
+        let signals = [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP];
+        for sig in signals {
+            signal_hook::flag::register(sig, Arc::clone(&stop))?;
+        }
+        // When the terminal goes away (a killed tmux, a closed ssh session) crossterm's
+        // poll loops inside itself on a tty that reads 0 bytes forever, so the event loop
+        // never sees the flag. This thread sleeps until a signal comes, gives the loop a
+        // moment to leave properly, and otherwise restores what it can and exits.
+        let mut pending = signal_hook::iterator::Signals::new(signals)?;
+        std::thread::spawn(move || {
+            if pending.forever().next().is_some() {
+                std::thread::sleep(Duration::from_millis(750));
+                let _ = execute!(stdout(), DisableMouseCapture);
+                ratatui::restore();
+                std::process::exit(0);
+            }
+        });
     }
 
     let mut terminal = ratatui::init();
