@@ -3,6 +3,7 @@
 //! (k8s-semantics A1-A8, E, H4-H6).
 
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
 
 use rand::RngExt;
 use rand::rngs::ChaCha8Rng;
@@ -84,13 +85,14 @@ pub enum EventType {
     Deleted,
 }
 
-/// One entry of the watch stream: the object as stored after the write.
+/// One entry of the watch stream: the object as stored after the write. Stored objects
+/// are immutable and shared with the watch log and the informer caches, never copied.
 #[derive(Debug, Clone)]
 pub struct WatchEvent {
     pub seq: u64,
     pub kind: Kind,
     pub event: EventType,
-    pub object: Value,
+    pub object: Arc<Value>,
 }
 
 /// What an Event says: `Normal`/`Warning`, the reason, the message, the reporting component.
@@ -109,7 +111,7 @@ pub enum Writer {
 }
 
 pub struct ApiServer {
-    objects: BTreeMap<Kind, BTreeMap<String, Value>>,
+    objects: BTreeMap<Kind, BTreeMap<String, Arc<Value>>>,
     rv: u64,
     log: VecDeque<WatchEvent>,
     /// Sequence number of `log[0]`.
@@ -207,7 +209,7 @@ impl ApiServer {
     /// Stores an object whose managedFields the caller computed (server-side apply).
     pub fn put_applied(&mut self, kind: Kind, obj: Value) -> Result<Value, ApiError> {
         let name = obj::name(&obj).to_string();
-        let old = self.get(kind, &name)?.clone();
+        let old = self.get_shared(kind, &name)?;
         let mut obj = obj;
         super::defaults::apply(kind, &mut obj);
         set_generation(kind, &old, &mut obj);
@@ -219,7 +221,7 @@ impl ApiServer {
         if let Some(st) = old.get("status") {
             obj::set(&mut obj, &["status"], st.clone());
         }
-        self.store_modified(kind, name, old, obj)
+        self.store_modified(kind, name, old, obj).map(unshare)
     }
 
     pub fn resource_version(&self) -> u64 {
@@ -230,12 +232,25 @@ impl ApiServer {
         self.objects
             .get(&kind)
             .and_then(|m| m.get(name))
+            .map(|o| &**o)
+            .ok_or_else(|| ApiError::not_found(kind, name))
+    }
+
+    /// The stored object itself, shared rather than copied.
+    pub fn get_shared(&self, kind: Kind, name: &str) -> Result<Arc<Value>, ApiError> {
+        self.objects
+            .get(&kind)
+            .and_then(|m| m.get(name))
+            .cloned()
             .ok_or_else(|| ApiError::not_found(kind, name))
     }
 
     /// Objects of a kind in name order, as the API lists them.
     pub fn list(&self, kind: Kind) -> impl Iterator<Item = &Value> {
-        self.objects.get(&kind).into_iter().flat_map(|m| m.values())
+        self.objects
+            .get(&kind)
+            .into_iter()
+            .flat_map(|m| m.values().map(|o| &**o))
     }
 
     pub fn count(&self, kind: Kind) -> usize {
@@ -269,13 +284,13 @@ impl ApiServer {
         );
     }
 
-    fn emit(&mut self, kind: Kind, event: EventType, object: &Value) {
+    fn emit(&mut self, kind: Kind, event: EventType, object: &Arc<Value>) {
         let seq = self.next_seq();
         self.log.push_back(WatchEvent {
             seq,
             kind,
             event,
-            object: object.clone(),
+            object: Arc::clone(object),
         });
     }
 
@@ -301,7 +316,17 @@ impl ApiServer {
 
     /// A1: POST. Assigns name (from generateName), uid, creationTimestamp, generation 1 for
     /// kinds that have it, and wipes status for workloads.
-    pub fn create(&mut self, kind: Kind, mut obj: Value, now: u64) -> Result<Value, ApiError> {
+    pub fn create(&mut self, kind: Kind, obj: Value, now: u64) -> Result<Value, ApiError> {
+        self.create_shared(kind, obj, now).map(unshare)
+    }
+
+    /// [`Self::create`], returning the stored object without copying it.
+    pub fn create_shared(
+        &mut self,
+        kind: Kind,
+        mut obj: Value,
+        now: u64,
+    ) -> Result<Arc<Value>, ApiError> {
         let mut name = obj::name(&obj).to_string();
         if name.is_empty() {
             let prefix = obj::str(&obj, &["metadata", "generateName"])
@@ -349,25 +374,31 @@ impl ApiServer {
             self.track_update(kind, &json!({}), &mut obj);
         }
         self.bump(&mut obj);
+        let obj = Arc::new(obj);
         self.emit(kind, EventType::Added, &obj);
         self.objects
             .entry(kind)
             .or_default()
-            .insert(name, obj.clone());
+            .insert(name, Arc::clone(&obj));
         Ok(obj)
     }
 
     /// A2/A6/A7: PUT on the main endpoint. Status in the request is ignored; generation
     /// moves only for spec (and, for Deployments, annotation) changes. With `rv`, a stale
     /// version is a 409; without one the last write wins.
-    pub fn update(
+    pub fn update(&mut self, kind: Kind, obj: Value, rv: Option<&str>) -> Result<Value, ApiError> {
+        self.update_shared(kind, obj, rv).map(unshare)
+    }
+
+    /// [`Self::update`], returning the stored object without copying it.
+    pub fn update_shared(
         &mut self,
         kind: Kind,
         mut obj: Value,
         rv: Option<&str>,
-    ) -> Result<Value, ApiError> {
+    ) -> Result<Arc<Value>, ApiError> {
         let name = obj::name(&obj).to_string();
-        let old = self.get(kind, &name)?.clone();
+        let old = self.get_shared(kind, &name)?;
         if let Some(rv) = rv
             && obj::str(&old, &["metadata", "resourceVersion"]) != Some(rv)
         {
@@ -404,8 +435,8 @@ impl ApiServer {
     /// generation never moves.
     pub fn update_status(&mut self, kind: Kind, mut obj: Value) -> Result<Value, ApiError> {
         let name = obj::name(&obj).to_string();
-        let old = self.get(kind, &name)?.clone();
-        let mut keep = old.clone();
+        let old = self.get_shared(kind, &name)?;
+        let mut keep = (*old).clone();
         if let Some(s) = obj.get("status") {
             obj::set(&mut keep, &["status"], s.clone());
         }
@@ -420,7 +451,23 @@ impl ApiServer {
         }
         obj = keep;
         validate_status(kind, &obj)?;
-        self.store_modified(kind, name, old, obj)
+        self.store_modified(kind, name, old, obj).map(unshare)
+    }
+
+    /// A `/status` write by a controller that edits the stored object's status (and
+    /// annotations) in place: what [`Self::update_status`] stores for the same result,
+    /// with one copy of the object instead of three.
+    pub(crate) fn update_status_with(
+        &mut self,
+        kind: Kind,
+        name: &str,
+        f: impl FnOnce(&mut Value),
+    ) -> Result<Arc<Value>, ApiError> {
+        let old = self.get_shared(kind, name)?;
+        let mut obj = (*old).clone();
+        f(&mut obj);
+        validate_status(kind, &obj)?;
+        self.store_modified(kind, name.to_string(), old, obj)
     }
 
     /// Metadata-only write by the server itself (ownerReferences, finalizers, labels).
@@ -430,8 +477,18 @@ impl ApiServer {
         name: &str,
         f: impl FnOnce(&mut Value),
     ) -> Result<Value, ApiError> {
-        let old = self.get(kind, name)?.clone();
-        let mut obj = old.clone();
+        self.update_metadata_shared(kind, name, f).map(unshare)
+    }
+
+    /// [`Self::update_metadata`], returning the stored object without copying it.
+    pub fn update_metadata_shared(
+        &mut self,
+        kind: Kind,
+        name: &str,
+        f: impl FnOnce(&mut Value),
+    ) -> Result<Arc<Value>, ApiError> {
+        let old = self.get_shared(kind, name)?;
+        let mut obj = (*old).clone();
         f(&mut obj);
         self.store_modified(kind, name.to_string(), old, obj)
     }
@@ -440,20 +497,22 @@ impl ApiServer {
         &mut self,
         kind: Kind,
         name: String,
-        old: Value,
+        old: Arc<Value>,
         mut obj: Value,
-    ) -> Result<Value, ApiError> {
+    ) -> Result<Arc<Value>, ApiError> {
         // A write that changes nothing is not persisted: same resourceVersion, no event.
-        let mut probe = obj.clone();
+        // The new version is compared with the old one's resourceVersion in place (the
+        // bump below overwrites it), which saves copying the object.
         obj::set(
-            &mut probe,
+            &mut obj,
             &["metadata", "resourceVersion"],
             old["metadata"]["resourceVersion"].clone(),
         );
-        if probe == old {
+        if obj == *old {
             return Ok(old);
         }
         self.bump(&mut obj);
+        let obj = Arc::new(obj);
         // H5: with finalizers gone, a deleting object is removed.
         let finalizers_empty = obj::path(&obj, &["metadata", "finalizers"])
             .and_then(Value::as_array)
@@ -469,7 +528,7 @@ impl ApiServer {
         self.objects
             .entry(kind)
             .or_default()
-            .insert(name, obj.clone());
+            .insert(name, Arc::clone(&obj));
         Ok(obj)
     }
 
@@ -484,7 +543,18 @@ impl ApiServer {
         grace: Option<i64>,
         now: u64,
     ) -> Result<Value, ApiError> {
-        let old = self.get(kind, name)?.clone();
+        self.delete_shared(kind, name, grace, now).map(unshare)
+    }
+
+    /// [`Self::delete`], returning the object without copying it.
+    pub fn delete_shared(
+        &mut self,
+        kind: Kind,
+        name: &str,
+        grace: Option<i64>,
+        now: u64,
+    ) -> Result<Arc<Value>, ApiError> {
+        let old = self.get_shared(kind, name)?;
         let has_finalizers = obj::path(&old, &["metadata", "finalizers"])
             .and_then(Value::as_array)
             .is_some_and(|a| !a.is_empty());
@@ -502,12 +572,12 @@ impl ApiServer {
             if grace > 0 || has_finalizers {
                 return self.mark_deleting(kind, name, old, now + grace as u64, grace);
             }
-            return Ok(self.remove(kind, name));
+            return Ok(self.remove_shared(kind, name));
         }
         if has_finalizers {
             return self.mark_deleting(kind, name, old, now, 0);
         }
-        Ok(self.remove(kind, name))
+        Ok(self.remove_shared(kind, name))
     }
 
     /// Sets `deletionTimestamp` once (a repeat delete changes nothing); A4: the first one
@@ -516,14 +586,14 @@ impl ApiServer {
         &mut self,
         kind: Kind,
         name: &str,
-        old: Value,
+        old: Arc<Value>,
         at: u64,
         grace: i64,
-    ) -> Result<Value, ApiError> {
+    ) -> Result<Arc<Value>, ApiError> {
         if obj::is_deleting(&old) {
             return Ok(old);
         }
-        let mut obj = old.clone();
+        let mut obj = (*old).clone();
         obj::set(
             &mut obj,
             &["metadata", "deletionTimestamp"],
@@ -542,10 +612,17 @@ impl ApiServer {
 
     /// Removes an object outright (the kubelet's final delete, or a delete with no grace).
     pub fn remove(&mut self, kind: Kind, name: &str) -> Value {
-        let Some(mut obj) = self.objects.get_mut(&kind).and_then(|m| m.remove(name)) else {
-            return Value::Null;
+        unshare(self.remove_shared(kind, name))
+    }
+
+    fn remove_shared(&mut self, kind: Kind, name: &str) -> Arc<Value> {
+        let Some(obj) = self.objects.get_mut(&kind).and_then(|m| m.remove(name)) else {
+            return Arc::new(Value::Null);
         };
+        // The removed object is unshared when nobody else holds it; otherwise one copy.
+        let mut obj = Arc::unwrap_or_clone(obj);
         self.bump(&mut obj);
+        let obj = Arc::new(obj);
         self.emit(kind, EventType::Deleted, &obj);
         obj
     }
@@ -565,7 +642,7 @@ impl ApiServer {
                 .map(|o| obj::name(o).to_string())
                 .collect();
             for n in orphans {
-                let _ = self.delete(kind, &n, None, now);
+                let _ = self.delete_shared(kind, &n, None, now);
             }
         }
     }
@@ -613,6 +690,7 @@ impl ApiServer {
                 .and_then(|m| m.get_mut(&n))
         });
         if let Some(e) = existing {
+            let e = Arc::make_mut(e);
             let c = e["count"].as_i64().unwrap_or(1) + 1;
             e["count"] = json!(c);
             e["lastTimestamp"] = ts;
@@ -658,8 +736,13 @@ impl ApiServer {
         self.objects
             .entry(Kind::Event)
             .or_default()
-            .insert(name, event);
+            .insert(name, Arc::new(event));
     }
+}
+
+/// The caller's own copy of a stored object.
+fn unshare(o: Arc<Value>) -> Value {
+    Arc::unwrap_or_clone(o)
 }
 
 /// The count rules of ValidateDeploymentStatus / ValidateReplicaSetStatus: a forged status
