@@ -193,7 +193,8 @@ impl Informer {
 
     pub fn enqueue(&mut self, key: &str) {
         // D2: a key already waiting is processed once.
-        if self.queued.insert(key.to_string()) {
+        if !self.queued.contains(key) {
+            self.queued.insert(key.to_string());
             self.queue.push_back(key.to_string());
         }
     }

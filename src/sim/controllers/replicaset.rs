@@ -90,9 +90,14 @@ fn claim<'a>(informer: &'a Informer, api: &mut ApiServer, rs: &Value) -> Vec<&'a
 
 /// C2: the status the claimed pods add up to.
 fn status_for(rs: &Value, pods: &[&Value], now: u64) -> Value {
+    let active: Vec<&Value> = pods.iter().copied().filter(|p| is_active(p)).collect();
+    status_of_active(rs, &active, now)
+}
+
+/// [`status_for`] from the claimed pods that are active.
+fn status_of_active(rs: &Value, active: &[&Value], now: u64) -> Value {
     let min_ready = obj::int(rs, &["spec", "minReadySeconds"]).unwrap_or(0);
     let template_labels = &rs["spec"]["template"]["metadata"]["labels"];
-    let active: Vec<&&Value> = pods.iter().filter(|p| is_active(p)).collect();
     let fully = active
         .iter()
         .filter(|p| {
@@ -313,7 +318,7 @@ impl ReplicaSetController {
             } else {
                 0
             };
-            (status_for(&rs, &pods, now), create, victims)
+            (status_of_active(&rs, &active, now), create, victims)
         };
         if create > 0 {
             self.create_pods(api, &rs, create, now);
