@@ -102,16 +102,23 @@ fn status_of_active(rs: &Value, active: &[&Value], now: u64) -> Value {
         .iter()
         .filter(|p| {
             template_labels.as_object().is_none_or(|m| {
-                m.iter()
-                    .all(|(k, v)| p["metadata"]["labels"].get(k) == Some(v))
+                let labels = &p["metadata"]["labels"];
+                m.iter().all(|(k, v)| labels.get(k) == Some(v))
             })
         })
         .count();
-    let ready = active.iter().filter(|p| is_ready(p)).count();
-    let available = active
-        .iter()
-        .filter(|p| is_available(p, min_ready, sim_unix(now)))
-        .count();
+    let ready: Vec<&Value> = active.iter().copied().filter(|p| is_ready(p)).collect();
+    // Available is Ready for minReadySeconds (H3): with none, every Ready pod.
+    let available = if min_ready == 0 {
+        ready.len()
+    } else {
+        let now_unix = sim_unix(now);
+        ready
+            .iter()
+            .filter(|p| is_available(p, min_ready, now_unix))
+            .count()
+    };
+    let ready = ready.len();
     let mut status = json!({
         "fullyLabeledReplicas": fully,
         "observedGeneration": obj::int(rs, &["metadata", "generation"]).unwrap_or(1),
