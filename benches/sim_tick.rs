@@ -31,6 +31,12 @@ fn converged(replicas: i64) -> Cluster {
     for _ in 0..5 {
         c.tick();
     }
+    let d = c.api.get(Kind::Deployment, "web").unwrap();
+    assert_eq!(
+        obj::int(d, &["status", "availableReplicas"]),
+        Some(replicas),
+        "the steady state is all replicas available"
+    );
     c
 }
 

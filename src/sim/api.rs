@@ -127,6 +127,10 @@ pub struct ApiServer {
     manager: (String, Option<String>),
 }
 
+/// How often the API server draws a generated name before giving up
+/// (`maxNameGenerationCreateAttempts` in k8s.io/apiserver).
+const GENERATE_NAME_ATTEMPTS: usize = 8;
+
 /// The alphabet apimachinery's rand.String and SafeEncodeString use (no vowels, no 0/1/3).
 pub const NAME_ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
 
@@ -338,7 +342,19 @@ impl ApiServer {
                     kind.kind_name()
                 )));
             }
-            name = format!("{prefix}{}", self.random_suffix(5));
+            // RetryGenerateName (KEP-4420, GA in 1.32): a generated name that is taken
+            // is drawn again, up to 8 attempts, before the create fails with
+            // AlreadyExists. Five characters clash often once thousands of pods exist.
+            for _ in 0..GENERATE_NAME_ATTEMPTS {
+                name = format!("{prefix}{}", self.random_suffix(5));
+                if !self
+                    .objects
+                    .get(&kind)
+                    .is_some_and(|m| m.contains_key(&name))
+                {
+                    break;
+                }
+            }
             obj::set(&mut obj, &["metadata", "name"], json!(name));
         }
         if self
