@@ -835,3 +835,29 @@ fn set_generation(kind: Kind, old: &Value, new: &mut Value) {
     };
     obj::set(new, &["metadata", "generation"], json!(g));
 }
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+
+    use super::*;
+
+    #[test]
+    fn a_taken_generated_name_is_drawn_again() {
+        // The name a generateName create would draw after one named create (which
+        // draws a uid), from a twin with the same seed; then that name is taken first.
+        let mut twin = ApiServer::new(ChaCha8Rng::seed_from_u64(1));
+        let _ = twin.uid();
+        let taken = format!("web-{}", twin.random_suffix(5));
+        let mut api = ApiServer::new(ChaCha8Rng::seed_from_u64(1));
+        api.create(Kind::Pod, json!({"metadata": {"name": taken}}), 0)
+            .unwrap();
+        let pod = api
+            .create(Kind::Pod, json!({"metadata": {"generateName": "web-"}}), 0)
+            .expect("the clash is retried, not reported");
+        let name = obj::name(&pod);
+        assert_ne!(name, taken);
+        assert!(name.starts_with("web-") && name.len() == taken.len());
+        assert_eq!(api.count(Kind::Pod), 2);
+    }
+}
