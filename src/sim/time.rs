@@ -83,9 +83,9 @@ pub fn unix_rfc3339(unix: i64) -> String {
     put(0, 4, c.year);
     put(5, 2, c.month.into());
     put(8, 2, c.day.into());
-    put(11, 2, c.hour.into());
-    put(14, 2, c.minute.into());
-    put(17, 2, c.second.into());
+    put(11, 2, c.hour);
+    put(14, 2, c.minute);
+    put(17, 2, c.second);
     b.iter().map(|&x| x as char).collect()
 }
 
