@@ -3,6 +3,7 @@
 //! (k8s-semantics A1-A8, E, H4-H6).
 
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
 
 use rand::RngExt;
 use rand::rngs::ChaCha8Rng;
@@ -85,13 +86,14 @@ pub enum EventType {
     Deleted,
 }
 
-/// One entry of the watch stream: the object as stored after the write.
+/// One entry of the watch stream: the object as stored after the write. Stored objects
+/// are immutable and shared with the watch log and the informer caches, never copied.
 #[derive(Debug, Clone)]
 pub struct WatchEvent {
     pub seq: u64,
     pub kind: Kind,
     pub event: EventType,
-    pub object: Value,
+    pub object: Arc<Value>,
 }
 
 /// What an Event says: `Normal`/`Warning`, the reason, the message, the reporting component.
@@ -110,7 +112,7 @@ pub enum Writer {
 }
 
 pub struct ApiServer {
-    objects: BTreeMap<Kind, BTreeMap<String, Value>>,
+    objects: BTreeMap<Kind, BTreeMap<String, Arc<Value>>>,
     rv: u64,
     log: VecDeque<WatchEvent>,
     /// Sequence number of `log[0]`.
@@ -125,6 +127,10 @@ pub struct ApiServer {
     /// set it, and it falls back to the controllers' `kube-controller-manager`.
     manager: (String, Option<String>),
 }
+
+/// How often the API server draws a generated name before giving up
+/// (`maxNameGenerationCreateAttempts` in k8s.io/apiserver).
+const GENERATE_NAME_ATTEMPTS: usize = 8;
 
 /// The alphabet apimachinery's rand.String and SafeEncodeString use (no vowels, no 0/1/3).
 pub const NAME_ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
@@ -242,7 +248,7 @@ impl ApiServer {
     /// Stores an object whose managedFields the caller computed (server-side apply).
     pub fn put_applied(&mut self, kind: Kind, obj: Value) -> Result<Value, ApiError> {
         let name = obj::name(&obj).to_string();
-        let old = self.get(kind, &name)?.clone();
+        let old = self.get_shared(kind, &name)?;
         let mut obj = obj;
         super::defaults::apply(kind, &mut obj);
         set_generation(kind, &old, &mut obj);
@@ -254,7 +260,7 @@ impl ApiServer {
         if let Some(st) = old.get("status") {
             obj::set(&mut obj, &["status"], st.clone());
         }
-        self.store_modified(kind, name, old, obj)
+        self.store_modified(kind, name, old, obj).map(unshare)
     }
 
     pub fn resource_version(&self) -> u64 {
@@ -281,12 +287,25 @@ impl ApiServer {
         self.objects
             .get(&kind)
             .and_then(|m| m.get(name))
+            .map(|o| &**o)
+            .ok_or_else(|| ApiError::not_found(kind, name))
+    }
+
+    /// The stored object itself, shared rather than copied.
+    pub fn get_shared(&self, kind: Kind, name: &str) -> Result<Arc<Value>, ApiError> {
+        self.objects
+            .get(&kind)
+            .and_then(|m| m.get(name))
+            .cloned()
             .ok_or_else(|| ApiError::not_found(kind, name))
     }
 
     /// Objects of a kind in name order, as the API lists them.
     pub fn list(&self, kind: Kind) -> impl Iterator<Item = &Value> {
-        self.objects.get(&kind).into_iter().flat_map(|m| m.values())
+        self.objects
+            .get(&kind)
+            .into_iter()
+            .flat_map(|m| m.values().map(|o| &**o))
     }
 
     pub fn count(&self, kind: Kind) -> usize {
@@ -320,13 +339,13 @@ impl ApiServer {
         );
     }
 
-    fn emit(&mut self, kind: Kind, event: EventType, object: &Value) {
+    fn emit(&mut self, kind: Kind, event: EventType, object: &Arc<Value>) {
         let seq = self.next_seq();
         self.log.push_back(WatchEvent {
             seq,
             kind,
             event,
-            object: object.clone(),
+            object: Arc::clone(object),
         });
     }
 
@@ -352,7 +371,17 @@ impl ApiServer {
 
     /// A1: POST. Assigns name (from generateName), uid, creationTimestamp, generation 1 for
     /// kinds that have it, and wipes status for workloads.
-    pub fn create(&mut self, kind: Kind, mut obj: Value, now: u64) -> Result<Value, ApiError> {
+    pub fn create(&mut self, kind: Kind, obj: Value, now: u64) -> Result<Value, ApiError> {
+        self.create_shared(kind, obj, now).map(unshare)
+    }
+
+    /// [`Self::create`], returning the stored object without copying it.
+    pub fn create_shared(
+        &mut self,
+        kind: Kind,
+        mut obj: Value,
+        now: u64,
+    ) -> Result<Arc<Value>, ApiError> {
         let mut name = obj::name(&obj).to_string();
         if name.is_empty() {
             let prefix = obj::str(&obj, &["metadata", "generateName"])
@@ -364,7 +393,19 @@ impl ApiServer {
                     kind.kind_name()
                 )));
             }
-            name = format!("{prefix}{}", self.random_suffix(5));
+            // RetryGenerateName (KEP-4420, GA in 1.32): a generated name that is taken
+            // is drawn again, up to 8 attempts, before the create fails with
+            // AlreadyExists. Five characters clash often once thousands of pods exist.
+            for _ in 0..GENERATE_NAME_ATTEMPTS {
+                name = format!("{prefix}{}", self.random_suffix(5));
+                if !self
+                    .objects
+                    .get(&kind)
+                    .is_some_and(|m| m.contains_key(&name))
+                {
+                    break;
+                }
+            }
             obj::set(&mut obj, &["metadata", "name"], json!(name));
         }
         if self
@@ -400,26 +441,32 @@ impl ApiServer {
             self.track_update(kind, &managed::zero_object(), &mut obj);
         }
         self.bump(&mut obj);
+        let obj = Arc::new(obj);
         self.emit(kind, EventType::Added, &obj);
         self.objects
             .entry(kind)
             .or_default()
-            .insert(name, obj.clone());
+            .insert(name, Arc::clone(&obj));
         Ok(obj)
     }
 
     /// A2/A6/A7: PUT on the main endpoint. Status in the request is ignored; generation
     /// moves only for spec (and, for Deployments, annotation) changes. With `rv`, a stale
     /// version is a 409; without one the last write wins.
-    pub fn update(
+    pub fn update(&mut self, kind: Kind, obj: Value, rv: Option<&str>) -> Result<Value, ApiError> {
+        self.update_shared(kind, obj, rv).map(unshare)
+    }
+
+    /// [`Self::update`], returning the stored object without copying it.
+    pub fn update_shared(
         &mut self,
         kind: Kind,
         mut obj: Value,
         rv: Option<&str>,
-    ) -> Result<Value, ApiError> {
+    ) -> Result<Arc<Value>, ApiError> {
         let name = obj::name(&obj).to_string();
         self.check_precondition(kind, &name, rv)?;
-        let old = self.get(kind, &name)?.clone();
+        let old = self.get_shared(kind, &name)?;
         // Fields the server owns cannot be changed by a client.
         for f in [
             "uid",
@@ -452,8 +499,8 @@ impl ApiServer {
     /// generation never moves.
     pub fn update_status(&mut self, kind: Kind, mut obj: Value) -> Result<Value, ApiError> {
         let name = obj::name(&obj).to_string();
-        let old = self.get(kind, &name)?.clone();
-        let mut keep = old.clone();
+        let old = self.get_shared(kind, &name)?;
+        let mut keep = (*old).clone();
         if let Some(s) = obj.get("status") {
             obj::set(&mut keep, &["status"], s.clone());
         }
@@ -469,7 +516,40 @@ impl ApiServer {
         obj = keep;
         validate_status(kind, &obj)?;
         self.track_status_update(kind, &old, &mut obj);
-        self.store_modified(kind, name, old, obj)
+        self.store_modified(kind, name, old, obj).map(unshare)
+    }
+
+    /// A `/status` write by a controller that edits the stored object's status (and
+    /// annotations) in place: what [`Self::update_status`] stores for the same result,
+    /// with one copy of the object instead of three.
+    pub(crate) fn update_status_with(
+        &mut self,
+        kind: Kind,
+        name: &str,
+        f: impl FnOnce(&mut Value),
+    ) -> Result<Arc<Value>, ApiError> {
+        let old = self.get_shared(kind, name)?;
+        let mut obj = (*old).clone();
+        f(&mut obj);
+        // The controllers write only a changed status; an unchanged one is no write.
+        if obj == *old {
+            return Ok(old);
+        }
+        self.store_status(kind, name, old, obj)
+    }
+
+    /// A `/status` write by a controller of `obj`, a changed copy of `old` (the stored
+    /// object): what [`Self::update_status`] stores for the same result, without copying.
+    pub(crate) fn store_status(
+        &mut self,
+        kind: Kind,
+        name: &str,
+        old: Arc<Value>,
+        mut obj: Value,
+    ) -> Result<Arc<Value>, ApiError> {
+        validate_status(kind, &obj)?;
+        self.track_status_update(kind, &old, &mut obj);
+        self.store_modified(kind, name.to_string(), old, obj)
     }
 
     /// Metadata-only write by the server itself (ownerReferences, finalizers, labels).
@@ -479,8 +559,18 @@ impl ApiServer {
         name: &str,
         f: impl FnOnce(&mut Value),
     ) -> Result<Value, ApiError> {
-        let old = self.get(kind, name)?.clone();
-        let mut obj = old.clone();
+        self.update_metadata_shared(kind, name, f).map(unshare)
+    }
+
+    /// [`Self::update_metadata`], returning the stored object without copying it.
+    pub fn update_metadata_shared(
+        &mut self,
+        kind: Kind,
+        name: &str,
+        f: impl FnOnce(&mut Value),
+    ) -> Result<Arc<Value>, ApiError> {
+        let old = self.get_shared(kind, name)?;
+        let mut obj = (*old).clone();
         f(&mut obj);
         self.store_modified(kind, name.to_string(), old, obj)
     }
@@ -489,20 +579,22 @@ impl ApiServer {
         &mut self,
         kind: Kind,
         name: String,
-        old: Value,
+        old: Arc<Value>,
         mut obj: Value,
-    ) -> Result<Value, ApiError> {
+    ) -> Result<Arc<Value>, ApiError> {
         // A write that changes nothing is not persisted: same resourceVersion, no event.
-        let mut probe = obj.clone();
+        // The new version is compared with the old one's resourceVersion in place (the
+        // bump below overwrites it), which saves copying the object.
         obj::set(
-            &mut probe,
+            &mut obj,
             &["metadata", "resourceVersion"],
             old["metadata"]["resourceVersion"].clone(),
         );
-        if probe == old {
+        if obj == *old {
             return Ok(old);
         }
         self.bump(&mut obj);
+        let obj = Arc::new(obj);
         // H5: with finalizers gone, a deleting object is removed.
         let finalizers_empty = obj::path(&obj, &["metadata", "finalizers"])
             .and_then(Value::as_array)
@@ -518,7 +610,7 @@ impl ApiServer {
         self.objects
             .entry(kind)
             .or_default()
-            .insert(name, obj.clone());
+            .insert(name, Arc::clone(&obj));
         Ok(obj)
     }
 
@@ -536,6 +628,17 @@ impl ApiServer {
         self.delete_propagating(kind, name, grace, Propagation::Background, now)
     }
 
+    /// [`Self::delete`], returning the object without copying it.
+    pub fn delete_shared(
+        &mut self,
+        kind: Kind,
+        name: &str,
+        grace: Option<i64>,
+        now: u64,
+    ) -> Result<Arc<Value>, ApiError> {
+        self.delete_propagating_shared(kind, name, grace, Propagation::Background, now)
+    }
+
     /// DELETE with a `propagationPolicy`: orphan and foreground add their finalizer on the
     /// first delete, so the owner stays until the garbage collector has done its part
     /// ([`super::gc::collect`]).
@@ -547,11 +650,24 @@ impl ApiServer {
         propagation: Propagation,
         now: u64,
     ) -> Result<Value, ApiError> {
-        let mut old = self.get(kind, name)?.clone();
+        self.delete_propagating_shared(kind, name, grace, propagation, now)
+            .map(unshare)
+    }
+
+    /// [`Self::delete_propagating`], returning the object without copying it.
+    pub fn delete_propagating_shared(
+        &mut self,
+        kind: Kind,
+        name: &str,
+        grace: Option<i64>,
+        propagation: Propagation,
+        now: u64,
+    ) -> Result<Arc<Value>, ApiError> {
+        let mut old = self.get_shared(kind, name)?;
         if let Some(f) = propagation.finalizer()
             && !obj::is_deleting(&old)
         {
-            let list = old["metadata"]
+            let list = Arc::make_mut(&mut old)["metadata"]
                 .as_object_mut()
                 .map(|m| m.entry("finalizers").or_insert_with(|| json!([])));
             if let Some(Value::Array(a)) = list
@@ -577,12 +693,12 @@ impl ApiServer {
             if grace > 0 || has_finalizers {
                 return self.mark_deleting(kind, name, old, now + grace as u64, grace);
             }
-            return Ok(self.remove(kind, name));
+            return Ok(self.remove_shared(kind, name));
         }
         if has_finalizers {
             return self.mark_deleting(kind, name, old, now, 0);
         }
-        Ok(self.remove(kind, name))
+        Ok(self.remove_shared(kind, name))
     }
 
     /// Sets `deletionTimestamp` once (a repeat delete changes nothing); A4: the first one
@@ -591,14 +707,14 @@ impl ApiServer {
         &mut self,
         kind: Kind,
         name: &str,
-        old: Value,
+        old: Arc<Value>,
         at: u64,
         grace: i64,
-    ) -> Result<Value, ApiError> {
+    ) -> Result<Arc<Value>, ApiError> {
         if obj::is_deleting(&old) {
             return Ok(old);
         }
-        let mut obj = old.clone();
+        let mut obj = (*old).clone();
         obj::set(
             &mut obj,
             &["metadata", "deletionTimestamp"],
@@ -617,10 +733,17 @@ impl ApiServer {
 
     /// Removes an object outright (the kubelet's final delete, or a delete with no grace).
     pub fn remove(&mut self, kind: Kind, name: &str) -> Value {
-        let Some(mut obj) = self.objects.get_mut(&kind).and_then(|m| m.remove(name)) else {
-            return Value::Null;
+        unshare(self.remove_shared(kind, name))
+    }
+
+    fn remove_shared(&mut self, kind: Kind, name: &str) -> Arc<Value> {
+        let Some(obj) = self.objects.get_mut(&kind).and_then(|m| m.remove(name)) else {
+            return Arc::new(Value::Null);
         };
+        // The removed object is unshared when nobody else holds it; otherwise one copy.
+        let mut obj = Arc::unwrap_or_clone(obj);
         self.bump(&mut obj);
+        let obj = Arc::new(obj);
         self.emit(kind, EventType::Deleted, &obj);
         obj
     }
@@ -640,7 +763,7 @@ impl ApiServer {
                 .map(|o| obj::name(o).to_string())
                 .collect();
             for n in orphans {
-                let _ = self.delete(kind, &n, None, now);
+                let _ = self.delete_shared(kind, &n, None, now);
             }
         }
     }
@@ -688,6 +811,7 @@ impl ApiServer {
                 .and_then(|m| m.get_mut(&n))
         });
         if let Some(e) = existing {
+            let e = Arc::make_mut(e);
             let c = e["count"].as_i64().unwrap_or(1) + 1;
             e["count"] = json!(c);
             e["lastTimestamp"] = ts;
@@ -733,8 +857,13 @@ impl ApiServer {
         self.objects
             .entry(Kind::Event)
             .or_default()
-            .insert(name, event);
+            .insert(name, Arc::new(event));
     }
+}
+
+/// The caller's own copy of a stored object.
+fn unshare(o: Arc<Value>) -> Value {
+    Arc::unwrap_or_clone(o)
 }
 
 /// The count rules of ValidateDeploymentStatus / ValidateReplicaSetStatus: a forged status
@@ -816,4 +945,30 @@ fn set_generation(kind: Kind, old: &Value, new: &mut Value) {
         g
     };
     obj::set(new, &["metadata", "generation"], json!(g));
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+
+    use super::*;
+
+    #[test]
+    fn a_taken_generated_name_is_drawn_again() {
+        // The name a generateName create would draw after one named create (which
+        // draws a uid), from a twin with the same seed; then that name is taken first.
+        let mut twin = ApiServer::new(ChaCha8Rng::seed_from_u64(1));
+        let _ = twin.uid();
+        let taken = format!("web-{}", twin.random_suffix(5));
+        let mut api = ApiServer::new(ChaCha8Rng::seed_from_u64(1));
+        api.create(Kind::Pod, json!({"metadata": {"name": taken}}), 0)
+            .unwrap();
+        let pod = api
+            .create(Kind::Pod, json!({"metadata": {"generateName": "web-"}}), 0)
+            .expect("the clash is retried, not reported");
+        let name = obj::name(&pod);
+        assert_ne!(name, taken);
+        assert!(name.starts_with("web-") && name.len() == taken.len());
+        assert_eq!(api.count(Kind::Pod), 2);
+    }
 }

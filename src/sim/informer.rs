@@ -2,7 +2,8 @@
 //! event handlers that enqueue keys, a deduplicating queue, resync, and the teaching
 //! switches (lost events, edge-triggering, pause, crash and relist).
 
-use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -35,14 +36,68 @@ impl RunState {
 pub struct Delta {
     pub kind: Kind,
     pub event: EventType,
-    pub object: Value,
-    pub old: Option<Value>,
+    pub object: Arc<Value>,
+    pub old: Option<Arc<Value>>,
+}
+
+/// Cached objects of one kind by name, with the indexes controllers look them up by
+/// (client-go's indexers): by uid, and by the uid of their controller owner.
+#[derive(Default)]
+struct Store {
+    by_name: BTreeMap<String, Arc<Value>>,
+    by_uid: HashMap<String, String>,
+    /// Objects with a controller ownerReference, by that owner's uid, in name order.
+    by_owner: HashMap<String, BTreeMap<String, Arc<Value>>>,
+    /// Objects with no controller: candidates for adoption.
+    orphans: BTreeMap<String, Arc<Value>>,
+}
+
+impl Store {
+    fn insert(&mut self, name: String, o: Arc<Value>) -> Option<Arc<Value>> {
+        let old = self.remove(&name);
+        self.by_uid.insert(obj::uid(&o).to_string(), name.clone());
+        match obj::controller_uid(&o) {
+            Some(u) => {
+                self.by_owner
+                    .entry(u.to_string())
+                    .or_default()
+                    .insert(name.clone(), Arc::clone(&o));
+            }
+            None => {
+                self.orphans.insert(name.clone(), Arc::clone(&o));
+            }
+        }
+        self.by_name.insert(name, o);
+        old
+    }
+
+    fn remove(&mut self, name: &str) -> Option<Arc<Value>> {
+        let old = self.by_name.remove(name)?;
+        let uid = obj::uid(&old);
+        if self.by_uid.get(uid).is_some_and(|n| n == name) {
+            self.by_uid.remove(uid);
+        }
+        match obj::controller_uid(&old) {
+            Some(u) => {
+                if let Some(m) = self.by_owner.get_mut(u) {
+                    m.remove(name);
+                    if m.is_empty() {
+                        self.by_owner.remove(u);
+                    }
+                }
+            }
+            None => {
+                self.orphans.remove(name);
+            }
+        }
+        Some(old)
+    }
 }
 
 pub struct Informer {
     pub watches: &'static [Kind],
     /// Per kind, by name: lists come out in name order without sorting.
-    cache: BTreeMap<Kind, BTreeMap<String, Value>>,
+    cache: BTreeMap<Kind, Store>,
     cursor: u64,
     pub state: RunState,
     pub trigger: Trigger,
@@ -82,15 +137,54 @@ impl Informer {
     }
 
     pub fn get(&self, kind: Kind, name: &str) -> Option<&Value> {
-        self.cache.get(&kind).and_then(|m| m.get(name))
+        self.get_shared(kind, name).map(|o| &**o)
+    }
+
+    /// The cached object itself, to keep without copying it.
+    pub fn get_shared(&self, kind: Kind, name: &str) -> Option<&Arc<Value>> {
+        self.cache.get(&kind).and_then(|m| m.by_name.get(name))
     }
 
     /// Cached objects of one kind, in name order (deterministic iteration).
     pub fn list(&self, kind: Kind) -> Vec<&Value> {
+        self.iter(kind).collect()
+    }
+
+    /// [`Self::list`] without collecting.
+    pub fn iter(&self, kind: Kind) -> impl Iterator<Item = &Value> {
         self.cache
             .get(&kind)
-            .map(|m| m.values().collect())
-            .unwrap_or_default()
+            .into_iter()
+            .flat_map(|m| m.by_name.values().map(|o| &**o))
+    }
+
+    /// The name of the cached object with this uid.
+    pub fn name_by_uid(&self, kind: Kind, uid: &str) -> Option<&str> {
+        self.cache
+            .get(&kind)
+            .and_then(|m| m.by_uid.get(uid))
+            .map(String::as_str)
+    }
+
+    /// Cached objects whose controller owner has `owner_uid`, in name order.
+    pub fn owned_by<'a>(
+        &'a self,
+        kind: Kind,
+        owner_uid: &str,
+    ) -> impl Iterator<Item = &'a Arc<Value>> + 'a {
+        self.cache
+            .get(&kind)
+            .and_then(|m| m.by_owner.get(owner_uid))
+            .into_iter()
+            .flat_map(|m| m.values())
+    }
+
+    /// Cached objects of a kind with no controller owner, in name order.
+    pub fn orphans(&self, kind: Kind) -> impl Iterator<Item = &Arc<Value>> {
+        self.cache
+            .get(&kind)
+            .into_iter()
+            .flat_map(|m| m.orphans.values())
     }
 
     pub fn queue_len(&self) -> usize {
@@ -102,7 +196,8 @@ impl Informer {
 
     pub fn enqueue(&mut self, key: &str) {
         // D2: a key already waiting is processed once.
-        if self.queued.insert(key.to_string()) {
+        if !self.queued.contains(key) {
+            self.queued.insert(key.to_string());
             self.queue.push_back(key.to_string());
         }
     }
@@ -156,10 +251,10 @@ impl Informer {
         let mut out = Vec::with_capacity(events.len());
         for e in events {
             let name = obj::name(&e.object).to_string();
-            let by_name = self.cache.entry(e.kind).or_default();
+            let store = self.cache.entry(e.kind).or_default();
             let old = match e.event {
-                EventType::Deleted => by_name.remove(&name),
-                _ => by_name.insert(name, e.object.clone()),
+                EventType::Deleted => store.remove(&name),
+                _ => store.insert(name, Arc::clone(&e.object)),
             };
             if self.drop_next > 0 {
                 // The notification is lost; the cache is still right, so anything that
@@ -206,14 +301,15 @@ impl Informer {
         let mut out = Vec::new();
         for kind in self.watches {
             for o in api.list(*kind) {
+                let o = Arc::new(o.clone());
                 self.cache
                     .entry(*kind)
                     .or_default()
-                    .insert(obj::name(o).to_string(), o.clone());
+                    .insert(obj::name(&o).to_string(), Arc::clone(&o));
                 out.push(Delta {
                     kind: *kind,
                     event: EventType::Added,
-                    object: o.clone(),
+                    object: o,
                     old: None,
                 });
             }

@@ -66,9 +66,12 @@ pub fn labels(v: &Value) -> Vec<(&str, &str)> {
 
 /// Whether `labels` satisfy a LabelSelector's `matchLabels` (and simple `matchExpressions`).
 pub fn selector_matches(selector: &Value, obj: &Value) -> bool {
-    let got = labels(obj);
-    let has = |k: &str, v: &str| got.iter().any(|(gk, gv)| *gk == k && *gv == v);
-    let key_set = |k: &str| got.iter().any(|(gk, _)| *gk == k);
+    // Looked up in the labels map directly (no list of pairs): controllers run this for
+    // every candidate pod of every sync. Only string values count as labels.
+    let got = path(obj, &["metadata", "labels"]).and_then(Value::as_object);
+    let label = |k: &str| got.and_then(|m| m.get(k)).and_then(Value::as_str);
+    let has = |k: &str, v: &str| label(k) == Some(v);
+    let key_set = |k: &str| label(k).is_some();
     let empty = selector
         .get("matchLabels")
         .and_then(Value::as_object)

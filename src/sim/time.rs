@@ -64,10 +64,29 @@ pub fn rfc3339(sim_secs: u64) -> String {
 /// RFC 3339 in UTC for a unix time.
 pub fn unix_rfc3339(unix: i64) -> String {
     let c = civil(unix);
-    format!(
-        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
-        c.year, c.month, c.day, c.hour, c.minute, c.second
-    )
+    if !(0..=9999).contains(&c.year) {
+        return format!(
+            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+            c.year, c.month, c.day, c.hour, c.minute, c.second
+        );
+    }
+    // Written digit by digit: every object write stamps a time, and `format!` was a
+    // visible share of a simulated second.
+    let mut b = *b"0000-00-00T00:00:00Z";
+    let mut put = |at: usize, width: usize, v: i64| {
+        let mut v = v;
+        for i in (at..at + width).rev() {
+            b[i] = b'0' + (v % 10) as u8;
+            v /= 10;
+        }
+    };
+    put(0, 4, c.year);
+    put(5, 2, c.month.into());
+    put(8, 2, c.day.into());
+    put(11, 2, c.hour);
+    put(14, 2, c.minute);
+    put(17, 2, c.second);
+    b.iter().map(|&x| x as char).collect()
 }
 
 /// Parses `YYYY-MM-DDTHH:MM:SS[.frac](Z|+00:00|±hh:mm)` into unix seconds (fraction dropped).

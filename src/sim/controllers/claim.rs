@@ -3,6 +3,8 @@
 //! pods), and the delayed requeues (the work queue's AddAfter) for a progress deadline
 //! (B9, requeueStuckDeployment) and for minReadySeconds (C7).
 
+use std::sync::Arc;
+
 use serde_json::{Value, json};
 
 use crate::sim::api::ApiServer;
@@ -25,7 +27,7 @@ pub fn selecting(informer: &Informer, rs: &Value) -> Vec<String> {
 
 /// Adopts every ReplicaSet with no controller that the Deployment's selector matches,
 /// patching in an ownerReference; returns them as written. Neither side may be deleting.
-pub fn adopt_replicasets(informer: &Informer, api: &mut ApiServer, d: &Value) -> Vec<Value> {
+pub fn adopt_replicasets(informer: &Informer, api: &mut ApiServer, d: &Value) -> Vec<Arc<Value>> {
     if obj::is_deleting(d) {
         return Vec::new();
     }
@@ -40,7 +42,7 @@ pub fn adopt_replicasets(informer: &Informer, api: &mut ApiServer, d: &Value) ->
     orphans
         .iter()
         .filter_map(|n| {
-            api.update_metadata(Kind::ReplicaSet, n, |rs| {
+            api.update_metadata_shared(Kind::ReplicaSet, n, |rs| {
                 let refs = rs["metadata"]
                     .as_object_mut()
                     .map(|m| m.entry("ownerReferences").or_insert_with(|| json!([])));
@@ -66,8 +68,13 @@ fn revision(rs: &Value) -> i64 {
 /// it gets the Deployment's annotations, its minReadySeconds, and a revision above every
 /// old ReplicaSet's, the number it had going to `revision-history`
 /// (SetNewReplicaSetAnnotations). Returns the ReplicaSet as written, if anything changed.
-pub fn refresh_new_rs(api: &mut ApiServer, d: &Value, rss: &[Value], ni: usize) -> Option<Value> {
-    let mut rs = rss[ni].clone();
+pub fn refresh_new_rs(
+    api: &mut ApiServer,
+    d: &Value,
+    rss: &[Arc<Value>],
+    ni: usize,
+) -> Option<Arc<Value>> {
+    let mut rs = (*rss[ni]).clone();
     let new_rev = rss
         .iter()
         .enumerate()
@@ -113,10 +120,10 @@ pub fn refresh_new_rs(api: &mut ApiServer, d: &Value, rss: &[Value], ni: usize) 
             }
         }
     }
-    if rs == rss[ni] {
+    if rs == *rss[ni] {
         return None;
     }
-    api.update(Kind::ReplicaSet, rs, None).ok()
+    api.update_shared(Kind::ReplicaSet, rs, None).ok()
 }
 
 /// The simulated second at which `t_unix` falls.

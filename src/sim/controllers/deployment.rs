@@ -1,6 +1,8 @@
 //! The Deployment controller (k8s-semantics B1-B12): ReplicaSets per template, rolling
 //! updates with surge and unavailability, proportional scaling, status and conditions.
 
+use std::sync::Arc;
+
 use serde_json::{Value, json};
 
 use crate::sim::api::{ApiServer, EventType, Note, Reason};
@@ -19,7 +21,7 @@ const DESIRED: &str = "deployment.kubernetes.io/desired-replicas";
 const MAX: &str = "deployment.kubernetes.io/max-replicas";
 
 /// Oldest first, as the controller sorts ReplicaSets by creation time.
-fn sort_oldest_first(rss: &mut [Value]) {
+fn sort_oldest_first(rss: &mut [Arc<Value>]) {
     rss.sort_by(|a, b| {
         let ta = obj::str(a, &["metadata", "creationTimestamp"]).and_then(parse_rfc3339);
         let tb = obj::str(b, &["metadata", "creationTimestamp"]).and_then(parse_rfc3339);
@@ -161,11 +163,7 @@ impl DeploymentController {
 
     fn owner_of(&self, o: &Value, kind: Kind) -> Option<String> {
         let uid = obj::controller_uid(o)?;
-        self.informer
-            .list(kind)
-            .into_iter()
-            .find(|x| obj::uid(x) == uid)
-            .map(|x| obj::name(x).to_string())
+        self.informer.name_by_uid(kind, uid).map(str::to_string)
     }
 
     /// B12: Deployments, ReplicaSets, and pod deletions only (those wake a Recreate
@@ -201,9 +199,9 @@ impl DeploymentController {
                     // is woken, and only once none of its pods are left in the cache.
                     let dep = self
                         .owner_of(&d.object, Kind::ReplicaSet)
-                        .and_then(|rs| self.informer.get(Kind::ReplicaSet, &rs).cloned())
-                        .and_then(|rs| self.owner_of(&rs, Kind::Deployment))
-                        .and_then(|n| self.informer.get(Kind::Deployment, &n).cloned());
+                        .and_then(|rs| self.informer.get(Kind::ReplicaSet, &rs))
+                        .and_then(|rs| self.owner_of(rs, Kind::Deployment))
+                        .and_then(|n| self.informer.get_shared(Kind::Deployment, &n).cloned());
                     if let Some(dep) = dep
                         && dep["spec"]["strategy"]["type"] == "Recreate"
                         && self.pod_count(&dep) == 0
@@ -254,25 +252,16 @@ impl DeploymentController {
     /// getPodMapForDeployment's count: cached pods controlled by one of `d`'s ReplicaSets,
     /// terminating ones included.
     fn pod_count(&self, d: &Value) -> usize {
-        let rs_uids: Vec<String> = self
-            .owned_rss(d)
-            .iter()
-            .map(|rs| obj::uid(rs).to_string())
-            .collect();
         self.informer
-            .list(Kind::Pod)
-            .into_iter()
-            .filter(|p| obj::controller_uid(p).is_some_and(|u| rs_uids.iter().any(|r| r == u)))
-            .count()
+            .owned_by(Kind::ReplicaSet, obj::uid(d))
+            .map(|rs| self.informer.owned_by(Kind::Pod, obj::uid(rs)).count())
+            .sum()
     }
 
-    fn owned_rss(&self, d: &Value) -> Vec<Value> {
-        let uid = obj::uid(d);
-        let mut rss: Vec<Value> = self
+    fn owned_rss(&self, d: &Value) -> Vec<Arc<Value>> {
+        let mut rss: Vec<Arc<Value>> = self
             .informer
-            .list(Kind::ReplicaSet)
-            .into_iter()
-            .filter(|rs| obj::controller_uid(rs) == Some(uid))
+            .owned_by(Kind::ReplicaSet, obj::uid(d))
             .cloned()
             .collect();
         sort_oldest_first(&mut rss);
@@ -280,7 +269,7 @@ impl DeploymentController {
     }
 
     fn sync(&mut self, api: &mut ApiServer, name: &str, now: u64) {
-        let Some(d) = self.informer.get(Kind::Deployment, name).cloned() else {
+        let Some(d) = self.informer.get_shared(Kind::Deployment, name).cloned() else {
             return;
         };
         let mut rss = self.owned_rss(&d);
@@ -319,12 +308,12 @@ impl DeploymentController {
         } else {
             Path::Rollout
         };
-        let specs_before: Vec<i64> = rss.iter().map(spec_replicas).collect();
+        let specs_before: Vec<i64> = rss.iter().map(|r| spec_replicas(r)).collect();
         if path == Path::Sync {
             self.scale(api, &d, &mut rss, new_idx, now);
         } else {
             if new_idx.is_none() {
-                let old_total: i64 = rss.iter().map(spec_replicas).sum();
+                let old_total: i64 = rss.iter().map(|r| spec_replicas(r)).sum();
                 let initial = if !rolling && old_total > 0 {
                     0
                 } else if rolling && old_total > 0 {
@@ -376,11 +365,11 @@ impl DeploymentController {
         &mut self,
         api: &mut ApiServer,
         d: &Value,
-        rss: &[Value],
+        rss: &[Arc<Value>],
         replicas: i64,
         surge: i64,
         now: u64,
-    ) -> Option<(Value, bool)> {
+    ) -> Option<(Arc<Value>, bool)> {
         let collisions = obj::int(d, &["status", "collisionCount"]).unwrap_or(0);
         let hash = pod_template_hash(&d["spec"]["template"], collisions);
         let name = format!("{}-{hash}", obj::name(d));
@@ -406,7 +395,7 @@ impl DeploymentController {
                 }
             }
         }
-        let next_revision = rss.iter().map(revision).max().unwrap_or(0) + 1;
+        let next_revision = rss.iter().map(|r| revision(r)).max().unwrap_or(0) + 1;
         let d_replicas = obj::int(d, &["spec", "replicas"]).unwrap_or(1);
         annotations.insert(DESIRED.into(), json!(d_replicas.to_string()));
         annotations.insert(MAX.into(), json!((d_replicas + surge).to_string()));
@@ -434,7 +423,7 @@ impl DeploymentController {
             rs["spec"]["minReadySeconds"] = m.clone();
         }
         crate::sim::defaults::apply(Kind::ReplicaSet, &mut rs);
-        match api.create(Kind::ReplicaSet, rs, now) {
+        match api.create_shared(Kind::ReplicaSet, rs, now) {
             Ok(rs) => {
                 if replicas > 0 {
                     let msg = format!("Scaled up replica set {} to {replicas}", obj::name(&rs));
@@ -466,13 +455,18 @@ impl DeploymentController {
     /// other is a hash collision, so `status.collisionCount` goes up by one and the sync
     /// fails. The status write's update event brings the Deployment back, and the next
     /// attempt hashes the template with the new count. No event is recorded.
-    fn name_taken(&mut self, api: &mut ApiServer, d: &Value, name: &str) -> Option<(Value, bool)> {
-        let rs = self.informer.get(Kind::ReplicaSet, name)?;
+    fn name_taken(
+        &mut self,
+        api: &mut ApiServer,
+        d: &Value,
+        name: &str,
+    ) -> Option<(Arc<Value>, bool)> {
+        let rs = self.informer.get_shared(Kind::ReplicaSet, name)?;
         if obj::controller_uid(rs) == Some(obj::uid(d))
             && template_without_hash(&rs["spec"]["template"])
                 == template_without_hash(&d["spec"]["template"])
         {
-            return Some((rs.clone(), false));
+            return Some((Arc::clone(rs), false));
         }
         // UpdateStatus of the cached copy: a stale one conflicts and changes nothing.
         let current = api.get(Kind::Deployment, obj::name(d)).ok()?;
@@ -487,7 +481,7 @@ impl DeploymentController {
     }
 
     /// Sets an RS's replicas and the annotations recording the Deployment's size.
-    fn scale_rs(&mut self, api: &mut ApiServer, d: &Value, rs: &mut Value, to: i64, now: u64) {
+    fn scale_rs(&mut self, api: &mut ApiServer, d: &Value, rs: &mut Arc<Value>, to: i64, now: u64) {
         let from = spec_replicas(rs);
         let d_replicas = obj::int(d, &["spec", "replicas"]).unwrap_or(1);
         let (_, surge, _) = strategy(d);
@@ -510,7 +504,7 @@ impl DeploymentController {
             json!(desired),
         );
         obj::set(&mut next, &["metadata", "annotations", MAX], json!(max));
-        if let Ok(updated) = api.update(Kind::ReplicaSet, next, None) {
+        if let Ok(updated) = api.update_shared(Kind::ReplicaSet, next, None) {
             if from != to {
                 let dir = if to > from { "up" } else { "down" };
                 let msg = format!(
@@ -529,14 +523,14 @@ impl DeploymentController {
         &mut self,
         api: &mut ApiServer,
         d: &Value,
-        rss: &mut [Value],
+        rss: &mut [Arc<Value>],
         ni: usize,
         surge: i64,
         max_unavailable: i64,
         now: u64,
     ) {
         let replicas = obj::int(d, &["spec", "replicas"]).unwrap_or(1);
-        let total: i64 = rss.iter().map(spec_replicas).sum();
+        let total: i64 = rss.iter().map(|r| spec_replicas(r)).sum();
         let new_spec = spec_replicas(&rss[ni]);
         // Scale up the new ReplicaSet within the surge.
         let up = (replicas + surge - total).min(replicas - new_spec);
@@ -554,7 +548,7 @@ impl DeploymentController {
         // Scale down old ReplicaSets within the unavailability budget.
         let min_available = replicas - max_unavailable;
         let new_unavailable = spec_replicas(&rss[ni]) - status_int(&rss[ni], "availableReplicas");
-        let total: i64 = rss.iter().map(spec_replicas).sum();
+        let total: i64 = rss.iter().map(|r| spec_replicas(r)).sum();
         let mut budget = total - min_available - new_unavailable;
         if budget <= 0 {
             return;
@@ -595,7 +589,14 @@ impl DeploymentController {
         }
     }
 
-    fn recreate(&mut self, api: &mut ApiServer, d: &Value, rss: &mut [Value], ni: usize, now: u64) {
+    fn recreate(
+        &mut self,
+        api: &mut ApiServer,
+        d: &Value,
+        rss: &mut [Arc<Value>],
+        ni: usize,
+        now: u64,
+    ) {
         let mut old_running = 0;
         for i in (0..rss.len()).filter(|i| *i != ni) {
             old_running += status_int(&rss[i], "replicas");
@@ -619,7 +620,7 @@ impl DeploymentController {
         &mut self,
         api: &mut ApiServer,
         d: &Value,
-        rss: &mut [Value],
+        rss: &mut [Arc<Value>],
         new_idx: Option<usize>,
         now: u64,
     ) {
@@ -683,9 +684,15 @@ impl DeploymentController {
     }
 
     /// B11: keep `revisionHistoryLimit` old sets, dropping the lowest revisions first.
-    fn cleanup(&mut self, api: &mut ApiServer, d: &Value, rss: &[Value], new_idx: Option<usize>) {
+    fn cleanup(
+        &mut self,
+        api: &mut ApiServer,
+        d: &Value,
+        rss: &[Arc<Value>],
+        new_idx: Option<usize>,
+    ) {
         let limit = obj::int(d, &["spec", "revisionHistoryLimit"]).unwrap_or(10);
-        let mut old: Vec<&Value> = rss
+        let mut old: Vec<&Arc<Value>> = rss
             .iter()
             .enumerate()
             .filter(|(i, rs)| {
@@ -699,7 +706,7 @@ impl DeploymentController {
         old.sort_by_key(|rs| revision(rs));
         let excess = old.len() - limit as usize;
         for rs in old.into_iter().take(excess) {
-            let _ = api.delete(Kind::ReplicaSet, obj::name(rs), None, 0);
+            let _ = api.delete_shared(Kind::ReplicaSet, obj::name(rs), None, 0);
         }
     }
 
@@ -709,20 +716,16 @@ impl DeploymentController {
         &mut self,
         api: &mut ApiServer,
         d: &Value,
-        rss: &[Value],
+        rss: &[Arc<Value>],
         new_idx: Option<usize>,
         now: u64,
         created_new: bool,
         path: Path,
     ) {
-        let Ok(current) = api.get(Kind::Deployment, obj::name(d)) else {
-            return;
-        };
-        let mut next = current.clone();
         let replicas = obj::int(d, &["spec", "replicas"]).unwrap_or(1);
         let (_, _, max_unavailable) = strategy(d);
         let sum = |f: &str| -> i64 { rss.iter().map(|rs| status_int(rs, f)).sum() };
-        let total_spec: i64 = rss.iter().map(spec_replicas).sum();
+        let total_spec: i64 = rss.iter().map(|r| spec_replicas(r)).sum();
         let available = sum("availableReplicas");
         let updated = new_idx.map_or(0, |i| status_int(&rss[i], "replicas"));
         let mut status = serde_json::Map::new();
@@ -787,18 +790,14 @@ impl DeploymentController {
             self.requeue_if_stuck(d, &conditions, &status, now);
         }
         status.insert("conditions".into(), Value::Array(conditions));
-        next["status"] = Value::Object(status);
-        if let Some(i) = new_idx {
-            let rev = revision(&rss[i]).to_string();
-            obj::set(
-                &mut next,
-                &["metadata", "annotations", REVISION],
-                json!(rev),
-            );
-        }
-        if next != *current {
-            let _ = api.update_status(Kind::Deployment, next);
-        }
+        let rev = new_idx.map(|i| revision(&rss[i]).to_string());
+        // An unchanged result is not persisted (the API's no-op write).
+        let _ = api.update_status_with(Kind::Deployment, obj::name(d), |next| {
+            next["status"] = Value::Object(status);
+            if let Some(rev) = rev {
+                obj::set(next, &["metadata", "annotations", REVISION], json!(rev));
+            }
+        });
     }
 
     /// B9, along the real code paths: checkPausedConditions (not while deleting), the
@@ -811,7 +810,7 @@ impl DeploymentController {
         &self,
         conds: &mut Vec<Value>,
         d: &Value,
-        rss: &[Value],
+        rss: &[Arc<Value>],
         new_idx: Option<usize>,
         status: &serde_json::Map<String, Value>,
         now: u64,

@@ -2,7 +2,7 @@
 //! seconds, and removes deleted pods when their grace period ends (H1-H4). The demo has
 //! no nodes: every pod runs "somewhere" as soon as it exists.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Value, json};
 
@@ -20,7 +20,9 @@ pub struct Kubelet {
     cursor: u64,
     /// Pods still starting, and pods terminating: the only ones a tick looks at.
     starting: BTreeSet<String>,
-    terminating: BTreeSet<String>,
+    /// Terminating pods with the Unix second their grace period ends, so a tick visits
+    /// only the pods that are due.
+    terminating: BTreeMap<String, i64>,
     next_ip: u32,
 }
 
@@ -32,7 +34,7 @@ impl Kubelet {
             ready_after: 2,
             cursor: 0,
             starting: BTreeSet::new(),
-            terminating: BTreeSet::new(),
+            terminating: BTreeMap::new(),
             next_ip: 4,
         }
     }
@@ -46,7 +48,7 @@ impl Kubelet {
         for p in api.list(Kind::Pod) {
             let name = obj::name(p).to_string();
             if obj::is_deleting(p) {
-                self.terminating.insert(name);
+                self.terminating.insert(name, deletion_due(p));
             } else if !super::pods::is_ready(p) {
                 self.starting.insert(name);
             }
@@ -67,7 +69,7 @@ impl Kubelet {
                 }
                 _ if obj::is_deleting(&e.object) => {
                     self.starting.remove(&name);
-                    self.terminating.insert(name);
+                    self.terminating.insert(name, deletion_due(&e.object));
                 }
                 EventType::Added => {
                     self.starting.insert(name);
@@ -90,36 +92,39 @@ impl Kubelet {
             return;
         }
         let now_unix = sim_unix(now);
-        for name in std::mem::take(&mut self.terminating) {
+        let due: Vec<String> = self
+            .terminating
+            .iter()
+            .filter(|(_, at)| **at <= now_unix)
+            .map(|(n, _)| n.clone())
+            .collect();
+        for name in due {
             let Ok(pod) = api.get(Kind::Pod, &name) else {
+                self.terminating.remove(&name);
                 continue;
             };
-            let due = obj::str(pod, &["metadata", "deletionTimestamp"])
-                .and_then(parse_rfc3339)
-                .unwrap_or(0);
             let finalizers = pod["metadata"]["finalizers"]
                 .as_array()
                 .is_some_and(|a| !a.is_empty());
-            if due <= now_unix && !finalizers {
+            if deletion_due(pod) <= now_unix && !finalizers {
                 api.remove(Kind::Pod, &name);
-            } else {
-                self.terminating.insert(name);
+                self.terminating.remove(&name);
             }
         }
         for name in std::mem::take(&mut self.starting) {
-            let Ok(pod) = api.get(Kind::Pod, &name) else {
+            let Ok(pod) = api.get_shared(Kind::Pod, &name) else {
                 continue;
             };
-            let created = obj::str(pod, &["metadata", "creationTimestamp"])
+            let created = obj::str(&pod, &["metadata", "creationTimestamp"])
                 .and_then(parse_rfc3339)
                 .unwrap_or(now_unix);
             let age = (now_unix - created).max(0) as u64;
-            let before = pod.clone();
-            let mut next = before.clone();
+            // The pod's status moves on in one copy of it; an unchanged one is not written.
+            let mut next = (*pod).clone();
             let done = self.advance(&mut next, age, now);
-            if next != before {
-                pull_events(api, &before, &next, now);
-                let _ = api.update_status(Kind::Pod, next);
+            if next != *pod {
+                pull_events(api, &pod, &next, now);
+                let _ = api.store_status(Kind::Pod, &name, pod, next);
             }
             if !done {
                 self.starting.insert(name);
@@ -222,6 +227,13 @@ impl Default for Kubelet {
     fn default() -> Self {
         Self::new()
     }
+}
+
+/// The Unix second a terminating pod's grace period ends.
+fn deletion_due(pod: &Value) -> i64 {
+    obj::str(pod, &["metadata", "deletionTimestamp"])
+        .and_then(parse_rfc3339)
+        .unwrap_or(0)
 }
 
 /// Sets a pod condition, keeping lastTransitionTime when the status does not change.

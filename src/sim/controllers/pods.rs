@@ -79,6 +79,20 @@ fn created(pod: &Value) -> i64 {
         .unwrap_or(0)
 }
 
+/// [`deletion_order`] as a sort key, to compute once per pod: keys compare as the
+/// order does.
+pub fn deletion_key(pod: &Value) -> impl Ord + use<'_> {
+    (
+        phase_rank(pod),
+        is_ready(pod),
+        deletion_cost(pod),
+        std::cmp::Reverse(ready_since(pod).unwrap_or(0)),
+        std::cmp::Reverse(restarts(pod)),
+        std::cmp::Reverse(created(pod)),
+        obj::uid(pod),
+    )
+}
+
 /// C5 order, first to delete first. The demo has no nodes, so rules 1 (unscheduled
 /// first) and 5 (co-located pods) never separate two pods.
 pub fn deletion_order(a: &Value, b: &Value) -> Ordering {

@@ -2,6 +2,7 @@
 //! `spec.replicas` with expectations and slow-start batches, and reports status.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde_json::{Value, json};
 
@@ -12,7 +13,7 @@ use crate::sim::kind::Kind;
 use crate::sim::obj;
 use crate::sim::time::sim_unix;
 
-use super::pods::{deletion_order, is_active, is_available, is_ready};
+use super::pods::{deletion_key, deletion_order, is_active, is_available, is_ready};
 
 pub const WATCHES: &[Kind] = &[Kind::ReplicaSet, Kind::Pod];
 const COMPONENT: &str = "replicaset-controller";
@@ -28,26 +29,52 @@ struct Expectation {
     set_at: u64,
 }
 
+/// Two name-ordered lists merged into one (names are unique across them).
+fn merged<'a>(
+    a: impl Iterator<Item = &'a Arc<Value>>,
+    b: impl Iterator<Item = &'a Arc<Value>>,
+) -> Vec<&'a Value> {
+    let (mut a, mut b) = (a.peekable(), b.peekable());
+    let mut out = Vec::new();
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) if obj::name(x) <= obj::name(y) => a.next(),
+            (Some(_), Some(_)) => b.next(),
+            (Some(_), None) => a.next(),
+            (None, _) => b.next(),
+        };
+        match next {
+            Some(o) => out.push(&**o),
+            None => return out,
+        }
+    }
+}
+
 /// Pods owned by the ReplicaSet after adoption and release (C1), read from the cache
-/// without copying them.
+/// without copying them. Only its own pods and ownerless ones can be claimed, so only
+/// those are visited (in name order, as a full scan would meet them).
 fn claim<'a>(informer: &'a Informer, api: &mut ApiServer, rs: &Value) -> Vec<&'a Value> {
     let uid = obj::uid(rs);
     let selector = &rs["spec"]["selector"];
     let mut owned = Vec::new();
-    for pod in informer.list(Kind::Pod) {
+    let candidates = merged(
+        informer.owned_by(Kind::Pod, uid),
+        informer.orphans(Kind::Pod),
+    );
+    for pod in candidates {
         let matches = obj::selector_matches(selector, pod);
         match obj::controller_uid(pod) {
             Some(u) if u == uid && matches => owned.push(pod),
             Some(u) if u == uid => {
                 // Labels no longer match: release it.
-                let _ = api.update_metadata(Kind::Pod, obj::name(pod), |p| {
+                let _ = api.update_metadata_shared(Kind::Pod, obj::name(pod), |p| {
                     obj::remove(p, &["metadata", "ownerReferences"]);
                 });
             }
             None if matches && !obj::is_deleting(pod) => {
                 let r = obj::owner_ref(rs, "ReplicaSet");
                 if api
-                    .update_metadata(Kind::Pod, obj::name(pod), |p| {
+                    .update_metadata_shared(Kind::Pod, obj::name(pod), |p| {
                         obj::set(p, &["metadata", "ownerReferences"], json!([r]));
                     })
                     .is_ok()
@@ -63,23 +90,35 @@ fn claim<'a>(informer: &'a Informer, api: &mut ApiServer, rs: &Value) -> Vec<&'a
 
 /// C2: the status the claimed pods add up to.
 fn status_for(rs: &Value, pods: &[&Value], now: u64) -> Value {
+    let active: Vec<&Value> = pods.iter().copied().filter(|p| is_active(p)).collect();
+    status_of_active(rs, &active, now)
+}
+
+/// [`status_for`] from the claimed pods that are active.
+fn status_of_active(rs: &Value, active: &[&Value], now: u64) -> Value {
     let min_ready = obj::int(rs, &["spec", "minReadySeconds"]).unwrap_or(0);
     let template_labels = &rs["spec"]["template"]["metadata"]["labels"];
-    let active: Vec<&&Value> = pods.iter().filter(|p| is_active(p)).collect();
     let fully = active
         .iter()
         .filter(|p| {
             template_labels.as_object().is_none_or(|m| {
-                m.iter()
-                    .all(|(k, v)| p["metadata"]["labels"].get(k) == Some(v))
+                let labels = &p["metadata"]["labels"];
+                m.iter().all(|(k, v)| labels.get(k) == Some(v))
             })
         })
         .count();
-    let ready = active.iter().filter(|p| is_ready(p)).count();
-    let available = active
-        .iter()
-        .filter(|p| is_available(p, min_ready, sim_unix(now)))
-        .count();
+    let ready: Vec<&Value> = active.iter().copied().filter(|p| is_ready(p)).collect();
+    // Available is Ready for minReadySeconds (H3): with none, every Ready pod.
+    let available = if min_ready == 0 {
+        ready.len()
+    } else {
+        let now_unix = sim_unix(now);
+        ready
+            .iter()
+            .filter(|p| is_available(p, min_ready, now_unix))
+            .count()
+    };
+    let ready = ready.len();
     let mut status = json!({
         "fullyLabeledReplicas": fully,
         "observedGeneration": obj::int(rs, &["metadata", "generation"]).unwrap_or(1),
@@ -97,12 +136,10 @@ fn status_for(rs: &Value, pods: &[&Value], now: u64) -> Value {
 
 /// Writes status only when something changed.
 fn write_status(api: &mut ApiServer, rs: &Value, status: Value) {
-    if rs.get("status") != Some(&status)
-        && let Ok(current) = api.get(Kind::ReplicaSet, obj::name(rs))
-    {
-        let mut next = current.clone();
-        next["status"] = status;
-        let _ = api.update_status(Kind::ReplicaSet, next);
+    if rs.get("status") != Some(&status) {
+        let _ = api.update_status_with(Kind::ReplicaSet, obj::name(rs), |next| {
+            next["status"] = status;
+        });
     }
 }
 
@@ -137,10 +174,8 @@ impl ReplicaSetController {
 
     fn rs_by_uid(&self, uid: &str) -> Option<String> {
         self.informer
-            .list(Kind::ReplicaSet)
-            .into_iter()
-            .find(|r| obj::uid(r) == uid)
-            .map(|r| obj::name(r).to_string())
+            .name_by_uid(Kind::ReplicaSet, uid)
+            .map(str::to_string)
     }
 
     /// Event handlers: map each delta to the ReplicaSet keys it concerns, and observe
@@ -153,7 +188,7 @@ impl ReplicaSetController {
             };
             // Expectations follow the controller's own writes in either mode.
             if let Some(rs) = &owner {
-                let was_deleting = d.old.as_ref().is_some_and(obj::is_deleting);
+                let was_deleting = d.old.as_ref().is_some_and(|o| obj::is_deleting(o));
                 let e = self.expectations.entry(rs.clone()).or_default();
                 match d.event {
                     EventType::Added => e.adds -= 1,
@@ -193,7 +228,7 @@ impl ReplicaSetController {
                     if let Some(old_owner) = d
                         .old
                         .as_ref()
-                        .and_then(obj::controller_uid)
+                        .and_then(|o| obj::controller_uid(o))
                         .and_then(|u| self.rs_by_uid(u))
                         && Some(&old_owner) != owner.as_ref()
                     {
@@ -255,7 +290,7 @@ impl ReplicaSetController {
     }
 
     fn sync(&mut self, api: &mut ApiServer, name: &str, now: u64) {
-        let Some(rs) = self.informer.get(Kind::ReplicaSet, name).cloned() else {
+        let Some(rs) = self.informer.get_shared(Kind::ReplicaSet, name).cloned() else {
             self.expectations.remove(name);
             return;
         };
@@ -266,9 +301,8 @@ impl ReplicaSetController {
             let status = {
                 let owned: Vec<&Value> = self
                     .informer
-                    .list(Kind::Pod)
-                    .into_iter()
-                    .filter(|p| obj::controller_uid(p) == Some(uid))
+                    .owned_by(Kind::Pod, uid)
+                    .map(|p| &**p)
                     .collect();
                 status_for(&rs, &owned, now)
             };
@@ -280,14 +314,22 @@ impl ReplicaSetController {
         // Read everything from the cache first; act after.
         let (status, create, victims, recheck) = {
             let pods = claim(&self.informer, api, &rs);
-            let mut active: Vec<&Value> = pods.iter().copied().filter(|p| is_active(p)).collect();
+            let active: Vec<&Value> = pods.iter().copied().filter(|p| is_active(p)).collect();
             let diff = active.len() as i64 - want;
             let mut victims = Vec::new();
             if satisfied && diff > 0 {
-                active.sort_by(|a, b| deletion_order(a, b));
-                victims = active[..diff.min(BURST) as usize]
+                // The C5 ranking, each pod's key computed once; only the first `diff`
+                // need ordering.
+                let mut ranked: Vec<_> = active.iter().map(|p| (deletion_key(p), *p)).collect();
+                let k = diff.min(BURST) as usize;
+                if k < ranked.len() {
+                    ranked.select_nth_unstable_by(k, |a, b| a.0.cmp(&b.0));
+                    ranked.truncate(k);
+                }
+                ranked.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+                victims = ranked
                     .iter()
-                    .map(|p| obj::name(p).to_string())
+                    .map(|(_, p)| obj::name(p).to_string())
                     .collect();
             }
             let create = if satisfied && diff < 0 {
@@ -296,7 +338,12 @@ impl ReplicaSetController {
                 0
             };
             let recheck = super::claim::available_check_at(&rs, &pods, now);
-            (status_for(&rs, &pods, now), create, victims, recheck)
+            (
+                status_of_active(&rs, &active, now),
+                create,
+                victims,
+                recheck,
+            )
         };
         if let Some(at) = recheck {
             self.informer.enqueue_after(name, at);
@@ -336,7 +383,7 @@ impl ReplicaSetController {
                 if let Some(a) = template["metadata"].get("annotations") {
                     pod["metadata"]["annotations"] = a.clone();
                 }
-                if let Ok(p) = api.create(Kind::Pod, pod, now) {
+                if let Ok(p) = api.create_shared(Kind::Pod, pod, now) {
                     self.created += 1;
                     let msg = format!("Created pod: {}", obj::name(&p));
                     api.record_event(
@@ -366,7 +413,7 @@ impl ReplicaSetController {
             },
         );
         for v in victims {
-            if api.delete(Kind::Pod, v, None, now).is_ok() {
+            if api.delete_shared(Kind::Pod, v, None, now).is_ok() {
                 let msg = format!("Deleted pod: {v}");
                 api.record_event(
                     rs,
@@ -425,14 +472,18 @@ impl ReplicaSetController {
             Kind::Pod => {
                 let newly_deleting = match d.event {
                     EventType::Modified => {
-                        obj::is_deleting(&d.object) && !d.old.as_ref().is_some_and(obj::is_deleting)
+                        obj::is_deleting(&d.object)
+                            && !d.old.as_ref().is_some_and(|o| obj::is_deleting(o))
                     }
                     EventType::Deleted => d.old.as_ref().is_some_and(|o| !obj::is_deleting(o)),
                     EventType::Added => false,
                 };
                 let owner = obj::controller_uid(&d.object).and_then(|u| self.rs_by_uid(u));
                 if let (true, Some(rs_name)) = (newly_deleting, owner)
-                    && let Some(rs) = self.informer.get(Kind::ReplicaSet, &rs_name).cloned()
+                    && let Some(rs) = self
+                        .informer
+                        .get_shared(Kind::ReplicaSet, &rs_name)
+                        .cloned()
                 {
                     self.create_pods(api, &rs, 1, now);
                 }
@@ -448,12 +499,11 @@ impl ReplicaSetController {
                 .collect(),
         };
         for n in names {
-            if let Some(rs) = self.informer.get(Kind::ReplicaSet, &n).cloned() {
+            if let Some(rs) = self.informer.get_shared(Kind::ReplicaSet, &n).cloned() {
                 let pods: Vec<&Value> = self
                     .informer
-                    .list(Kind::Pod)
-                    .into_iter()
-                    .filter(|p| obj::controller_uid(p) == Some(obj::uid(&rs)))
+                    .owned_by(Kind::Pod, obj::uid(&rs))
+                    .map(|p| &**p)
                     .collect();
                 let status = status_for(&rs, &pods, now);
                 write_status(api, &rs, status);
