@@ -1,10 +1,6 @@
 //! Text helpers for the screens: tab expansion, Markdown to owned lines, word wrapping of
 //! styled lines (so scroll offsets are exact rows) and truncation.
 
-use std::cell::RefCell;
-use std::collections::HashMap;
-use std::rc::Rc;
-
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
@@ -39,34 +35,9 @@ pub fn expand_tabs(text: &str) -> String {
     out
 }
 
-thread_local! {
-    /// Rendered Markdown by source text, one map per `Theme::mono`. Cards are laid out on
-    /// every frame and parsing was most of that cost, while a run's texts never change.
-    static MARKDOWN: RefCell<[HashMap<String, Rc<[Line<'static>]>>; 2]> = RefCell::default();
-}
-
-/// At most this many texts are kept; past it the cache starts again (a deck's worth fits).
-const MARKDOWN_CACHE: usize = 4096;
-
 /// Markdown rendered by tui-markdown, as owned lines with the line style folded into the
 /// spans; colours dropped under a MONO theme.
 pub fn markdown(text: &str, theme: &Theme) -> Vec<Line<'static>> {
-    MARKDOWN.with(|cache| {
-        let mut cache = cache.borrow_mut();
-        let map = &mut cache[usize::from(theme.mono)];
-        if let Some(hit) = map.get(text) {
-            return hit.to_vec();
-        }
-        let lines = render_markdown(text, theme);
-        if map.len() >= MARKDOWN_CACHE {
-            map.clear();
-        }
-        map.insert(text.to_string(), lines.clone().into());
-        lines
-    })
-}
-
-fn render_markdown(text: &str, theme: &Theme) -> Vec<Line<'static>> {
     let expanded = expand_tabs(text.trim_end());
     let rendered = tui_markdown::from_str(&expanded);
     rendered
