@@ -179,70 +179,21 @@ impl ApiServer {
     /// F4/F7: a non-apply write takes ownership of what it changed. Tracked for
     /// Deployments, the objects the demo's questions are about.
     fn track_update(&self, kind: Kind, old: &Value, new: &mut Value) {
-        if kind != Kind::Deployment {
-            return;
-        }
-        let mut entries: Vec<ManagedField> = old["metadata"]["managedFields"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|e| ManagedField::from_value(e).ok())
-                    .collect()
-            })
-            .unwrap_or_default();
-        let mut before = old.clone();
-        obj::remove(&mut before, &["metadata", "managedFields"]);
-        obj::remove(new, &["metadata", "managedFields"]);
         let (manager, sub) = &self.manager;
-        managed::record_update(
-            &mut entries,
-            &before,
-            new,
-            manager,
-            sub.as_deref(),
-            &rfc3339(self.clock),
-        );
-        if !entries.is_empty() {
-            obj::set(
-                new,
-                &["metadata", "managedFields"],
-                managed::managed_fields_value(&entries),
-            );
-        }
+        let time = rfc3339(self.clock);
+        track_managed(kind, old, new, |entries, before, after| {
+            managed::record_update(entries, before, after, manager, sub.as_deref(), &time)
+        });
     }
 
     /// F4: a `/status` write is an Update with `subresource: status` by the writer's
     /// manager (`kube-controller-manager` for the controllers, kubectl's for
     /// `--subresource=status`). Tracked for Deployments, as [`Self::track_update`].
     fn track_status_update(&self, kind: Kind, old: &Value, new: &mut Value) {
-        if kind != Kind::Deployment {
-            return;
-        }
-        let mut entries: Vec<ManagedField> = old["metadata"]["managedFields"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|e| ManagedField::from_value(e).ok())
-                    .collect()
-            })
-            .unwrap_or_default();
-        let mut before = old.clone();
-        obj::remove(&mut before, &["metadata", "managedFields"]);
-        obj::remove(new, &["metadata", "managedFields"]);
-        managed::record_status_update(
-            &mut entries,
-            &before,
-            new,
-            &self.manager.0,
-            &rfc3339(self.clock),
-        );
-        if !entries.is_empty() {
-            obj::set(
-                new,
-                &["metadata", "managedFields"],
-                managed::managed_fields_value(&entries),
-            );
-        }
+        let time = rfc3339(self.clock);
+        track_managed(kind, old, new, |entries, before, after| {
+            managed::record_status_update(entries, before, after, &self.manager.0, &time)
+        });
     }
 
     /// Stores an object whose managedFields the caller computed (server-side apply).
@@ -945,6 +896,38 @@ fn set_generation(kind: Kind, old: &Value, new: &mut Value) {
         g
     };
     obj::set(new, &["metadata", "generation"], json!(g));
+}
+
+/// Runs `record` on a Deployment's managedFields entries and both sides of a write with
+/// managedFields taken out, then puts the entries back on `new` (none: no field).
+fn track_managed(
+    kind: Kind,
+    old: &Value,
+    new: &mut Value,
+    record: impl FnOnce(&mut Vec<ManagedField>, &Value, &Value),
+) {
+    if kind != Kind::Deployment {
+        return;
+    }
+    let mut entries: Vec<ManagedField> = old["metadata"]["managedFields"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|e| ManagedField::from_value(e).ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut before = old.clone();
+    obj::remove(&mut before, &["metadata", "managedFields"]);
+    obj::remove(new, &["metadata", "managedFields"]);
+    record(&mut entries, &before, new);
+    if !entries.is_empty() {
+        obj::set(
+            new,
+            &["metadata", "managedFields"],
+            managed::managed_fields_value(&entries),
+        );
+    }
 }
 
 #[cfg(test)]
