@@ -599,23 +599,8 @@ impl App {
         out
     }
 
-    fn hints(&self) -> &'static str {
-        match self.context() {
-            Context::Home => "Enter open · r review · s stats · o settings · ? help · q quit",
-            Context::List => {
-                "Enter open · / search · l level · i importance · s sort · ? help · q back"
-            }
-            Context::Search => "type to search · Enter keep · Esc clear",
-            Context::Card => {
-                "Space reveal · 1-9 jump · [ ] level · d demo · r run code · ? help · q back"
-            }
-            Context::Demo => "? every demo key · q back to the card",
-            Context::Command => "Enter run · Tab complete · Up/Down history · Esc close",
-            Context::Editor => "Esc save and close · Ctrl-S save · Ctrl-N next file",
-            Context::Settings | Context::Global | Context::Help => "h l change · ? help · q back",
-            Context::Review => "Space answer/Good · 1-4 grade · u undo · b bury · ? help · q back",
-            Context::Stats => "? help · q back",
-        }
+    fn hints(&self) -> String {
+        self.keymap.hints(self.context())
     }
 }
 

@@ -805,7 +805,146 @@ impl Keymap {
     pub fn help_rows(&self, ctx: Context) -> Vec<(String, &'static str)> {
         help_rows_in(&self.bindings, ctx)
     }
+
+    /// The first key of each action in `ctx` (or globally), joined as the help joins
+    /// them: "Space", "[ ]", "1-9". Empty when none of them has a key.
+    pub fn keys_for(&self, ctx: Context, actions: &[Action]) -> String {
+        let first = |a: &Action, c: Context| {
+            self.bindings
+                .iter()
+                .find(|bd| bd.ctx == c && bd.action == *a)
+                .map(|bd| bd.key)
+        };
+        let keys: Vec<Key> = actions
+            .iter()
+            .filter_map(|a| first(a, ctx).or_else(|| first(a, Context::Global)))
+            .collect();
+        keys_label(&keys)
+    }
+
+    /// The status line's hints for `ctx`, with the keys this keymap binds, so config.toml's
+    /// overrides show there as they do in `?`. Hints whose actions lost every key are left
+    /// out.
+    pub fn hints(&self, ctx: Context) -> String {
+        let Some((_, fixed, items)) = HINTS.iter().find(|(c, _, _)| *c == ctx) else {
+            return String::new();
+        };
+        if !fixed.is_empty() {
+            return (*fixed).to_string();
+        }
+        items
+            .iter()
+            .filter_map(|(actions, what)| {
+                let keys = self.keys_for(ctx, actions);
+                (!keys.is_empty()).then(|| format!("{keys} {what}"))
+            })
+            .collect::<Vec<_>>()
+            .join(" · ")
+    }
 }
+
+type Hint = (&'static [Action], &'static str);
+
+const JUMPS: &[Action] = &[
+    A::Jump(1),
+    A::Jump(2),
+    A::Jump(3),
+    A::Jump(4),
+    A::Jump(5),
+    A::Jump(6),
+    A::Jump(7),
+    A::Jump(8),
+    A::Jump(9),
+];
+
+/// Per context: a fixed text (where keys are typed text and cannot be rebound) or hints
+/// built from the keymap.
+const HINTS: &[(Context, &str, &[Hint])] = &[
+    (
+        C::Home,
+        "",
+        &[
+            (&[A::Open], "open"),
+            (&[A::ReviewDue], "review"),
+            (&[A::Stats], "stats"),
+            (&[A::Settings], "settings"),
+            (&[A::Help], "help"),
+            (&[A::Back], "quit"),
+        ],
+    ),
+    (
+        C::List,
+        "",
+        &[
+            (&[A::Open], "open"),
+            (&[A::Search], "search"),
+            (&[A::CycleLevel], "level"),
+            (&[A::CycleImportance], "importance"),
+            (&[A::ToggleSort], "sort"),
+            (&[A::Help], "help"),
+            (&[A::Back], "back"),
+        ],
+    ),
+    (C::Search, "type to search · Enter keep · Esc clear", &[]),
+    (
+        C::Card,
+        "",
+        &[
+            (&[A::Reveal], "reveal"),
+            (JUMPS, "jump"),
+            (&[A::PrevLevel, A::NextLevel], "level"),
+            (&[A::OpenDemo], "demo"),
+            (&[A::RunCode], "run code"),
+            (&[A::Help], "help"),
+            (&[A::Back], "back"),
+        ],
+    ),
+    (
+        C::Demo,
+        "",
+        &[
+            (&[A::Help], "every demo key"),
+            (&[A::Back], "back to the card"),
+        ],
+    ),
+    (
+        C::Command,
+        "Enter run · Tab complete · Up/Down history · Esc close",
+        &[],
+    ),
+    (
+        C::Editor,
+        "Esc save and close · Ctrl-S save · Ctrl-N next file",
+        &[],
+    ),
+    (
+        C::Review,
+        "",
+        &[
+            (&[A::Reveal], "answer/Good"),
+            (
+                &[A::Grade(1), A::Grade(2), A::Grade(3), A::Grade(4)],
+                "grade",
+            ),
+            (&[A::Undo], "undo"),
+            (&[A::Bury], "bury"),
+            (&[A::Help], "help"),
+            (&[A::Back], "back"),
+        ],
+    ),
+    (C::Stats, "", &[(&[A::Help], "help"), (&[A::Back], "back")]),
+    (
+        C::Settings,
+        "",
+        &[
+            (&[A::PrevValue, A::NextValue], "change"),
+            (&[A::Help], "help"),
+            (&[A::Back], "back"),
+        ],
+    ),
+    (C::Help, "", &[(&[A::Help], "help"), (&[A::Back], "back")]),
+    (C::Global, "", &[(&[A::Help], "help"), (&[A::Back], "back")]),
+];
 
 #[cfg(test)]
 mod tests {
@@ -826,6 +965,30 @@ mod tests {
             .map(|b| format!("{:?} ({})", b.action, b.desc))
             .collect();
         assert!(missing.is_empty(), "no name for [keys]: {missing:?}");
+    }
+
+    #[test]
+    fn status_hints_name_the_keys_the_keymap_binds() {
+        let default = Keymap::default();
+        assert_eq!(
+            default.hints(Context::Card),
+            "Space reveal · 1-9 jump · [ ] level · d demo · r run code · ? help · q back"
+        );
+        let (km, problems) = Keymap::with_overrides(
+            &[Override {
+                action: "open-demo".into(),
+                keys: vec!["D".into()],
+                line: 2,
+            }],
+            "config.toml",
+        );
+        assert!(problems.is_empty(), "{problems:?}");
+        assert!(
+            km.hints(Context::Card).contains("D demo"),
+            "{}",
+            km.hints(Context::Card)
+        );
+        assert!(!km.hints(Context::Card).contains("d demo"));
     }
 
     #[test]

@@ -16,6 +16,7 @@ use crate::sim::informer::RunState;
 use crate::sim::kind::Kind;
 use crate::sim::obj;
 use crate::sim::time;
+use crate::tui::keymap::{Action, Context, Keymap};
 use crate::tui::theme::Theme;
 
 use super::Ctx;
@@ -117,7 +118,7 @@ impl Widget for &View<'_> {
         }
         events(d, theme, a.events, buf);
         output(d, theme, a.output, buf);
-        command_line(d, theme, a.command, buf);
+        command_line(d, theme, self.ctx.keymap, a.command, buf);
     }
 }
 
@@ -572,7 +573,28 @@ fn output(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
     Paragraph::new(lines).render(inner, buf);
 }
 
-fn command_line(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
+/// The demo's most used keys, from the keymap so config.toml's overrides show here too.
+fn demo_keys(keymap: &Keymap) -> String {
+    let hints: [(&[Action], &str); 7] = [
+        (&[Action::Command], "command"),
+        (&[Action::PlayPause], "play"),
+        (&[Action::DeletePod], "delete pod"),
+        (&[Action::ScaleUp, Action::ScaleDown], "scale"),
+        (&[Action::TogglePause], "pause"),
+        (&[Action::Edit], "edit"),
+        (&[Action::Help], "keys"),
+    ];
+    hints
+        .iter()
+        .filter_map(|(actions, what)| {
+            let keys = keymap.keys_for(Context::Demo, actions);
+            (!keys.is_empty()).then(|| format!("{keys} {what}"))
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+fn command_line(d: &Demo, theme: &Theme, keymap: &Keymap, area: Rect, buf: &mut Buffer) {
     let line = match &d.input {
         Some(input) => Line::from(vec![
             Span::styled(":", theme.key),
@@ -586,10 +608,7 @@ fn command_line(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
                     format!("{play} {}x t+{}s ", SPEEDS[d.speed], d.session.elapsed()),
                     if d.playing { theme.good } else { theme.accent },
                 ),
-                Span::styled(
-                    ": command · Space play · x delete pod · +/- scale · z pause · e edit · ? keys",
-                    theme.dim,
-                ),
+                Span::styled(demo_keys(keymap), theme.dim),
             ])
         }
     };
