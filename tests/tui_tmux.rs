@@ -328,26 +328,13 @@ fn sigterm_restores_the_terminal() {
         return;
     };
     let bin = env!("CARGO_BIN_EXE_kubedrill");
-    // The shell runs the app as its child: find it by the shell's pid.
     tmux.send(&[&format!("{bin} study"), "Enter"]);
     tmux.wait_for("the topics screen", |p| p.contains("Topics"));
-    let shell_pid = String::from_utf8_lossy(
-        &tmux
-            .run(&["display-message", "-p", "-t", "kd", "#{pane_pid}"])
-            .stdout,
-    )
-    .trim()
-    .to_string();
-    let children = std::fs::read_to_string(format!("/proc/{shell_pid}/task/{shell_pid}/children"))
-        .unwrap_or_default();
-    let Some(app_pid) = children.split_whitespace().next().map(str::to_string) else {
+    let Some(pid) = app_pid(&tmux) else {
         println!("skipped: cannot find the app's pid (no /proc children list)");
         return;
     };
-    let status = Command::new("kill")
-        .args(["-TERM", &app_pid])
-        .status()
-        .unwrap();
+    let status = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
     assert!(status.success());
     assert_restored(&tmux);
 }
