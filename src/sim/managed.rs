@@ -1067,6 +1067,21 @@ mod tests {
         field(&["spec", "replicas"])
     }
 
+    /// The usual start: kubectl server-side applies `web` (3 replicas of app:1.4) at T0.
+    fn kubectl_applies_web(entries: &mut Vec<ManagedField>) -> Value {
+        let Ok(live) = apply(
+            entries,
+            &json!({}),
+            &web(Some(3), "app:1.4"),
+            "kubectl",
+            false,
+            T0,
+        ) else {
+            panic!("first apply conflicts")
+        };
+        live
+    }
+
     fn entry<'a>(entries: &'a [ManagedField], manager: &str) -> Option<&'a ManagedField> {
         entries.iter().find(|e| e.manager == manager)
     }
@@ -1360,16 +1375,7 @@ mod tests {
     #[test]
     fn hpa_fight_conflict_and_force() {
         let mut entries = Vec::new();
-        let Ok(live) = apply(
-            &mut entries,
-            &json!({}),
-            &web(Some(3), "app:1.4"),
-            "kubectl",
-            false,
-            T0,
-        ) else {
-            panic!("first apply conflicts")
-        };
+        let live = kubectl_applies_web(&mut entries);
         let scaled = web(Some(5), "app:1.4");
         record_update(
             &mut entries,
@@ -1457,16 +1463,7 @@ mod tests {
     #[test]
     fn several_conflicts_are_grouped_per_manager() {
         let mut entries = Vec::new();
-        let Ok(live) = apply(
-            &mut entries,
-            &json!({}),
-            &web(Some(3), "app:1.4"),
-            "kubectl",
-            false,
-            T0,
-        ) else {
-            panic!("first apply conflicts")
-        };
+        let live = kubectl_applies_web(&mut entries);
         let edited = web(Some(4), "app:1.5");
         record_update(&mut entries, &live, &edited, "x", None, T1);
         let mut edited2 = edited.clone();
@@ -1495,16 +1492,7 @@ mod tests {
     #[test]
     fn handover_to_hpa() {
         let mut entries = Vec::new();
-        let Ok(live) = apply(
-            &mut entries,
-            &json!({}),
-            &web(Some(3), "app:1.4"),
-            "kubectl",
-            false,
-            T0,
-        ) else {
-            panic!("first apply conflicts")
-        };
+        let live = kubectl_applies_web(&mut entries);
         let handover = json!({"apiVersion": "apps/v1", "kind": "Deployment",
             "metadata": {"name": "web"}, "spec": {"replicas": 3}});
         let Ok(live) = apply(&mut entries, &live, &handover, "handover-to-hpa", false, T1) else {
