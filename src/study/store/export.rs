@@ -4,7 +4,7 @@
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use serde::{Deserialize, Serialize};
 
-use super::{Mode, Result, Store, StoreError, upsert_card};
+use super::{Mode, NewReview, Result, Store, StoreError, insert_review, upsert_card};
 use crate::study::schedule::{CardState, Grade, Phase};
 use crate::study::time::Millis;
 
@@ -251,23 +251,18 @@ impl Store {
             if exists.is_some() {
                 continue;
             }
-            tx.execute(
-                "INSERT INTO reviews (question_id, grade, reviewed_at, took_ms, mode, \
-                 phase_before) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![
-                    r.question_id,
-                    r.grade.number(),
-                    r.reviewed_at,
-                    r.took_ms,
-                    r.mode.as_str(),
-                    r.phase_before.as_str(),
-                ],
-            )
-            .map_err(&err)?;
+            let review = NewReview {
+                question_id: &r.question_id,
+                grade: r.grade,
+                reviewed_at: r.reviewed_at,
+                took_ms: r.took_ms,
+                mode: r.mode,
+            };
+            let id = insert_review(&tx, &review, r.phase_before).map_err(&err)?;
             if let Some(at) = r.undone_at {
                 tx.execute(
                     "INSERT INTO undos (review_id, undone_at) VALUES (?1, ?2)",
-                    params![tx.last_insert_rowid(), at],
+                    params![id, at],
                 )
                 .map_err(&err)?;
             }

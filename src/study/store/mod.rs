@@ -160,6 +160,27 @@ fn with_phase((mut card, phase): (CardState, String)) -> Result<CardState> {
     Ok(card)
 }
 
+/// The review log's one insert (grading and import both go through it); returns the id.
+fn insert_review(
+    conn: &Connection,
+    review: &NewReview<'_>,
+    phase_before: Phase,
+) -> rusqlite::Result<i64> {
+    conn.prepare_cached(
+        "INSERT INTO reviews (question_id, grade, reviewed_at, took_ms, mode, phase_before) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(params![
+        review.question_id,
+        review.grade.number(),
+        review.reviewed_at,
+        review.took_ms,
+        review.mode.as_str(),
+        phase_before.as_str(),
+    ])?;
+    Ok(conn.last_insert_rowid())
+}
+
 fn upsert_card(conn: &Connection, c: &CardState) -> rusqlite::Result<()> {
     conn.prepare_cached(&format!(
         "INSERT OR REPLACE INTO cards ({CARD_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, \
@@ -270,22 +291,7 @@ impl Store {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(&err)?;
-        tx.prepare_cached(
-            "INSERT INTO reviews (question_id, grade, reviewed_at, took_ms, mode, phase_before) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        )
-        .and_then(|mut st| {
-            st.execute(params![
-                review.question_id,
-                review.grade.number(),
-                review.reviewed_at,
-                review.took_ms,
-                review.mode.as_str(),
-                prev.phase.as_str(),
-            ])
-        })
-        .map_err(&err)?;
-        let id = tx.last_insert_rowid();
+        let id = insert_review(&tx, review, prev.phase).map_err(&err)?;
         if let Some(next) = next.filter(|_| review.mode.moves_schedule()) {
             upsert_card(&tx, next).map_err(&err)?;
         }
