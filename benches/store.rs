@@ -69,11 +69,13 @@ fn big_store(dir: &std::path::Path, ids: &[String]) {
     }
     let doc = Export {
         format: "kubedrill-progress".into(),
-        version: 1,
+        version: 2,
         reviews,
         cards,
         mock_sessions: vec![],
         solved_challenges: vec![],
+        quiz_sessions: vec![],
+        review_flags: vec![],
     };
     let mut s = Store::open_dir(dir, NOW).store;
     s.import(&doc).expect("import");

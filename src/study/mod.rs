@@ -2,6 +2,7 @@
 //! the progress store. Never touches the terminal; time is always passed in.
 
 pub mod config;
+pub mod history;
 pub mod mock;
 pub mod quiz;
 pub mod schedule;

@@ -171,6 +171,7 @@ impl Session {
         now: Millis,
     ) -> Result<Session, StudyError> {
         let cards = progress.store.cards()?;
+        let flags = progress.store.flags()?;
         let started = progress.store.new_cards_started(day_of(now) * DAY_MS)?;
         let in_scope =
             |id: &str| topic.is_none_or(|t| deck.question(id).is_some_and(|q| q.topic == t));
@@ -184,9 +185,13 @@ impl Session {
             now,
             progress.config.new_cards_per_day.saturating_sub(started),
             started,
+            &flags,
         ))
     }
 
+    /// `flagged`: questions a quiz put forward; they come first (oldest flag first), due
+    /// or not, new or not, and do not use up new-card slots.
+    #[allow(clippy::too_many_arguments)]
     fn build(
         deck: &Deck,
         cards: &HashMap<String, CardState>,
@@ -195,15 +200,24 @@ impl Session {
         now: Millis,
         new_slots: u32,
         started: u32,
+        flagged: &HashMap<String, Millis>,
     ) -> Session {
         let end_of_day = next_day_start(now);
+        let mut forward: Vec<(Millis, &str)> = Vec::new();
         let mut reviews: Vec<(Millis, &str)> = Vec::new();
         let mut learning = Vec::new();
         let mut new = Vec::new();
         // Removed questions keep their cards in the store but are not shown.
         for q in deck.questions.iter().filter(|q| in_scope(&q.id)) {
-            match cards.get(&q.id) {
-                Some(c) if c.is_buried(now) => {}
+            let card = cards.get(&q.id);
+            if card.is_some_and(|c| c.is_buried(now)) {
+                continue;
+            }
+            if let Some(at) = flagged.get(&q.id) {
+                forward.push((*at, &q.id));
+                continue;
+            }
+            match card {
                 Some(c) if c.phase == Phase::Review => {
                     if c.due < end_of_day {
                         reviews.push((c.due, &q.id));
@@ -217,9 +231,13 @@ impl Session {
                 _ => new.push(q.id.clone()),
             }
         }
+        forward.sort();
         reviews.sort();
-        let mut main: VecDeque<String> =
-            reviews.into_iter().map(|(_, id)| id.to_string()).collect();
+        let mut main: VecDeque<String> = forward
+            .into_iter()
+            .chain(reviews)
+            .map(|(_, id)| id.to_string())
+            .collect();
         let take = new.len().min(new_slots as usize);
         main.extend(new.into_iter().take(take));
         learning.sort();

@@ -18,10 +18,17 @@ pub struct Export {
     pub cards: Vec<CardState>,
     pub mock_sessions: Vec<MockSessionRecord>,
     pub solved_challenges: Vec<SolvedRecord>,
+    /// Since version 2.
+    #[serde(default)]
+    pub quiz_sessions: Vec<QuizSessionRecord>,
+    /// Since version 2.
+    #[serde(default)]
+    pub review_flags: Vec<FlagRecord>,
 }
 
 pub const FORMAT: &str = "kubedrill-progress";
-pub const VERSION: u32 = 1;
+/// 2 added quizzes, review flags and whole mock scorecards; version 1 documents still import.
+pub const VERSION: u32 = 2;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -44,6 +51,39 @@ pub struct MockSessionRecord {
     pub topic: Option<String>,
     pub seed: Option<i64>,
     pub answers: Vec<MockAnswerRecord>,
+    /// Since version 2.
+    #[serde(default)]
+    pub strictness: Option<String>,
+    #[serde(default)]
+    pub planned: Option<u32>,
+    #[serde(default)]
+    pub overall: Option<u32>,
+    /// The scorecard (`study::mock::Scorecard`) as stored.
+    #[serde(default)]
+    pub scorecard: Option<serde_json::Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QuizSessionRecord {
+    pub started_at: Millis,
+    pub finished_at: Option<Millis>,
+    pub topic: Option<String>,
+    pub level: Option<String>,
+    pub seed: u64,
+    pub planned: u32,
+    pub answered: u32,
+    pub correct: u32,
+    /// The `study::quiz::QuizResult`.
+    pub result: serde_json::Value,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlagRecord {
+    pub question_id: String,
+    pub flagged_at: Millis,
+    pub reason: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -79,6 +119,8 @@ pub struct ImportSummary {
     pub cards: usize,
     pub mock_sessions: usize,
     pub solved_challenges: usize,
+    pub quiz_sessions: usize,
+    pub review_flags: usize,
 }
 
 pub(super) fn insert_mock_answer(
@@ -130,30 +172,35 @@ impl Store {
 
         let mut mock_sessions = Vec::new();
         {
-            let mut st = self
-                .conn
-                .prepare(
-                    "SELECT id, started_at, finished_at, level, topic, seed FROM mock_sessions \
-                     ORDER BY started_at, id",
-                )
-                .map_err(&err)?;
-            let sessions: Vec<(i64, MockSessionRecord)> = st
-                .query_map([], |r| {
+            let sessions: Vec<(i64, MockSessionRecord)> = self
+                .mocks()?
+                .into_iter()
+                .map(|m| {
+                    let scorecard = m
+                        .scorecard
+                        .as_deref()
+                        .map(serde_json::from_str)
+                        .transpose()
+                        .map_err(|e| {
+                            StoreError::BadRow(format!("mock session {}", m.id), e.to_string())
+                        })?;
                     Ok((
-                        r.get(0)?,
+                        m.id,
                         MockSessionRecord {
-                            started_at: r.get(1)?,
-                            finished_at: r.get(2)?,
-                            level: r.get(3)?,
-                            topic: r.get(4)?,
-                            seed: r.get(5)?,
+                            started_at: m.started_at,
+                            finished_at: m.finished_at,
+                            level: m.level,
+                            topic: m.topic,
+                            seed: m.seed,
                             answers: vec![],
+                            strictness: m.strictness,
+                            planned: m.planned,
+                            overall: m.overall,
+                            scorecard,
                         },
                     ))
                 })
-                .map_err(&err)?
-                .collect::<rusqlite::Result<_>>()
-                .map_err(&err)?;
+                .collect::<Result<_>>()?;
             let mut st = self
                 .conn
                 .prepare(
@@ -206,6 +253,33 @@ impl Store {
                 solved_at,
             })
             .collect();
+        let quiz_sessions = self
+            .quizzes()?
+            .into_iter()
+            .map(|q| {
+                Ok(QuizSessionRecord {
+                    result: serde_json::from_str(&q.result)
+                        .map_err(|e| StoreError::BadRow(format!("quiz {}", q.id), e.to_string()))?,
+                    started_at: q.started_at,
+                    finished_at: q.finished_at,
+                    topic: q.topic,
+                    level: q.level,
+                    seed: q.seed,
+                    planned: q.planned,
+                    answered: q.answered,
+                    correct: q.correct,
+                })
+            })
+            .collect::<Result<_>>()?;
+        let review_flags = self
+            .flag_rows()?
+            .into_iter()
+            .map(|(question_id, flagged_at, reason)| FlagRecord {
+                question_id,
+                flagged_at,
+                reason,
+            })
+            .collect();
         Ok(Export {
             format: FORMAT.into(),
             version: VERSION,
@@ -213,6 +287,8 @@ impl Store {
             cards,
             mock_sessions,
             solved_challenges,
+            quiz_sessions,
+            review_flags,
         })
     }
 
@@ -291,10 +367,22 @@ impl Store {
             if exists.is_some() {
                 continue;
             }
+            let scorecard = s.scorecard.as_ref().map(|v| v.to_string());
             tx.execute(
-                "INSERT INTO mock_sessions (started_at, finished_at, level, topic, seed) VALUES \
-                 (?1, ?2, ?3, ?4, ?5)",
-                params![s.started_at, s.finished_at, s.level, s.topic, s.seed],
+                "INSERT INTO mock_sessions (started_at, finished_at, level, topic, seed, \
+                 strictness, planned, overall, scorecard) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, \
+                 ?8, ?9)",
+                params![
+                    s.started_at,
+                    s.finished_at,
+                    s.level,
+                    s.topic,
+                    s.seed,
+                    s.strictness,
+                    s.planned,
+                    s.overall,
+                    scorecard
+                ],
             )
             .map_err(&err)?;
             let id = tx.last_insert_rowid();
@@ -311,6 +399,42 @@ impl Store {
                     params![c.question_id, c.title, c.solved_at],
                 )
                 .map_err(&err)?;
+        }
+        for q in &doc.quiz_sessions {
+            let exists: Option<i64> = tx
+                .query_row(
+                    "SELECT id FROM quiz_sessions WHERE started_at = ?1",
+                    [q.started_at],
+                    |row| row.get(0),
+                )
+                .optional()
+                .map_err(&err)?;
+            if exists.is_some() {
+                continue;
+            }
+            tx.execute(
+                "INSERT INTO quiz_sessions (started_at, finished_at, topic, level, seed, planned, \
+                 answered, correct, result) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                params![
+                    q.started_at,
+                    q.finished_at,
+                    q.topic,
+                    q.level,
+                    q.seed as i64,
+                    q.planned,
+                    q.answered,
+                    q.correct,
+                    q.result.to_string()
+                ],
+            )
+            .map_err(&err)?;
+            sum.quiz_sessions += 1;
+        }
+        for f in &doc.review_flags {
+            sum.review_flags += usize::from(
+                super::history::flag_in(&tx, &f.question_id, f.flagged_at, &f.reason)
+                    .map_err(&err)?,
+            );
         }
         tx.commit().map_err(&err)?;
         Ok(sum)

@@ -6,6 +6,7 @@
 //! be written gives an in-memory store that studies without saving.
 
 mod export;
+mod history;
 mod open;
 pub mod schema;
 
@@ -18,7 +19,11 @@ use serde::{Deserialize, Serialize};
 use super::schedule::{CardState, Grade, Phase};
 use super::time::{DAY_MS, Millis};
 
-pub use export::{Export, ImportSummary, MockAnswerRecord, MockSessionRecord, ReviewRecord};
+pub use export::{
+    Export, FlagRecord, ImportSummary, MockAnswerRecord, MockSessionRecord, QuizSessionRecord,
+    ReviewRecord,
+};
+pub use history::{MockStart, MockSummary, QuizProgress, QuizStart, QuizSummary};
 pub use open::{FILE_NAME, Opened};
 
 #[derive(Debug, thiserror::Error)]
@@ -58,6 +63,8 @@ pub enum Mode {
     Cram,
     /// Practice outside the due queue that still moves the schedule.
     CramReschedule,
+    /// A mock interview's grade for a question; the schedule moves.
+    Mock,
 }
 
 impl Mode {
@@ -66,11 +73,12 @@ impl Mode {
             Mode::Review => "review",
             Mode::Cram => "cram",
             Mode::CramReschedule => "cram-reschedule",
+            Mode::Mock => "mock",
         }
     }
 
     pub fn parse(s: &str) -> Option<Mode> {
-        [Mode::Review, Mode::Cram, Mode::CramReschedule]
+        [Mode::Review, Mode::Cram, Mode::CramReschedule, Mode::Mock]
             .into_iter()
             .find(|m| m.as_str() == s)
     }
@@ -278,7 +286,8 @@ impl Store {
         }
     }
 
-    /// Logs a grade and, unless the mode leaves the schedule alone, stores `next`; one
+    /// Logs a grade, clears the question's review flag and, unless the mode leaves the
+    /// schedule alone, stores `next`; one
     /// transaction, committed before this returns. Returns the review's id.
     pub fn record(
         &mut self,
@@ -292,6 +301,12 @@ impl Store {
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(&err)?;
         let id = insert_review(&tx, review, prev.phase).map_err(&err)?;
+        // A question put forward for review has been seen again, in whatever mode.
+        tx.execute(
+            "DELETE FROM review_flags WHERE question_id = ?1",
+            [review.question_id],
+        )
+        .map_err(&err)?;
         if let Some(next) = next.filter(|_| review.mode.moves_schedule()) {
             upsert_card(&tx, next).map_err(&err)?;
         }

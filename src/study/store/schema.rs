@@ -62,6 +62,28 @@ pub const MIGRATIONS: &[&str] = &[
         solved_at INTEGER NOT NULL,
         PRIMARY KEY (question_id, title)
     ) WITHOUT ROWID;",
+    // 3: whole mock scorecards, quizzes, and questions a quiz put forward for review.
+    "ALTER TABLE mock_sessions ADD COLUMN strictness TEXT;
+    ALTER TABLE mock_sessions ADD COLUMN planned INTEGER;
+    ALTER TABLE mock_sessions ADD COLUMN overall INTEGER;
+    ALTER TABLE mock_sessions ADD COLUMN scorecard TEXT;
+    CREATE TABLE quiz_sessions (
+        id INTEGER PRIMARY KEY,
+        started_at INTEGER NOT NULL,
+        finished_at INTEGER,
+        topic TEXT,
+        level TEXT,
+        seed INTEGER NOT NULL,
+        planned INTEGER NOT NULL,
+        answered INTEGER NOT NULL,
+        correct INTEGER NOT NULL,
+        result TEXT NOT NULL
+    );
+    CREATE TABLE review_flags (
+        question_id TEXT PRIMARY KEY,
+        flagged_at INTEGER NOT NULL,
+        reason TEXT NOT NULL
+    ) WITHOUT ROWID;",
 ];
 
 /// The version a fully migrated file is at.
