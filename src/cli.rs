@@ -66,6 +66,39 @@ pub enum Command {
         #[arg(long, requires = "cram")]
         reschedule: bool,
     },
+    /// A timed mock interview: the app asks, times, and scores your answers
+    Mock {
+        /// How many questions (1 to 10; fewer when fewer match)
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=10))]
+        questions: Option<u8>,
+        /// The level you are interviewing for (default: the target level in config.toml)
+        #[arg(long, value_parser = parse_level)]
+        level: Option<crate::content::Level>,
+        /// Only questions of this topic (its id)
+        #[arg(long, value_name = "ID")]
+        topic: Option<String>,
+        /// How hard overtime counts: lenient, standard or strict
+        #[arg(long, value_parser = parse_strictness)]
+        strictness: Option<crate::study::mock::Strictness>,
+        /// Write the Markdown report to FILE when the scorecard shows
+        #[arg(long, value_name = "FILE")]
+        report: Option<PathBuf>,
+    },
+    /// A quiz checked as you answer: pitfall or fact, which question, follow-up recall
+    Quiz {
+        /// Rounds to play, comma-separated (default: all three)
+        #[arg(long, value_delimiter = ',', value_parser = parse_round)]
+        rounds: Vec<crate::study::quiz::RoundKind>,
+        /// Items per round (3 to 10)
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(3..=10))]
+        per_round: Option<u8>,
+        /// Only questions of this topic (its id)
+        #[arg(long, value_name = "ID")]
+        topic: Option<String>,
+        /// Only questions at or below this level
+        #[arg(long, value_parser = parse_level)]
+        level: Option<crate::content::Level>,
+    },
     /// Open the terminal app on a question's live demo
     Demo {
         /// Question id, as `kubedrill list` shows it
@@ -111,6 +144,40 @@ fn parse_level(s: &str) -> Result<crate::content::Level, String> {
             crate::content::Level::names().join(", ")
         )
     })
+}
+
+fn parse_strictness(s: &str) -> Result<crate::study::mock::Strictness, String> {
+    crate::study::mock::Strictness::parse(s)
+        .ok_or_else(|| format!("unknown strictness `{s}`; valid: lenient, standard, strict"))
+}
+
+fn parse_round(s: &str) -> Result<crate::study::quiz::RoundKind, String> {
+    use crate::study::quiz::RoundKind;
+    RoundKind::parse(s).ok_or_else(|| {
+        format!(
+            "unknown round `{s}`; valid: {}",
+            RoundKind::ALL
+                .iter()
+                .map(|r| r.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
+}
+
+/// What the terminal app opens on.
+enum Open {
+    Home,
+    Demo(String),
+    Cram(crate::study::CramFilter, bool),
+    Mock {
+        questions: Option<u8>,
+        level: Option<crate::content::Level>,
+        topic: Option<String>,
+        strictness: Option<crate::study::mock::Strictness>,
+        report: Option<PathBuf>,
+    },
+    Quiz(crate::study::quiz::QuizSetup),
 }
 
 pub fn main() -> ExitCode {
@@ -167,8 +234,8 @@ fn no_such_question(deck: &crate::content::Deck, id: &str) -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     let command = match &cli.command {
-        None => return study(&cli, None, None),
-        Some(Command::Demo { id }) => return study(&cli, Some(id), None),
+        None => return study(&cli, Open::Home),
+        Some(Command::Demo { id }) => return study(&cli, Open::Demo(id.clone())),
         Some(command) => command,
     };
     let mut out = std::io::stdout().lock();
@@ -207,8 +274,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             tag,
             reschedule,
         } => {
-            let filter = cram.then(|| {
-                (
+            let open = if *cram {
+                Open::Cram(
                     crate::study::CramFilter {
                         topic: topic.clone(),
                         level: *level,
@@ -216,10 +283,47 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     },
                     *reschedule,
                 )
-            });
-            study(&cli, None, filter)
+            } else {
+                Open::Home
+            };
+            study(&cli, open)
         }
-        Command::Demo { id } => study(&cli, Some(id), None),
+        Command::Demo { id } => study(&cli, Open::Demo(id.clone())),
+        Command::Mock {
+            questions,
+            level,
+            topic,
+            strictness,
+            report,
+        } => study(
+            &cli,
+            Open::Mock {
+                questions: *questions,
+                level: *level,
+                topic: topic.clone(),
+                strictness: *strictness,
+                report: report.clone(),
+            },
+        ),
+        Command::Quiz {
+            rounds,
+            per_round,
+            topic,
+            level,
+        } => {
+            let mut setup = crate::study::quiz::QuizSetup {
+                topic: topic.clone(),
+                level: *level,
+                ..Default::default()
+            };
+            if !rounds.is_empty() {
+                setup.rounds = rounds.clone();
+            }
+            if let Some(n) = per_round {
+                setup.per_round = usize::from(*n);
+            }
+            study(&cli, Open::Quiz(setup))
+        }
         Command::Stats { format } => {
             let loaded = load_all(&cli);
             warn_broken(&loaded);
@@ -248,38 +352,38 @@ fn run(cli: Cli) -> Result<ExitCode> {
     }
 }
 
-/// The terminal app, on the loaded content; MONO theme under NO_COLOR. With `demo`, it
-/// opens on that question's demo (its card underneath, `q` goes there); with a cram
-/// filter, straight into a cram session of the matching questions.
-fn study(
-    cli: &Cli,
-    demo: Option<&str>,
-    cram: Option<(crate::study::CramFilter, bool)>,
-) -> Result<ExitCode> {
+/// The terminal app, on the loaded content; MONO theme under NO_COLOR. It opens on home,
+/// a question's demo (its card underneath, `q` goes there), a cram session, or the setup
+/// of a mock interview or a quiz; bad arguments are reported before the terminal is taken.
+fn study(cli: &Cli, open: Open) -> Result<ExitCode> {
     let loaded = load_all(cli);
-    if let Some(id) = demo
-        && loaded.deck.question(id).is_none()
+    let deck = &loaded.deck;
+    if let Open::Demo(id) = &open
+        && deck.question(id).is_none()
     {
-        return Ok(no_such_question(&loaded.deck, id));
+        return Ok(no_such_question(deck, id));
     }
-    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
-        eprintln!(
-            "error: the study app needs a terminal; `kubedrill list` and `kubedrill show ID` \
-             print plain text"
-        );
+    let topic = match &open {
+        Open::Mock { topic, .. } => topic.as_deref(),
+        Open::Quiz(q) => q.topic.as_deref(),
+        _ => None,
+    };
+    if let Some(t) = topic
+        && deck.topic(t).is_none()
+    {
+        eprintln!("error: no topic with id `{t}`");
+        eprintln!("help: topics: {}", topic_ids(deck));
         return Ok(ExitCode::from(1));
     }
-    let cram = match cram {
-        None => None,
-        Some((filter, reschedule)) => {
-            let ids = filter.ids(&loaded.deck);
+    let cram = match &open {
+        Open::Cram(filter, reschedule) => {
+            let ids = filter.ids(deck);
             if ids.is_empty() {
                 eprintln!(
                     "error: no questions match the cram filter ({})",
                     filter.describe()
                 );
-                let mut tags: Vec<&str> = loaded
-                    .deck
+                let mut tags: Vec<&str> = deck
                     .topics
                     .iter()
                     .flat_map(|t| t.roadmaps.iter().map(String::as_str))
@@ -288,19 +392,14 @@ fn study(
                 tags.dedup();
                 eprintln!(
                     "help: topics: {}; tags: {}",
-                    loaded
-                        .deck
-                        .topics
-                        .iter()
-                        .map(|t| t.id.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", "),
+                    topic_ids(deck),
                     tags.join(", ")
                 );
                 return Ok(ExitCode::from(1));
             }
-            Some((ids, reschedule))
+            Some((ids, *reschedule))
         }
+        _ => None,
     };
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let settings = crate::tui::Settings {
@@ -312,24 +411,116 @@ fn study(
         ..Default::default()
     };
     let config = load_config(settings);
+    // A mock that cannot be drawn (nothing at or near the level) is said here, in plain text.
+    let mut mock_defaults = crate::study::mock::MockSetup {
+        level: config.settings.level,
+        questions: config.mock_questions.unwrap_or(5),
+        strictness: config.mock_strictness.unwrap_or_default(),
+        ..Default::default()
+    };
+    let mut report_file = None;
+    if let Open::Mock {
+        questions,
+        level,
+        topic,
+        strictness,
+        report,
+    } = &open
+    {
+        if let Some(n) = questions {
+            mock_defaults.questions = usize::from(*n);
+        }
+        if let Some(l) = level {
+            mock_defaults.level = *l;
+        }
+        mock_defaults.topic = topic.clone();
+        if let Some(s) = strictness {
+            mock_defaults.strictness = *s;
+        }
+        if let Err(e) = crate::study::mock::draw(
+            deck,
+            &mock_defaults,
+            &mut <rand::rngs::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(0),
+        ) {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(1));
+        }
+        report_file = report.clone();
+    }
+    if let Open::Quiz(setup) = &open
+        && let Err(e) = crate::study::quiz::Quiz::new(deck, setup)
+    {
+        eprintln!("error: {e}");
+        return Ok(ExitCode::from(1));
+    }
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        eprintln!(
+            "error: the study app needs a terminal; `kubedrill list` and `kubedrill show ID` \
+             print plain text"
+        );
+        return Ok(ExitCode::from(1));
+    }
     let (progress, notices) = progress::open(cli)?;
     let mut app = crate::tui::App::new(loaded, config.settings).with_progress(progress, notices);
     app.keymap = config.keymap;
     app.config_warnings = config.problems;
     app.seed = cli.seed.unwrap_or(1);
-    if let Some((ids, reschedule)) = cram {
-        app.now = crate::study::time::now();
-        app.start_cram(ids, reschedule);
-    }
-    if let Some(id) = demo {
-        app.open_card(id);
-        if let Err(e) = app.open_demo(id, &[]) {
-            eprintln!("error: {e}");
-            return Ok(ExitCode::from(1));
+    app.mock_seed = cli.seed;
+    app.mock_defaults = mock_defaults;
+    app.auto_report = report_file.is_some();
+    app.report_sink = Some(report_sink(report_file));
+    app.now = crate::study::time::now();
+    match open {
+        Open::Home => {}
+        Open::Cram(..) => {
+            if let Some((ids, reschedule)) = cram {
+                app.start_cram(ids, reschedule);
+            }
+        }
+        Open::Demo(id) => {
+            app.open_card(&id);
+            if let Err(e) = app.open_demo(&id, &[]) {
+                eprintln!("error: {e}");
+                return Ok(ExitCode::from(1));
+            }
+        }
+        Open::Mock { .. } => app.open_mock_setup(),
+        Open::Quiz(setup) => {
+            app.quiz_defaults = setup;
+            app.open_quiz_setup();
         }
     }
     crate::tui::run_app(app)?;
     Ok(ExitCode::SUCCESS)
+}
+
+fn topic_ids(deck: &crate::content::Deck) -> String {
+    deck.topics
+        .iter()
+        .map(|t| t.id.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Writes mock reports: to `file` when given, else to `kubedrill-mock-STAMP.md` in the
+/// current folder. Written to a temporary name first, so a crash never leaves half a report.
+fn report_sink(file: Option<PathBuf>) -> crate::tui::app::ReportSink {
+    Box::new(move |markdown, now| {
+        let path = file.clone().unwrap_or_else(|| {
+            PathBuf::from(format!(
+                "kubedrill-mock-{}.md",
+                crate::study::time::stamp(now)
+            ))
+        });
+        let tmp = path.with_extension("md.partial");
+        std::fs::write(&tmp, markdown)
+            .and_then(|_| std::fs::rename(&tmp, &path))
+            .map_err(|e| {
+                let _ = std::fs::remove_file(&tmp);
+                format!("{}: {e}", path.display())
+            })?;
+        Ok(path.display().to_string())
+    })
 }
 
 /// The config folder's config.toml over `base`; a missing file is no problem, an unreadable

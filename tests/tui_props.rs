@@ -55,6 +55,29 @@ fn screen(n: u8, w: u16, h: u16) -> App {
                 _ => {}
             }
         }
+        13 => a.update(ch('m')),
+        14..=16 => {
+            a.update(ch('m'));
+            a.update(enter());
+            a.update(enter());
+            a.now += 70_000;
+            match n {
+                15 => {
+                    a.update(enter());
+                    a.update(ch(' '));
+                }
+                16 => a.update(ch('E')),
+                _ => {}
+            }
+        }
+        17 | 18 => {
+            a.update(ch('z'));
+            a.update(enter());
+            a.update(ch('1'));
+            if n == 18 {
+                a.update(ch('E'));
+            }
+        }
         _ => {
             // The card's runnable code, run in the demo.
             a.update(enter());
@@ -68,7 +91,7 @@ fn screen(n: u8, w: u16, h: u16) -> App {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
     #[test]
-    fn renders_at_any_size(n in 0u8..13, w in 1u16..=250, h in 1u16..=80) {
+    fn renders_at_any_size(n in 0u8..20, w in 1u16..=250, h in 1u16..=80) {
         let a = screen(n, w, h);
         let _ = render(&a, w, h);
     }
@@ -76,7 +99,7 @@ proptest! {
 
 #[test]
 fn corner_sizes() {
-    for n in 0..13 {
+    for n in 0..20 {
         for (w, h) in [
             (1, 1),
             (20, 5),

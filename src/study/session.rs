@@ -71,6 +71,32 @@ impl Progress {
     }
 }
 
+/// Per topic id: (cards due by the end of today, including learning steps and questions a
+/// quiz put forward; questions never studied). Buried cards count in neither. For the
+/// home screen, so one read of the cards.
+pub fn due_by_topic(
+    deck: &Deck,
+    progress: &Progress,
+    now: Millis,
+) -> Result<HashMap<String, (usize, usize)>, StudyError> {
+    let cards = progress.store.cards()?;
+    let flags = progress.store.flags()?;
+    let end_of_day = next_day_start(now);
+    let mut out: HashMap<String, (usize, usize)> = HashMap::new();
+    for q in &deck.questions {
+        let e = out.entry(q.topic.clone()).or_default();
+        match cards.get(&q.id) {
+            Some(c) if c.is_buried(now) => {}
+            _ if flags.contains_key(&q.id) => e.0 += 1,
+            None => e.1 += 1,
+            Some(c) if c.phase == Phase::New => e.1 += 1,
+            Some(c) if c.due < end_of_day => e.0 += 1,
+            Some(_) => {}
+        }
+    }
+    Ok(out)
+}
+
 /// What a session practises.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Kind {

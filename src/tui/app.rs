@@ -13,6 +13,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use crate::content::{Deck, Level, Loaded};
+use crate::study::mock::{Mock, MockSetup};
+use crate::study::quiz::{Quiz, QuizSetup};
 use crate::study::time::Millis;
 use crate::study::{Progress, Session, Stats};
 
@@ -22,8 +24,11 @@ use super::screens::demo::Demo;
 use super::screens::demo_view;
 use super::screens::home::{self, HomeState};
 use super::screens::list::{self, ListState};
+use super::screens::mock::{self, MockState};
+use super::screens::quiz::{self, QuizState};
 use super::screens::review::{self, ReviewState};
 use super::screens::settings::{self, SettingsState};
+use super::screens::setup::{self, SetupKind, SetupState};
 use super::screens::stats::{self, StatsState};
 use super::screens::{Ctx, Nav, help};
 use super::theme::{Theme, ThemeName};
@@ -71,7 +76,14 @@ pub enum Screen {
     Demo(String),
     Review(Box<ReviewState>),
     Stats(Box<StatsState>),
+    Setup(Box<SetupState>),
+    Mock(Box<MockState>),
+    Quiz(Box<QuizState>),
 }
+
+/// Writes a mock-interview report (Markdown, at the given time) somewhere; says where, or
+/// why not. The cli supplies it; this layer does no file IO.
+pub type ReportSink = Box<dyn FnMut(&str, Millis) -> Result<String, String>>;
 
 impl Screen {
     pub fn context(&self) -> Context {
@@ -83,6 +95,9 @@ impl Screen {
             Screen::Demo(_) => Context::Demo,
             Screen::Review(_) => Context::Review,
             Screen::Stats(_) => Context::Stats,
+            Screen::Setup(_) => Context::Setup,
+            Screen::Mock(m) => m.context(),
+            Screen::Quiz(q) => q.context(),
         }
     }
 }
@@ -114,6 +129,16 @@ pub struct App {
     pub progress_notices: Vec<String>,
     /// The time study actions use; the event loop sets it from the clock, tests by hand.
     pub now: Millis,
+    /// What a new mock interview's and quiz's setup start from (config, command line).
+    pub mock_defaults: MockSetup,
+    pub quiz_defaults: QuizSetup,
+    /// The seed for mocks and quizzes when the command line fixed one; else each draws
+    /// from the time it starts.
+    pub mock_seed: Option<u64>,
+    /// Where `w` on the scorecard writes the report.
+    pub report_sink: Option<ReportSink>,
+    /// Write the report as soon as the scorecard shows (`kubedrill mock --report FILE`).
+    pub auto_report: bool,
 }
 
 /// The rows of a full frame.
@@ -143,6 +168,86 @@ impl App {
             progress: None,
             progress_notices: vec![],
             now: 0,
+            mock_defaults: MockSetup::default(),
+            quiz_defaults: QuizSetup::default(),
+            mock_seed: None,
+            report_sink: None,
+            auto_report: false,
+        }
+    }
+
+    /// The seed a mock or quiz starting now uses.
+    fn draw_seed(&self) -> u64 {
+        self.mock_seed.unwrap_or(self.now as u64)
+    }
+
+    /// Opens the setup of a mock interview on top of the current screen.
+    pub fn open_mock_setup(&mut self) {
+        let setup = MockSetup {
+            seed: self.draw_seed(),
+            ..self.mock_defaults.clone()
+        };
+        self.stack
+            .push(Screen::Setup(Box::new(SetupState::mock(setup))));
+    }
+
+    /// Opens the setup of a quiz on top of the current screen.
+    pub fn open_quiz_setup(&mut self) {
+        let setup = QuizSetup {
+            seed: self.draw_seed(),
+            ..self.quiz_defaults.clone()
+        };
+        self.stack
+            .push(Screen::Setup(Box::new(SetupState::quiz(setup))));
+    }
+
+    /// Starts what the setup screen on top describes, in its place.
+    fn begin(&mut self, kind: SetupKind) {
+        let screen = match kind {
+            SetupKind::Mock(setup) => match Mock::new(&self.deck, setup) {
+                Ok(m) => {
+                    let (state, problem) = MockState::new(m, self.progress.as_mut(), self.now);
+                    self.status = problem;
+                    Screen::Mock(Box::new(state))
+                }
+                Err(e) => {
+                    self.status = Some(e.to_string());
+                    return;
+                }
+            },
+            SetupKind::Quiz(setup) => match Quiz::new(&self.deck, &setup) {
+                Ok(q) => {
+                    let (state, problem) =
+                        QuizState::new(q, setup, self.progress.as_mut(), self.now);
+                    self.status = problem;
+                    Screen::Quiz(Box::new(state))
+                }
+                Err(e) => {
+                    self.status = Some(e.to_string());
+                    return;
+                }
+            },
+        };
+        self.stack.pop();
+        self.stack.push(screen);
+    }
+
+    /// Writes the report of the mock on screen through the sink.
+    fn write_report(&mut self) {
+        let Some(Screen::Mock(m)) = self.stack.last_mut() else {
+            return;
+        };
+        let Some(sink) = self.report_sink.as_mut() else {
+            self.status = Some("reports cannot be written from here".into());
+            return;
+        };
+        let md = m.report_markdown(&self.deck, self.now);
+        match sink(&md, self.now) {
+            Ok(path) => {
+                self.status = Some(format!("report written to {path}"));
+                m.report = Some(path);
+            }
+            Err(e) => self.status = Some(format!("the report was not written: {e}")),
         }
     }
 
@@ -289,10 +394,12 @@ impl App {
         true
     }
 
-    /// How long until the next simulated second, while the demo on screen plays.
+    /// How long until the next simulated second while the demo on screen plays, or the
+    /// next redraw while a mock's clock runs.
     pub fn tick_interval(&self) -> Option<Duration> {
         match self.screen() {
             Screen::Demo(id) => self.demos.get(id).and_then(Demo::interval),
+            Screen::Mock(m) if m.ticking(self.now) => Some(Duration::from_millis(250)),
             _ => None,
         }
     }
@@ -392,6 +499,16 @@ impl App {
             }
             return;
         }
+        if ctx == Context::Notes
+            && let KeyCode::Char(c) = key.code
+            && !key
+                .modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+            && let Some(Screen::Mock(m)) = self.stack.last_mut()
+        {
+            m.type_char(c);
+            return;
+        }
         // Typing into the search field.
         if ctx == Context::Search
             && let KeyCode::Char(c) = key.code
@@ -468,12 +585,24 @@ impl App {
                 self.help = true;
                 return;
             }
-            Action::Back => {
+            Action::Back if !matches!(self.screen(), Screen::Mock(_) | Screen::Quiz(_)) => {
                 if self.stack.len() > 1 {
                     self.stack.pop();
                 } else {
                     self.quit = true;
                 }
+                return;
+            }
+            Action::Mock if matches!(self.screen(), Screen::Home(_)) => {
+                self.open_mock_setup();
+                return;
+            }
+            Action::Quiz if matches!(self.screen(), Screen::Home(_)) => {
+                self.open_quiz_setup();
+                return;
+            }
+            Action::WriteReport => {
+                self.write_report();
                 return;
             }
             Action::Settings => {
@@ -548,10 +677,33 @@ impl App {
                 None => Nav::Stay,
             },
             Screen::Stats(_) => Nav::Stay,
+            Screen::Setup(s) => {
+                if s.handle(action, &self.deck) {
+                    let kind = s.kind.clone();
+                    self.begin(kind);
+                }
+                Nav::Stay
+            }
+            Screen::Mock(m) => {
+                let was_done = m.mock.is_done();
+                let nav = m.handle(action, self.progress.as_mut(), self.now);
+                if !was_done && m.mock.is_done() && self.auto_report {
+                    self.write_report();
+                }
+                nav
+            }
+            Screen::Quiz(q) => q.handle(action, self.progress.as_mut(), self.now),
         };
         match nav {
             Nav::Stay => {}
             Nav::Push(screen) => self.stack.push(screen),
+            Nav::Pop => {
+                if self.stack.len() > 1 {
+                    self.stack.pop();
+                } else {
+                    self.quit = true;
+                }
+            }
             Nav::Status(m) => self.status = Some(m),
         }
     }
@@ -594,6 +746,9 @@ impl App {
                 Screen::Demo(_) => "demo".into(),
                 Screen::Review(r) => r.title(&self.deck),
                 Screen::Stats(_) => "stats".into(),
+                Screen::Setup(s) => format!("{} setup", s.title()),
+                Screen::Mock(_) => "mock interview".into(),
+                Screen::Quiz(_) => "quiz".into(),
             });
         }
         out
@@ -650,7 +805,17 @@ impl Widget for &App {
             keymap: &self.keymap,
         };
         match self.screen() {
-            Screen::Home(state) => (&home::View { ctx, state }).render(f.main, buf),
+            Screen::Home(state) => {
+                let due = self.progress.as_ref().and_then(|p| {
+                    crate::study::session::due_by_topic(&self.deck, p, self.now).ok()
+                });
+                (&home::View {
+                    ctx,
+                    state,
+                    due: due.as_ref(),
+                })
+                    .render(f.main, buf)
+            }
             Screen::List(state) => (&list::View { ctx, state }).render(f.main, buf),
             Screen::Card(state) => (&card::View { ctx, state }).render(f.main, buf),
             Screen::Settings(state) => (&settings::View { ctx, state }).render(f.main, buf),
@@ -667,6 +832,14 @@ impl Widget for &App {
             })
                 .render(f.main, buf),
             Screen::Stats(state) => (&stats::View { ctx, state }).render(f.main, buf),
+            Screen::Setup(state) => (&setup::View { ctx, state }).render(f.main, buf),
+            Screen::Mock(state) => (&mock::View {
+                ctx,
+                state,
+                now: self.now,
+            })
+                .render(f.main, buf),
+            Screen::Quiz(state) => (&quiz::View { ctx, state }).render(f.main, buf),
         }
         if self.help {
             (&help::View {

@@ -1,12 +1,13 @@
-//! What the terminal app takes from config.toml: theme, target level, mouse and `[keys]`
-//! overrides. Text in, settings and problems out; the cli reads the file. Keys other
-//! layers own (review limits, mock-interview defaults) are left to them. A problem never
+//! What the terminal app takes from config.toml: theme, target level, mouse, `[mock]`
+//! defaults and `[keys]` overrides. Text in, settings and problems out; the cli reads the file. Keys other
+//! layers own (review limits) are left to them. A problem never
 //! stops the app: each one names the file and line, and that setting keeps its default.
 
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use crate::content::Level;
+use crate::study::mock::Strictness;
 
 use super::app::Settings;
 use super::keymap::{Keymap, Override};
@@ -19,6 +20,9 @@ pub struct Config {
     pub keymap: Keymap,
     /// Each names the file and the line: `config.toml:3: theme must be ...`.
     pub problems: Vec<String>,
+    /// `[mock] questions` and `strictness`: a mock interview's defaults.
+    pub mock_questions: Option<usize>,
+    pub mock_strictness: Option<Strictness>,
 }
 
 fn line_of(text: &str, at: usize) -> usize {
@@ -31,6 +35,8 @@ pub fn parse(text: &str, file: &str, base: Settings) -> Config {
         settings: base,
         keymap: Keymap::default(),
         problems: Vec::new(),
+        mock_questions: None,
+        mock_strictness: None,
     };
     let root = match DeTable::parse(text) {
         Ok(r) => r,
@@ -79,6 +85,40 @@ pub fn parse(text: &str, file: &str, base: Settings) -> Config {
             _ => cfg
                 .problems
                 .push(format!("{file}:{}: mouse must be true or false", at(v))),
+        }
+    }
+    if let Some(v) = root.get("mock") {
+        match v.get_ref() {
+            DeValue::Table(t) => {
+                if let Some(q) = t.get("questions") {
+                    match q.get_ref() {
+                        DeValue::Integer(i) => match i.as_str().parse::<usize>() {
+                            Ok(n) if (1..=10).contains(&n) => cfg.mock_questions = Some(n),
+                            _ => cfg.problems.push(format!(
+                                "{file}:{}: [mock] questions must be 1 to 10",
+                                at(q)
+                            )),
+                        },
+                        _ => cfg.problems.push(format!(
+                            "{file}:{}: [mock] questions must be 1 to 10",
+                            at(q)
+                        )),
+                    }
+                }
+                if let Some(st) = t.get("strictness") {
+                    match str_of(st).as_deref().and_then(Strictness::parse) {
+                        Some(x) => cfg.mock_strictness = Some(x),
+                        None => cfg.problems.push(format!(
+                            "{file}:{}: [mock] strictness must be \"lenient\", \"standard\" or \"strict\"",
+                            at(st)
+                        )),
+                    }
+                }
+            }
+            _ => cfg.problems.push(format!(
+                "{file}:{}: mock must be a table: [mock] then questions = 5, strictness = \"standard\"",
+                at(v)
+            )),
         }
     }
     if let Some(v) = root.get("keys") {
@@ -156,6 +196,31 @@ mod tests {
             ]
         );
         assert_eq!(c.settings, Settings::default());
+    }
+
+    #[test]
+    fn mock_defaults_come_from_the_mock_table() {
+        let c = parse(
+            "[mock]\nquestions = 3\nstrictness = \"strict\"\n",
+            "config.toml",
+            Settings::default(),
+        );
+        assert!(c.problems.is_empty(), "{:?}", c.problems);
+        assert_eq!(c.mock_questions, Some(3));
+        assert_eq!(c.mock_strictness, Some(Strictness::Strict));
+        let c = parse(
+            "[mock]\nquestions = 40\nstrictness = \"harsh\"\n",
+            "config.toml",
+            Settings::default(),
+        );
+        assert_eq!(
+            c.problems,
+            vec![
+                "config.toml:2: [mock] questions must be 1 to 10",
+                "config.toml:3: [mock] strictness must be \"lenient\", \"standard\" or \"strict\"",
+            ]
+        );
+        assert_eq!(c.mock_questions, None);
     }
 
     #[test]

@@ -23,6 +23,20 @@ pub enum Context {
     /// A study session (due cards or cram) on the card screen.
     Review,
     Stats,
+    /// Choosing a mock interview's or a quiz's options.
+    Setup,
+    /// A mock question being asked or answered against the clock (and its follow-up).
+    Interview,
+    /// Typing notes during a mock question.
+    Notes,
+    /// Ticking what the answer covered.
+    Rubric,
+    /// Judging one's own follow-up answer against the model answer.
+    Judge,
+    /// The mock's scorecard.
+    Scorecard,
+    /// A quiz item.
+    Quiz,
 }
 
 impl Context {
@@ -40,6 +54,13 @@ impl Context {
             Context::Editor => "manifest editor",
             Context::Review => "review",
             Context::Stats => "stats",
+            Context::Setup => "setup",
+            Context::Interview => "mock interview",
+            Context::Notes => "notes",
+            Context::Rubric => "rubric",
+            Context::Judge => "follow-up answer",
+            Context::Scorecard => "scorecard",
+            Context::Quiz => "quiz",
         }
     }
 }
@@ -116,6 +137,27 @@ pub enum Action {
     Cram,
     /// Practise the listed questions and let the grades move the schedule.
     CramReschedule,
+    /// Home: set up a mock interview; a quiz.
+    Mock,
+    Quiz,
+    /// Mock and quiz: go on (start the clock, finish the answer, confirm, next item).
+    Advance,
+    /// Mock: pause or resume the clock.
+    PauseTimer,
+    /// Mock: type notes; close them; delete a character.
+    Notes,
+    NotesDone,
+    NotesDelete,
+    /// Mock and quiz: end now and show the results.
+    EndNow,
+    /// Rubric: tick or untick the item under the cursor.
+    Toggle,
+    /// Follow-up verdict: 1 answered, 2 partly, 3 missed.
+    Judge(u8),
+    /// Quiz: choose option 1..=4.
+    Choose(u8),
+    /// Scorecard: write the Markdown report.
+    WriteReport,
 }
 
 /// A key with its modifiers. For characters SHIFT is ignored (`G`, `?` arrive with it on
@@ -248,6 +290,8 @@ pub static KEYMAP: &[Binding] = &[
         "review due cards of this topic",
     ),
     b(C::Home, ch('s'), A::Stats, "progress statistics"),
+    b(C::Home, ch('m'), A::Mock, "mock interview"),
+    b(C::Home, ch('z'), A::Quiz, "quiz"),
     // Question list
     b(C::List, ch('j'), A::Down, "next question"),
     b(C::List, code(KeyCode::Down), A::Down, "next question"),
@@ -542,6 +586,145 @@ pub static KEYMAP: &[Binding] = &[
     b(C::Review, code(KeyCode::PageUp), A::PageUp, "page up"),
     b(C::Review, ch('['), A::PrevLevel, "deeper: lower level"),
     b(C::Review, ch(']'), A::NextLevel, "deeper: higher level"),
+    // Mock interview and quiz setup
+    b(C::Setup, ch('j'), A::Down, "next option"),
+    b(C::Setup, code(KeyCode::Down), A::Down, "next option"),
+    b(C::Setup, ch('k'), A::Up, "previous option"),
+    b(C::Setup, code(KeyCode::Up), A::Up, "previous option"),
+    b(C::Setup, ch('h'), A::PrevValue, "previous value"),
+    b(
+        C::Setup,
+        code(KeyCode::Left),
+        A::PrevValue,
+        "previous value",
+    ),
+    b(C::Setup, ch('l'), A::NextValue, "next value"),
+    b(C::Setup, code(KeyCode::Right), A::NextValue, "next value"),
+    b(C::Setup, ch(' '), A::NextValue, "next value"),
+    b(C::Setup, code(KeyCode::Enter), A::Advance, "start"),
+    // A mock question and its follow-up, against the clock
+    b(
+        C::Interview,
+        code(KeyCode::Enter),
+        A::Advance,
+        "start answering; finish the answer",
+    ),
+    b(
+        C::Interview,
+        ch(' '),
+        A::Advance,
+        "start answering; finish the answer",
+    ),
+    b(
+        C::Interview,
+        ch('p'),
+        A::PauseTimer,
+        "pause or resume the clock",
+    ),
+    b(C::Interview, ch('n'), A::Notes, "type notes"),
+    b(C::Interview, ch('E'), A::EndNow, "end the interview now"),
+    // Notes
+    b(
+        C::Notes,
+        code(KeyCode::Esc),
+        A::NotesDone,
+        "close the notes",
+    ),
+    b(
+        C::Notes,
+        code(KeyCode::Enter),
+        A::NotesDone,
+        "close the notes",
+    ),
+    b(
+        C::Notes,
+        code(KeyCode::Backspace),
+        A::NotesDelete,
+        "delete a character",
+    ),
+    b(C::Notes, ctrl('c'), A::Quit, "quit"),
+    // Rubric
+    b(C::Rubric, ch('j'), A::Down, "next item"),
+    b(C::Rubric, code(KeyCode::Down), A::Down, "next item"),
+    b(C::Rubric, ch('k'), A::Up, "previous item"),
+    b(C::Rubric, code(KeyCode::Up), A::Up, "previous item"),
+    b(C::Rubric, ch(' '), A::Toggle, "tick or untick the item"),
+    b(C::Rubric, ch('x'), A::Toggle, "tick or untick the item"),
+    b(
+        C::Rubric,
+        code(KeyCode::Enter),
+        A::Advance,
+        "score it and go on",
+    ),
+    b(
+        C::Rubric,
+        code(KeyCode::PageDown),
+        A::PageDown,
+        "scroll the model answers",
+    ),
+    b(
+        C::Rubric,
+        ctrl('d'),
+        A::PageDown,
+        "scroll the model answers",
+    ),
+    b(
+        C::Rubric,
+        code(KeyCode::PageUp),
+        A::PageUp,
+        "scroll the model answers back",
+    ),
+    b(
+        C::Rubric,
+        ctrl('u'),
+        A::PageUp,
+        "scroll the model answers back",
+    ),
+    b(C::Rubric, ch('n'), A::Notes, "type notes"),
+    b(C::Rubric, ch('E'), A::EndNow, "end the interview now"),
+    // Judging the follow-up
+    b(C::Judge, ch('1'), A::Judge(1), "I answered it"),
+    b(C::Judge, ch('2'), A::Judge(2), "I partly answered it"),
+    b(C::Judge, ch('3'), A::Judge(3), "I missed it"),
+    b(C::Judge, ch('E'), A::EndNow, "end the interview now"),
+    // Scorecard
+    b(
+        C::Scorecard,
+        ch('w'),
+        A::WriteReport,
+        "write the Markdown report",
+    ),
+    b(C::Scorecard, ch('j'), A::Down, "scroll down"),
+    b(C::Scorecard, code(KeyCode::Down), A::Down, "scroll down"),
+    b(C::Scorecard, ch('k'), A::Up, "scroll up"),
+    b(C::Scorecard, code(KeyCode::Up), A::Up, "scroll up"),
+    // Quiz
+    b(C::Quiz, ch('1'), A::Choose(1), "choose option 1-4"),
+    b(C::Quiz, ch('2'), A::Choose(2), "choose option 1-4"),
+    b(C::Quiz, ch('3'), A::Choose(3), "choose option 1-4"),
+    b(C::Quiz, ch('4'), A::Choose(4), "choose option 1-4"),
+    b(C::Quiz, ch('j'), A::Down, "next option; scroll the results"),
+    b(
+        C::Quiz,
+        code(KeyCode::Down),
+        A::Down,
+        "next option; scroll the results",
+    ),
+    b(C::Quiz, ch('k'), A::Up, "previous option; scroll back"),
+    b(
+        C::Quiz,
+        code(KeyCode::Up),
+        A::Up,
+        "previous option; scroll back",
+    ),
+    b(
+        C::Quiz,
+        code(KeyCode::Enter),
+        A::Advance,
+        "choose the option; next item",
+    ),
+    b(C::Quiz, ch(' '), A::Advance, "choose the option; next item"),
+    b(C::Quiz, ch('E'), A::EndNow, "end the quiz now"),
     // The help overlay
     b(C::Help, ch('j'), A::Down, "scroll help down"),
     b(C::Help, code(KeyCode::Down), A::Down, "scroll help down"),
@@ -570,7 +753,7 @@ fn lookup_in(bindings: &[Binding], ctx: Context, ev: &KeyEvent) -> Option<Action
     find(ctx).or_else(|| {
         if matches!(
             ctx,
-            Context::Search | Context::Help | Context::Command | Context::Editor
+            Context::Search | Context::Help | Context::Command | Context::Editor | Context::Notes
         ) {
             None
         } else {
@@ -671,6 +854,21 @@ pub const ACTION_NAMES: &[(&str, Action)] = &[
     ("jump-7", A::Jump(7)),
     ("jump-8", A::Jump(8)),
     ("jump-9", A::Jump(9)),
+    ("mock", A::Mock),
+    ("quiz", A::Quiz),
+    ("advance", A::Advance),
+    ("pause-timer", A::PauseTimer),
+    ("notes", A::Notes),
+    ("end-now", A::EndNow),
+    ("toggle", A::Toggle),
+    ("judge-answered", A::Judge(1)),
+    ("judge-partly", A::Judge(2)),
+    ("judge-missed", A::Judge(3)),
+    ("choose-1", A::Choose(1)),
+    ("choose-2", A::Choose(2)),
+    ("choose-3", A::Choose(3)),
+    ("choose-4", A::Choose(4)),
+    ("write-report", A::WriteReport),
 ];
 
 /// Reads a key as config.toml writes it: `x`, `G`, `ctrl-d`, `enter`, `esc`, `space`,
@@ -771,7 +969,7 @@ impl Keymap {
             // One binding per context the action has, to copy its description from. Where
             // the learner types (search, command line, editor) keys stay as they are, so a
             // letter bound elsewhere can still be typed.
-            let typing = |c: Context| matches!(c, C::Search | C::Command | C::Editor);
+            let typing = |c: Context| matches!(c, C::Search | C::Command | C::Editor | C::Notes);
             let mut template: Vec<Binding> = Vec::new();
             for b in km
                 .bindings
@@ -867,7 +1065,8 @@ const HINTS: &[(Context, &str, &[Hint])] = &[
             (&[A::Open], "open"),
             (&[A::ReviewDue], "review"),
             (&[A::Stats], "stats"),
-            (&[A::Settings], "settings"),
+            (&[A::Mock], "mock"),
+            (&[A::Quiz], "quiz"),
             (&[A::Help], "help"),
             (&[A::Back], "quit"),
         ],
@@ -942,6 +1141,71 @@ const HINTS: &[(Context, &str, &[Hint])] = &[
             (&[A::Back], "back"),
         ],
     ),
+    (
+        C::Setup,
+        "",
+        &[
+            (&[A::Up, A::Down], "option"),
+            (&[A::PrevValue, A::NextValue], "change"),
+            (&[A::Advance], "start"),
+            (&[A::Back], "back"),
+        ],
+    ),
+    (
+        C::Interview,
+        "",
+        &[
+            (&[A::Advance], "start/finish"),
+            (&[A::PauseTimer], "pause"),
+            (&[A::Notes], "notes"),
+            (&[A::EndNow], "end"),
+            (&[A::Help], "help"),
+        ],
+    ),
+    (C::Notes, "type notes · Enter or Esc close", &[]),
+    (
+        C::Rubric,
+        "",
+        &[
+            (&[A::Toggle], "tick"),
+            (&[A::Up, A::Down], "move"),
+            (&[A::Advance], "score"),
+            (&[A::PageUp, A::PageDown], "answers"),
+            (&[A::EndNow], "end"),
+        ],
+    ),
+    (
+        C::Judge,
+        "",
+        &[
+            (&[A::Judge(1)], "answered"),
+            (&[A::Judge(2)], "partly"),
+            (&[A::Judge(3)], "missed"),
+            (&[A::EndNow], "end"),
+        ],
+    ),
+    (
+        C::Scorecard,
+        "",
+        &[
+            (&[A::WriteReport], "write report"),
+            (&[A::Up, A::Down], "scroll"),
+            (&[A::Back], "back"),
+        ],
+    ),
+    (
+        C::Quiz,
+        "",
+        &[
+            (
+                &[A::Choose(1), A::Choose(2), A::Choose(3), A::Choose(4)],
+                "answer",
+            ),
+            (&[A::Advance], "choose/next"),
+            (&[A::EndNow], "end"),
+            (&[A::Back], "back"),
+        ],
+    ),
     (C::Help, "", &[(&[A::Help], "help"), (&[A::Back], "back")]),
     (C::Global, "", &[(&[A::Help], "help"), (&[A::Back], "back")]),
 ];
@@ -959,7 +1223,12 @@ mod tests {
         // The command line and the editor take typed text; their keys are not rebindable.
         let missing: Vec<String> = KEYMAP
             .iter()
-            .filter(|b| !matches!(b.ctx, Context::Command | Context::Editor | Context::Search))
+            .filter(|b| {
+                !matches!(
+                    b.ctx,
+                    Context::Command | Context::Editor | Context::Search | Context::Notes
+                )
+            })
             .filter(|b| b.action != Action::Quit)
             .filter(|b| !ACTION_NAMES.iter().any(|(_, a)| *a == b.action))
             .map(|b| format!("{:?} ({})", b.action, b.desc))

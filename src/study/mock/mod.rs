@@ -75,14 +75,14 @@ pub enum MockError {
 }
 
 /// A question drawn for the interview, with the follow-up chosen for it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct Drawn {
     question: Question,
     followup: Option<usize>,
 }
 
 /// The question in progress.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct Current {
     answer: Option<Stopwatch>,
     result: QuestionResult,
@@ -92,7 +92,7 @@ struct Current {
 }
 
 /// A mock interview in progress. Owns copies of its questions, so it lives beside the deck.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Mock {
     setup: MockSetup,
     drawn: Vec<Drawn>,

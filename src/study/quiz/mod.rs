@@ -114,7 +114,7 @@ impl QuizResult {
     }
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Quiz {
     seed: u64,
     items: Vec<Item>,

@@ -3,11 +3,13 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Row, StatefulWidget, Table, TableState, Widget};
+use ratatui::widgets::{Block, Cell, Paragraph, Row, StatefulWidget, Table, TableState, Widget};
+
+use std::collections::HashMap;
 
 use crate::content::{Deck, Level};
 use crate::tui::app::Screen;
-use crate::tui::keymap::Action;
+use crate::tui::keymap::{Action, Context};
 use crate::tui::text;
 
 use super::list::ListState;
@@ -48,6 +50,58 @@ pub fn counts(deck: &Deck, topic: &str) -> [usize; 4] {
 pub struct View<'a> {
     pub ctx: Ctx<'a>,
     pub state: &'a HomeState,
+    /// Per topic id: (due today, never studied); `None` without a progress store.
+    pub due: Option<&'a HashMap<String, (usize, usize)>>,
+}
+
+impl View<'_> {
+    /// The ways to practise, each with its key from the keymap.
+    fn modes(&self, area: Rect, buf: &mut Buffer) {
+        let theme = self.ctx.theme;
+        let keys = self.ctx.keymap;
+        let k = |a: Action| keys.keys_for(Context::Home, &[a]);
+        let (due, new) = self
+            .due
+            .map(|d| d.values().fold((0, 0), |(a, b), (x, y)| (a + x, b + y)))
+            .unwrap_or_default();
+        let review = match self.due {
+            Some(_) => format!("study what is due: {due} due today, {new} never studied"),
+            None => "study what is due (needs the progress store)".into(),
+        };
+        let rows = [
+            (k(Action::ReviewDue), review),
+            (
+                k(Action::ReviewTopic),
+                "study what is due in the selected topic".into(),
+            ),
+            (
+                k(Action::Mock),
+                "mock interview: timed answers, a rubric, a scorecard".into(),
+            ),
+            (
+                k(Action::Quiz),
+                "quiz: pitfall or fact, which question, follow-up recall".into(),
+            ),
+            (k(Action::Stats), "progress statistics".into()),
+        ];
+        let lines: Vec<Line> = rows
+            .into_iter()
+            .filter(|(key, _)| !key.is_empty())
+            .map(|(key, what)| {
+                Line::from(vec![
+                    Span::styled(format!("{key:>3}  "), theme.key),
+                    Span::raw(what),
+                ])
+            })
+            .collect();
+        Paragraph::new(lines)
+            .block(
+                Block::bordered()
+                    .title(Span::styled(" Practise ", theme.title))
+                    .border_style(theme.border),
+            )
+            .render(area, buf);
+    }
 }
 
 impl Widget for &View<'_> {
@@ -64,35 +118,42 @@ impl Widget for &View<'_> {
         let [top, rest] =
             Layout::vertical([Constraint::Length(table_h), Constraint::Fill(1)]).areas(area);
 
-        let header = Row::new(["Topic", "junior", "middle", "senior", "principal", "all"])
-            .style(theme.header);
+        let mut header = vec!["Topic", "junior", "middle", "senior", "principal", "all"];
+        let mut widths = vec![
+            Constraint::Fill(1),
+            Constraint::Length(6),
+            Constraint::Length(6),
+            Constraint::Length(6),
+            Constraint::Length(9),
+            Constraint::Length(4),
+        ];
+        if self.due.is_some() {
+            header.extend(["due", "new"]);
+            widths.extend([Constraint::Length(4), Constraint::Length(4)]);
+        }
         let rows = deck.topics.iter().map(|t| {
             let c = counts(deck, &t.id);
             let total: usize = c.iter().sum();
-            let mut cells = vec![t.title.clone()];
-            cells.extend(c.iter().map(|n| n.to_string()));
-            cells.push(total.to_string());
+            let mut cells = vec![Cell::from(t.title.clone())];
+            cells.extend(c.iter().map(|n| Cell::from(n.to_string())));
+            cells.push(Cell::from(total.to_string()));
+            if let Some(due) = self.due {
+                let (d, n) = due.get(&t.id).copied().unwrap_or_default();
+                let style = if d > 0 { theme.accent } else { theme.dim };
+                cells.push(Cell::from(Span::styled(d.to_string(), style)));
+                cells.push(Cell::from(n.to_string()));
+            }
             Row::new(cells)
         });
-        let table = Table::new(
-            rows,
-            [
-                Constraint::Fill(1),
-                Constraint::Length(6),
-                Constraint::Length(6),
-                Constraint::Length(6),
-                Constraint::Length(9),
-                Constraint::Length(4),
-            ],
-        )
-        .header(header)
-        .row_highlight_style(theme.selected)
-        .highlight_symbol("> ")
-        .block(
-            Block::bordered()
-                .title(Span::styled(" Topics ", theme.title))
-                .border_style(theme.border),
-        );
+        let table = Table::new(rows, widths)
+            .header(Row::new(header).style(theme.header))
+            .row_highlight_style(theme.selected)
+            .highlight_symbol("> ")
+            .block(
+                Block::bordered()
+                    .title(Span::styled(" Topics ", theme.title))
+                    .border_style(theme.border),
+            );
         let mut ts = TableState::default().with_selected(Some(self.state.selected));
         StatefulWidget::render(table, top, buf, &mut ts);
 
@@ -101,6 +162,13 @@ impl Widget for &View<'_> {
         };
         if rest.height < 3 {
             return;
+        }
+        // The modes under the topic's summary, when there is room for both.
+        let modes_h = if rest.height >= 10 { 7 } else { 0 };
+        let [rest, modes] =
+            Layout::vertical([Constraint::Fill(1), Constraint::Length(modes_h)]).areas(rest);
+        if modes_h > 0 {
+            self.modes(modes, buf);
         }
         let block = Block::bordered()
             .title(Span::styled(" About ", theme.title))

@@ -6,8 +6,11 @@ pub mod demo_view;
 pub mod help;
 pub mod home;
 pub mod list;
+pub mod mock;
+pub mod quiz;
 pub mod review;
 pub mod settings;
+pub mod setup;
 pub mod stats;
 
 use crate::content::Deck;
@@ -30,6 +33,8 @@ pub struct Ctx<'a> {
 pub enum Nav {
     Stay,
     Push(Screen),
+    /// Leave this screen.
+    Pop,
     Status(String),
 }
 
