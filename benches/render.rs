@@ -43,6 +43,12 @@ fn bench(c: &mut Criterion) {
         ("settings", "o".to_string()),
         ("demo", demo),
         ("demo_editor", demo_editor),
+        ("mock_setup", "m".to_string()),
+        ("mock_answering", "m\n\n".to_string()),
+        ("mock_rubric", "m\n\n\n j ".to_string()),
+        ("mock_scorecard", "m\n\n\n \nE".to_string()),
+        ("quiz_feedback", "z\n2".to_string()),
+        ("quiz_result", "z\n2\n1\nE".to_string()),
     ];
     // The floor: a frame that draws nothing (buffer reset, diff, TestBackend write).
     let mut terminal = Terminal::new(TestBackend::new(200, 60)).expect("terminal");

@@ -54,10 +54,7 @@ fn home_to_list_to_card_and_reveal_two_sections() {
     assert!(text.contains("2 Basics  ~10 s"), "{text}");
     assert!(text.contains("spec is the intent you declare"), "{text}");
     assert!(!text.contains("3 Solid answer  ~50 s"), "{text}");
-    assert!(
-        text.contains("Space: reveal 3 Solid answer (2/9 shown)"),
-        "{text}"
-    );
+    assert!(text.contains("Next: 3 Solid answer (2/9 shown)"), "{text}");
 }
 
 #[test]

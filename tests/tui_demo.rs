@@ -320,6 +320,46 @@ fn met_challenges_are_ticked_and_styled() {
 }
 
 #[test]
+fn a_met_challenge_is_announced_once_and_saved_as_solved() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let opened = kubedrill::study::Store::open_dir(tmp.path(), 1_000);
+    let progress =
+        kubedrill::study::Progress::new(opened.store, Default::default()).expect("progress");
+    let mut a = App::new(loaded(), Default::default()).with_progress(progress, vec![]);
+    a.update(Msg::Resize(120, 40));
+    a.now = 5_000;
+    a.update(key(KeyCode::Enter));
+    a.update(ch('j'));
+    a.update(key(KeyCode::Enter));
+    a.update(ch('d'));
+    a.update(ch('x'));
+    let mut announced = 0;
+    for _ in 0..8 {
+        a.update(Msg::Tick);
+        if a.status.as_deref() == Some("challenge met: Delete a pod and watch it come back") {
+            announced += 1;
+            a.status = None;
+        }
+    }
+    assert_eq!(announced, 1, "announced once, not on every tick");
+    let solved = a
+        .progress
+        .as_ref()
+        .expect("store")
+        .store
+        .solved()
+        .expect("solved");
+    assert_eq!(
+        solved,
+        vec![(
+            "deleted-pod-returns".to_string(),
+            "Delete a pod and watch it come back".to_string(),
+            5_000
+        )]
+    );
+}
+
+#[test]
 fn snapshots() {
     for (w, h) in [(80, 24), (120, 40)] {
         let a = lagging(w, h);

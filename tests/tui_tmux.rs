@@ -134,11 +134,11 @@ fn open_reveal_two_tiers_and_quit_in_tmux() {
     tmux.send(&["Enter"]);
     tmux.wait_for("the question list", |p| p.contains("4 of 4 questions"));
     tmux.send(&["Enter"]);
-    tmux.wait_for("the card", |p| p.contains("Space: reveal 1 Key points"));
+    tmux.wait_for("the card", |p| p.contains("Next: 1 Key points"));
     tmux.send(&["Space"]);
-    tmux.wait_for("key points", |p| p.contains("Space: reveal 2 Basics"));
+    tmux.wait_for("key points", |p| p.contains("Next: 2 Basics"));
     tmux.send(&["Space"]);
-    let pane = tmux.wait_for("basics", |p| p.contains("Space: reveal 3 Solid answer"));
+    let pane = tmux.wait_for("basics", |p| p.contains("Next: 3 Solid answer"));
     assert!(pane.contains("1 Key points"), "{pane}");
     assert!(
         pane.contains("spec records intent; status reports what was last observed"),
@@ -190,11 +190,11 @@ fn open_a_demo_delete_a_pod_and_see_it_replaced_in_tmux() {
     tmux.send(&["Enter"]);
     tmux.wait_for("the question list", |p| p.contains("4 of 4 questions"));
     tmux.send(&["Enter"]);
-    tmux.wait_for("the card", |p| p.contains("Space: reveal 1 Key points"));
+    tmux.wait_for("the card", |p| p.contains("Next: 1 Key points"));
     tmux.send(&["Space"]);
-    tmux.wait_for("key points", |p| p.contains("Space: reveal 2 Basics"));
+    tmux.wait_for("key points", |p| p.contains("Next: 2 Basics"));
     tmux.send(&["Space"]);
-    tmux.wait_for("basics", |p| p.contains("Space: reveal 3 Solid answer"));
+    tmux.wait_for("basics", |p| p.contains("Next: 3 Solid answer"));
 
     tmux.send(&["d"]);
     let pane = tmux.wait_for("the demo", |p| {
@@ -218,13 +218,72 @@ fn open_a_demo_delete_a_pod_and_see_it_replaced_in_tmux() {
 
     // q: card, list, topics, quit.
     tmux.send(&["q"]);
-    tmux.wait_for("the card again", |p| {
-        p.contains("Space: reveal 3 Solid answer")
-    });
+    tmux.wait_for("the card again", |p| p.contains("Next: 3 Solid answer"));
     tmux.send(&["q"]);
     tmux.wait_for("the list again", |p| p.contains("4 of 4 questions"));
     tmux.send(&["q"]);
     tmux.wait_for("the topics again", |p| p.contains("Topics"));
+    tmux.send(&["q"]);
+    assert_restored(&tmux);
+}
+
+#[test]
+fn a_two_question_seeded_mock_from_the_command_line_in_tmux() {
+    let Some((tmux, _config, data)) = start("mock") else {
+        return;
+    };
+    let report = data.path().join("mock-report.md");
+    let bin = env!("CARGO_BIN_EXE_kubedrill");
+    let cmd = format!(
+        "{bin} mock --questions 2 --seed 7 --report {}",
+        report.display()
+    );
+    tmux.send(&[&cmd, "Enter"]);
+    let pane = tmux.wait_for("the setup", |p| p.contains("Mock interview"));
+    assert!(pane.contains("‹ 2 ›") && pane.contains("Seed 7"), "{pane}");
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the first question", |p| {
+        p.contains("Question 1 of 2") && p.contains("start answering")
+    });
+    // The countdown moves on its own while the answer runs.
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the clock running", |p| {
+        p.contains("0:00 0:") || p.contains("0:01 0:")
+    });
+    tmux.wait_for("the clock at two seconds", |p| p.contains("0:02 0:"));
+    for n in 1..=2 {
+        if n == 2 {
+            tmux.wait_for("the second question", |p| p.contains("Question 2 of 2"));
+            tmux.send(&["Enter"]);
+            tmux.wait_for("its clock", |p| p.contains("Clock"));
+        }
+        tmux.send(&["Enter"]);
+        tmux.wait_for("the rubric", |p| p.contains("What you covered"));
+        tmux.send(&["Space"]);
+        tmux.wait_for("a keypoint ticked", |p| p.contains("[x]"));
+        tmux.send(&["Enter"]);
+        let pane = tmux.wait_for("the follow-up or the next step", |p| {
+            p.contains("follow-up") || p.contains(&format!("Question {} of 2", n + 1))
+        });
+        if pane.contains("Interviewer: follow-up") {
+            tmux.send(&["Enter"]);
+            tmux.wait_for("the follow-up's answer", |p| {
+                p.contains("How did yours compare")
+            });
+            tmux.send(&["1"]);
+        }
+    }
+    let pane = tmux.wait_for("the scorecard and the report", |p| {
+        p.contains("Scorecard") && p.contains("report written to")
+    });
+    assert!(pane.contains("Score per question"), "{pane}");
+    assert!(pane.contains("Q1") && pane.contains("Q2"), "{pane}");
+    let md = std::fs::read_to_string(&report).expect("the report file");
+    assert!(md.starts_with("# Mock interview report"), "{md}");
+    assert!(md.contains("## Q1.") && md.contains("## Q2."), "{md}");
+    assert!(md.contains("seed 7"), "{md}");
+    tmux.send(&["q"]);
+    tmux.wait_for("home", |p| p.contains("Topics"));
     tmux.send(&["q"]);
     assert_restored(&tmux);
 }
@@ -249,11 +308,11 @@ fn config_overrides_keys_and_a_bad_line_is_named_in_a_banner() {
     tmux.send(&["Enter"]);
     tmux.wait_for("the question list", |p| p.contains("4 of 4 questions"));
     tmux.send(&["Enter"]);
-    tmux.wait_for("the card", |p| p.contains("reveal 1 Key points"));
+    tmux.wait_for("the card", |p| p.contains("Next: 1 Key points"));
     // Space no longer reveals; v does, and the help lists v.
     tmux.send(&["Space"]);
     tmux.send(&["v"]);
-    tmux.wait_for("key points", |p| p.contains("reveal 2 Basics"));
+    tmux.wait_for("key points", |p| p.contains("Next: 2 Basics"));
     tmux.send(&["?"]);
     tmux.wait_for("help with v", |p| {
         p.lines()

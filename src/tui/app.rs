@@ -422,6 +422,32 @@ impl App {
     }
 
     pub fn update(&mut self, msg: Msg) {
+        self.dispatch(msg);
+        self.note_solved();
+    }
+
+    /// Announces challenges of the demo on screen met since the last message, and saves
+    /// them as solved.
+    fn note_solved(&mut self) {
+        let Some(Screen::Demo(id)) = self.stack.last() else {
+            return;
+        };
+        let Some(d) = self.demos.get_mut(id) else {
+            return;
+        };
+        for title in d.newly_met() {
+            let saved = match self.progress.as_mut() {
+                Some(p) => match p.store.record_solved(id, &title, self.now) {
+                    Ok(()) => String::new(),
+                    Err(e) => format!(" (not saved: {e})"),
+                },
+                None => String::new(),
+            };
+            self.status = Some(format!("challenge met: {title}{saved}"));
+        }
+    }
+
+    fn dispatch(&mut self, msg: Msg) {
         match msg {
             Msg::Resize(w, h) => self.size = (w, h),
             Msg::Tick => {

@@ -319,11 +319,7 @@ pub fn body(q: &Question, st: &CardState, theme: &Theme, width: usize) -> Body {
         .count();
     let total = Section::ALL.iter().filter(|s| s.present(q)).count();
     let hint = match st.next_hidden(q) {
-        Some(s) => format!(
-            "Space: reveal {} {} ({shown}/{total} shown)",
-            s.number(),
-            s.title()
-        ),
+        Some(s) => format!("Next: {} {} ({shown}/{total} shown)", s.number(), s.title()),
         None => format!("All {total} sections shown."),
     };
     lines.extend(text::wrap(&Line::styled(hint, theme.dim), width, 0));

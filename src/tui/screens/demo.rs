@@ -67,6 +67,8 @@ pub struct Demo {
     /// Index into [`CONTROLLERS`]: what pause, crash, trigger and drop address.
     pub selected: usize,
     pub editor: Option<Editor>,
+    /// Challenges already reported as met, so each is announced (and saved) once.
+    announced: Vec<bool>,
 }
 
 impl std::fmt::Debug for Demo {
@@ -112,6 +114,7 @@ impl Demo {
             speed: 0,
             selected,
             editor: None,
+            announced: Vec::new(),
         };
         d.say(
             OutKind::Stdout,
@@ -135,6 +138,20 @@ impl Demo {
     /// One simulated second, as the play loop advances it.
     pub fn tick(&mut self) {
         self.session.tick();
+    }
+
+    /// Titles of challenges met since the last call.
+    pub fn newly_met(&mut self) -> Vec<String> {
+        let met = self.session.met();
+        self.announced.resize(met.len(), false);
+        let mut out = Vec::new();
+        for (i, (&now, seen)) in met.iter().zip(self.announced.iter_mut()).enumerate() {
+            if now && !*seen {
+                *seen = true;
+                out.extend(self.challenges.get(i).cloned());
+            }
+        }
+        out
     }
 
     fn say(&mut self, kind: OutKind, text: &str) {
