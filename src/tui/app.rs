@@ -215,7 +215,7 @@ impl App {
                 Some(p) => match Stats::compute(&self.deck, p, self.now) {
                     Ok(stats) => self
                         .stack
-                        .push(Screen::Stats(Box::new(StatsState { stats }))),
+                        .push(Screen::Stats(Box::new(StatsState::new(stats)))),
                     Err(e) => self.status = Some(format!("stats could not be read: {e}")),
                 },
                 None => self.status = Some("no progress store: nothing to show".into()),
@@ -547,7 +547,7 @@ impl App {
                 ),
                 None => Nav::Stay,
             },
-            Screen::Stats(_) => Nav::Stay,
+            Screen::Stats(s) => s.handle(action),
         };
         match nav {
             Nav::Stay => {}

@@ -112,6 +112,8 @@ pub enum Action {
     /// Study due cards of the selected topic.
     ReviewTopic,
     Stats,
+    /// Stats: switch between progress and the mock and quiz history.
+    StatsView,
     /// Practise the listed questions; the schedule is untouched.
     Cram,
     /// Practise the listed questions and let the grades move the schedule.
@@ -248,6 +250,19 @@ pub static KEYMAP: &[Binding] = &[
         "review due cards of this topic",
     ),
     b(C::Home, ch('s'), A::Stats, "progress statistics"),
+    // Stats
+    b(
+        C::Stats,
+        code(KeyCode::Tab),
+        A::StatsView,
+        "switch between progress and mock/quiz history",
+    ),
+    b(
+        C::Stats,
+        ch('v'),
+        A::StatsView,
+        "switch between progress and mock/quiz history",
+    ),
     // Question list
     b(C::List, ch('j'), A::Down, "next question"),
     b(C::List, code(KeyCode::Down), A::Down, "next question"),
@@ -660,6 +675,7 @@ pub const ACTION_NAMES: &[(&str, Action)] = &[
     ("review-due", A::ReviewDue),
     ("review-topic", A::ReviewTopic),
     ("stats", A::Stats),
+    ("stats-view", A::StatsView),
     ("cram", A::Cram),
     ("cram-reschedule", A::CramReschedule),
     ("jump-1", A::Jump(1)),
@@ -932,7 +948,15 @@ const HINTS: &[(Context, &str, &[Hint])] = &[
             (&[A::Back], "back"),
         ],
     ),
-    (C::Stats, "", &[(&[A::Help], "help"), (&[A::Back], "back")]),
+    (
+        C::Stats,
+        "",
+        &[
+            (&[A::StatsView], "progress/history"),
+            (&[A::Help], "help"),
+            (&[A::Back], "back"),
+        ],
+    ),
     (
         C::Settings,
         "",
