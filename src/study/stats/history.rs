@@ -305,6 +305,19 @@ fn clip(s: &str, n: usize) -> String {
     out
 }
 
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// `once`, `twice`, `3 times`.
+fn times(n: usize) -> String {
+    match n {
+        1 => "once".into(),
+        2 => "twice".into(),
+        n => format!("{n} times"),
+    }
+}
+
 fn opt<T: std::fmt::Display>(v: Option<T>, suffix: &str) -> String {
     v.map_or("-".into(), |v| format!("{v}{suffix}"))
 }
@@ -364,15 +377,14 @@ impl History {
                 for w in &self.weakest_in_mocks {
                     let pitfalls = match w.pitfalls {
                         0 => String::new(),
-                        1 => ", a pitfall said once".into(),
-                        n => format!(", a pitfall said {n} times"),
+                        n => format!(", a pitfall said {}", times(n)),
                     };
                     let _ = writeln!(
                         s,
-                        "  {:<36} {:>3.0}  scored {}x{pitfalls}",
+                        "  {:<36} {:>3.0}  asked {}{pitfalls}",
                         clip(&w.question_id, 36),
                         w.mean_score,
-                        w.asked
+                        times(w.asked)
                     );
                 }
             }
@@ -411,10 +423,11 @@ impl History {
                 for m in &self.most_missed_in_quizzes {
                     let _ = writeln!(
                         s,
-                        "  {:<36} {} miss(es) in {} quiz(zes){}",
+                        "  {:<36} {:>3} {} in {}{}",
                         clip(&m.question_id, 36),
                         m.misses,
-                        m.quizzes,
+                        if m.misses == 1 { "miss" } else { "misses" },
+                        plural(m.quizzes, "quiz", "quizzes"),
                         if m.flagged { ", flagged" } else { "" }
                     );
                 }

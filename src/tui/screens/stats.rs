@@ -11,7 +11,7 @@ use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Paragraph, Widget};
 
 use crate::study::Stats;
 use crate::study::stats::Mastery;
-use crate::study::stats::history::{History, round_label, signed};
+use crate::study::stats::history::{History, TREND_WINDOW, WORST_LIMIT, round_label, signed};
 use crate::tui::keymap::Action;
 
 use super::{Ctx, Nav};
@@ -292,11 +292,12 @@ fn score_chart(
                 Some(p) if v < p => theme.warning,
                 _ => theme.accent,
             };
+            // The score goes under the bar: inside it, a 3-wide bar shows "23█".
             Bar::default()
                 .value(u64::from(v))
-                .text_value(v.to_string())
+                .text_value(String::new())
+                .label(Line::from(v.to_string()))
                 .style(style)
-                .value_style(theme.selected)
         })
         .collect();
     BarChart::default()
@@ -390,16 +391,18 @@ fn summary_lines(s: &Stats, ctx: &Ctx<'_>) -> Vec<Line<'static>> {
     let trend = |label: &str, n: usize, t: Option<&crate::study::stats::Trend>, unit: &str| {
         let mut spans = vec![Span::styled(format!(" {label} {n}"), theme.accent)];
         if let Some(t) = t {
+            let recent = t.sessions.min(TREND_WINDOW);
             spans.push(Span::raw(format!(
-                " · last {}{unit} · best {}{unit} · mean of last {} {:.0}{unit}",
-                t.last,
-                t.best,
-                t.sessions.min(crate::study::stats::history::TREND_WINDOW),
-                t.recent_mean
+                " · last {}{unit} · best {}{unit} · last {recent} avg {:.0}{unit}",
+                t.last, t.best, t.recent_mean
             )));
             if let Some(c) = t.change {
+                let before = (t.sessions - recent).min(TREND_WINDOW);
                 let style = if c < 0.0 { theme.warning } else { theme.good };
-                spans.push(Span::styled(format!(" ({} on before)", signed(c)), style));
+                spans.push(Span::styled(
+                    format!(" ({} vs the {before} before)", signed(c)),
+                    style,
+                ));
             }
         }
         Line::from(spans)
@@ -462,13 +465,16 @@ fn history(s: &Stats, ctx: &Ctx<'_>, area: Rect, buf: &mut Buffer) {
     let summary = summary_lines(s, ctx);
     // The weakest questions need a box of their own; below 32 rows the lists keep the room.
     let worst_h = if area.height >= 32 {
-        crate::study::stats::history::WORST_LIMIT as u16 + 2
+        WORST_LIMIT as u16 + 2
     } else {
         0
     };
+    let top_h = summary.len() as u16;
+    // The charts and the lists share what is left; the charts stop growing at 16 rows.
+    let chart_h = (area.height.saturating_sub(top_h + worst_h) / 2).clamp(7, 16);
     let [top, charts, lists, worst] = Layout::vertical([
-        Constraint::Length(summary.len() as u16),
-        Constraint::Max(12),
+        Constraint::Length(top_h),
+        Constraint::Length(chart_h),
         Constraint::Min(5),
         Constraint::Length(worst_h),
     ])
@@ -503,16 +509,24 @@ fn history(s: &Stats, ctx: &Ctx<'_>, area: Rect, buf: &mut Buffer) {
     let [ml, ql] = halves(lists);
     let rows = lists.height.saturating_sub(2) as usize;
     boxed("mocks, newest first", mock_rows(h, rows, ctx), ctx, ml, buf);
-    let flagged = format!(
-        "quizzes, newest first · {} flagged for review",
-        s.flagged_for_review
-    );
-    boxed(&flagged, quiz_rows(h, rows, ctx), ctx, ql, buf);
+    let block = Block::bordered()
+        .border_style(ctx.theme.border)
+        .title(" quizzes, newest first ")
+        .title_bottom(format!(" {} flagged for review ", s.flagged_for_review));
+    let inner = block.inner(ql);
+    block.render(ql, buf);
+    Paragraph::new(quiz_rows(h, rows, ctx)).render(inner, buf);
 
     if worst_h > 0 {
         let [wl, wr] = halves(worst);
         let (weak, missed) = worst_lines(h, ctx, wl.width.saturating_sub(2) as usize);
-        boxed("weakest in mocks (mean score)", weak, ctx, wl, buf);
-        boxed("most missed in quizzes", missed, ctx, wr, buf);
+        boxed(
+            "weakest in mocks: mean score, times asked, ! a pitfall",
+            weak,
+            ctx,
+            wl,
+            buf,
+        );
+        boxed("most missed in quizzes: misses", missed, ctx, wr, buf);
     }
 }
