@@ -335,11 +335,8 @@ impl Stats {
             "Streak: {} day(s), longest {}",
             self.streak.current, self.streak.longest
         );
-        let _ = writeln!(
-            s,
-            "Mock interviews: {}; demo challenges solved: {}",
-            self.mock_sessions, self.solved_challenges
-        );
+        // Mock interviews are counted in the history section below.
+        let _ = writeln!(s, "Demo challenges solved: {}", self.solved_challenges);
         let table = |s: &mut String, title: &str, rows: &[Mastery]| {
             let _ = writeln!(
                 s,
