@@ -282,3 +282,14 @@ fn the_view_key_switches_between_progress_and_history() {
     a.update(key(KeyCode::Tab));
     assert!(screen_text(&render(&a, 80, 24)).contains("mastery by level"));
 }
+
+#[test]
+fn the_history_page_draws_at_the_smallest_and_a_large_size() {
+    for (w, h) in [(60, 16), (200, 60)] {
+        let text = screen_text(&stats_history(w, h, true));
+        assert!(text.contains("mock overall score"), "{w}x{h}\n{text}");
+        // The newest mock's date and score, whatever the width.
+        assert!(text.contains("2024-10-03"), "{w}x{h}\n{text}");
+        assert!(text.contains("2/3   100"), "{w}x{h}\n{text}");
+    }
+}

@@ -320,14 +320,29 @@ fn boxed(title: &str, lines: Vec<Line<'static>>, ctx: &Ctx<'_>, area: Rect, buf:
 /// The standard strictness's pass mark: the line a mock's overall is measured against.
 const MOCK_PASS: u32 = 60;
 
-fn mock_rows(h: &History, rows: usize, ctx: &Ctx<'_>) -> Vec<Line<'static>> {
+fn mock_rows(h: &History, rows: usize, width: usize, ctx: &Ctx<'_>) -> Vec<Line<'static>> {
     let theme = ctx.theme;
     if h.mocks.is_empty() {
         return vec![Line::styled("none yet", theme.dim)];
     }
+    // The level gives way first on a narrow terminal: the score matters more.
+    let level_w = if width >= 38 { 9 } else { 0 };
+    let level = |l: &str| {
+        if level_w == 0 {
+            String::new()
+        } else {
+            format!("{l:<level_w$} ")
+        }
+    };
     // "done": questions scored of those drawn.
     let mut out = vec![Line::styled(
-        format!("{:<10} {:<9} {:>5} {:>5}", "date", "level", "done", "score"),
+        format!(
+            "{:<10} {}{:>5} {:>5}",
+            "date",
+            level("level"),
+            "done",
+            "score"
+        ),
         theme.header,
     )];
     for m in h.mocks.iter().rev().take(rows.saturating_sub(1)) {
@@ -337,9 +352,9 @@ fn mock_rows(h: &History, rows: usize, ctx: &Ctx<'_>) -> Vec<Line<'static>> {
         };
         let score = m.overall.map_or("-".into(), |v| v.to_string());
         let mut spans = vec![Span::raw(format!(
-            "{:<10} {:<9} {:>5} {:>5}",
+            "{:<10} {}{:>5} {:>5}",
             m.date,
-            m.level.as_deref().unwrap_or("-"),
+            level(m.level.as_deref().unwrap_or("-")),
             done,
             score
         ))];
@@ -508,7 +523,14 @@ fn history(s: &Stats, ctx: &Ctx<'_>, area: Rect, buf: &mut Buffer) {
 
     let [ml, ql] = halves(lists);
     let rows = lists.height.saturating_sub(2) as usize;
-    boxed("mocks, newest first", mock_rows(h, rows, ctx), ctx, ml, buf);
+    let width = ml.width.saturating_sub(2) as usize;
+    boxed(
+        "mocks, newest first",
+        mock_rows(h, rows, width, ctx),
+        ctx,
+        ml,
+        buf,
+    );
     let block = Block::bordered()
         .border_style(ctx.theme.border)
         .title(" quizzes, newest first ")
