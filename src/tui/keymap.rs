@@ -250,19 +250,6 @@ pub static KEYMAP: &[Binding] = &[
         "review due cards of this topic",
     ),
     b(C::Home, ch('s'), A::Stats, "progress statistics"),
-    // Stats
-    b(
-        C::Stats,
-        code(KeyCode::Tab),
-        A::StatsView,
-        "switch between progress and mock/quiz history",
-    ),
-    b(
-        C::Stats,
-        ch('v'),
-        A::StatsView,
-        "switch between progress and mock/quiz history",
-    ),
     // Question list
     b(C::List, ch('j'), A::Down, "next question"),
     b(C::List, code(KeyCode::Down), A::Down, "next question"),
@@ -504,6 +491,19 @@ pub static KEYMAP: &[Binding] = &[
         "next value",
     ),
     b(C::Settings, ch(' '), A::NextValue, "next value"),
+    // Stats
+    b(
+        C::Stats,
+        code(KeyCode::Tab),
+        A::StatsView,
+        "switch between progress and mock/quiz history",
+    ),
+    b(
+        C::Stats,
+        ch('v'),
+        A::StatsView,
+        "switch between progress and mock/quiz history",
+    ),
     // Study session
     b(
         C::Review,
