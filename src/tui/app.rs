@@ -220,6 +220,10 @@ impl App {
                 },
                 None => self.status = Some("no progress store: nothing to show".into()),
             },
+            Action::StatsView => match self.stack.last_mut() {
+                Some(Screen::Stats(s)) => s.switch_page(),
+                _ => return false,
+            },
             _ => return false,
         }
         true
@@ -547,7 +551,7 @@ impl App {
                 ),
                 None => Nav::Stay,
             },
-            Screen::Stats(s) => s.handle(action),
+            Screen::Stats(_) => Nav::Stay,
         };
         match nav {
             Nav::Stay => {}

@@ -9,12 +9,10 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Paragraph, Widget};
 
+use super::Ctx;
 use crate::study::Stats;
 use crate::study::stats::Mastery;
 use crate::study::stats::history::{History, TREND_WINDOW, WORST_LIMIT, round_label, signed};
-use crate::tui::keymap::Action;
-
-use super::{Ctx, Nav};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum StatsPage {
@@ -39,14 +37,12 @@ impl StatsState {
         }
     }
 
-    pub fn handle(&mut self, action: Action) -> Nav {
-        if action == Action::StatsView {
-            self.page = match self.page {
-                StatsPage::Progress => StatsPage::History,
-                StatsPage::History => StatsPage::Progress,
-            };
-        }
-        Nav::Stay
+    /// The `StatsView` key: progress to history and back.
+    pub fn switch_page(&mut self) {
+        self.page = match self.page {
+            StatsPage::Progress => StatsPage::History,
+            StatsPage::History => StatsPage::Progress,
+        };
     }
 }
 
