@@ -1,5 +1,8 @@
 //! `kubedrill stats`, `export` and `import` through the real binary.
 
+mod history_support;
+mod mock_support;
+
 use std::path::Path;
 
 use assert_cmd::Command;
@@ -215,4 +218,193 @@ fn desired_retention_comes_from_config_toml() {
         .assert()
         .code(0)
         .stderr(predicate::str::contains("using the default study settings"));
+}
+
+/// Reads `kubedrill stats --format json`.
+fn stats_json(cfg: &Path, data: &Path) -> serde_json::Value {
+    let out = kubedrill(cfg, data)
+        .args(["stats", "--format", "json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    serde_json::from_slice(&out).expect("json")
+}
+
+#[test]
+fn stats_show_past_mocks_and_quizzes_with_trends() {
+    use history_support::*;
+    use kubedrill::study::time::{date_label, day_of};
+    let cfg = tempfile::tempdir().expect("cfg");
+    let data = tempfile::tempdir().expect("data");
+    let deck = mock_support::shipped_deck();
+    let now = time::now();
+    let (cards, results) = {
+        let mut p = Progress::new(
+            Store::open_dir(data.path(), now).store,
+            StudyConfig::default(),
+        )
+        .expect("progress");
+        seed_history(&mut p, &deck, now)
+    };
+
+    let v = stats_json(cfg.path(), data.path());
+    // The keys from before history are all still there.
+    for key in [
+        "reviews",
+        "due_today",
+        "retention",
+        "by_level",
+        "mock_sessions",
+    ] {
+        assert!(!v[key].is_null(), "{key}");
+    }
+    assert_eq!(v["mock_sessions"], 5);
+    let h = &v["history"];
+    let mocks = h["mocks"].as_array().expect("mocks");
+    assert_eq!(mocks.len(), 5);
+    for (m, card) in mocks.iter().zip(&cards) {
+        assert_eq!(m["overall"], card.overall(), "{m}");
+        assert_eq!(m["passed"], card.passed(), "{m}");
+        assert_eq!(m["scored"], card.results.len(), "{m}");
+        assert_eq!(m["ended_early"], card.ended_early(), "{m}");
+    }
+    // The third (2 of 4 scored, strict, senior) and the last (2 of 3) ended early.
+    assert_eq!(mocks[2]["planned"], 4);
+    assert_eq!(mocks[2]["strictness"], "strict");
+    assert_eq!(mocks[2]["level"], "senior");
+    assert_eq!(mocks[4]["ended_early"], true);
+    assert_eq!(mocks[0]["ended_early"], false);
+
+    let quizzes = h["quizzes"].as_array().expect("quizzes");
+    assert_eq!(quizzes.len(), 4);
+    for (q, r) in quizzes.iter().zip(&results) {
+        assert_eq!(q["correct"], r.correct, "{q}");
+        assert_eq!(q["answered"], r.answered, "{q}");
+        assert_eq!(q["percent"], r.percent(), "{q}");
+        assert_eq!(
+            q["rounds"].as_array().expect("rounds").len(),
+            r.rounds.len()
+        );
+    }
+    let rounds = quizzes[0]["rounds"].as_array().expect("rounds");
+    assert_eq!(rounds[0]["kind"], "pitfall-or-fact");
+    assert_eq!(
+        rounds[0]["percent"], 50,
+        "one of the two pitfall-or-fact items answered wrongly"
+    );
+
+    // Trends: the last three sessions against the ones before.
+    let overalls: Vec<u32> = cards.iter().map(|c| c.overall()).collect();
+    let mean = |xs: &[u32]| xs.iter().sum::<u32>() as f64 / xs.len() as f64;
+    let t = &h["mock_trend"];
+    assert_eq!(t["sessions"], 5);
+    assert_eq!(t["best"], *overalls.iter().max().expect("max"));
+    assert_eq!(t["recent_mean"].as_f64(), Some(mean(&overalls[2..])));
+    assert_eq!(t["previous_mean"].as_f64(), Some(mean(&overalls[..2])));
+    assert!(
+        t["change"].as_f64().expect("change") > 0.0,
+        "the seeded mocks improve: {overalls:?}"
+    );
+    let percents: Vec<u32> = results.iter().map(|r| r.percent()).collect();
+    assert_eq!(h["quiz_trend"]["last"], percents[3]);
+    assert_eq!(
+        h["quiz_trend"]["previous_mean"].as_f64(),
+        Some(f64::from(percents[0]))
+    );
+
+    // The weakest mock question has the lowest mean score; missed quiz questions are
+    // flagged for review until graded.
+    let weak = h["weakest_in_mocks"].as_array().expect("weak");
+    assert!(!weak.is_empty() && weak.len() <= 5);
+    let scores: Vec<f64> = weak
+        .iter()
+        .map(|w| w["mean_score"].as_f64().expect("f"))
+        .collect();
+    assert!(scores.windows(2).all(|w| w[0] <= w[1]), "{scores:?}");
+    let missed = h["most_missed_in_quizzes"].as_array().expect("missed");
+    assert!(!missed.is_empty());
+    let review: std::collections::BTreeSet<&str> = results
+        .iter()
+        .flat_map(|r| r.review.iter().map(String::as_str))
+        .collect();
+    assert_eq!(v["flagged_for_review"], review.len());
+    assert!(missed.iter().all(|m| m["flagged"] == true));
+
+    let out = kubedrill(cfg.path(), data.path())
+        .arg("stats")
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).expect("utf8");
+    let long: Vec<&str> = text.lines().filter(|l| l.chars().count() > 80).collect();
+    assert!(long.is_empty(), "lines over 80 columns: {long:#?}");
+    assert!(text.contains("Mock interviews: 5 (newest first)"), "{text}");
+    assert!(text.contains("Quizzes: 4 (newest first)"), "{text}");
+    assert!(text.contains("Mock trend: mean "), "{text}");
+    assert!(text.contains("Quiz trend: mean "), "{text}");
+    assert!(text.contains("Weakest in mocks"), "{text}");
+    assert!(text.contains("Most missed in quizzes:"), "{text}");
+    assert!(
+        text.contains(&format!("Flagged for review: {} question(s)", review.len())),
+        "{text}"
+    );
+    // The newest mock is listed first, with its date, and says it ended early.
+    let newest = date_label(day_of(now - 86_400_000));
+    let first_row = text
+        .lines()
+        .skip_while(|l| !l.starts_with("Mock interviews: 5 ("))
+        .nth(2)
+        .expect("a mock row");
+    assert!(first_row.starts_with(&format!("  {newest}")), "{first_row}");
+    assert!(
+        first_row.contains("2/3") && first_row.ends_with("ended early"),
+        "{first_row}"
+    );
+}
+
+#[test]
+fn a_mock_grade_on_a_card_in_review_counts_in_true_retention() {
+    use history_support::*;
+    use kubedrill::study::mock::{Mock, MockSetup};
+    let cfg = tempfile::tempdir().expect("cfg");
+    let data = tempfile::tempdir().expect("data");
+    let deck = mock_support::shipped_deck();
+    let now = time::now();
+    let plan = mock_plan(1, 9, &[100, 0]);
+    {
+        let mut p = Progress::new(
+            Store::open_dir(data.path(), now).store,
+            StudyConfig::default(),
+        )
+        .expect("progress");
+        // The mock's questions were learned two weeks ago: in the review phase by now.
+        let setup = MockSetup {
+            questions: 2,
+            seed: plan.seed,
+            ..MockSetup::default()
+        };
+        let ids: Vec<String> = Mock::new(&deck, setup)
+            .expect("mock")
+            .question_ids()
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        for id in &ids {
+            p.grade(id, Grade::Easy, now - 14 * 86_400_000, 1_000, Mode::Review)
+                .expect("grade");
+        }
+        let card = play_mock(&mut p, &deck, &plan, now);
+        assert_eq!(card.results.len(), 2);
+    }
+    let v = stats_json(cfg.path(), data.path());
+    // All keypoints is a pass; none is Again, a fail. Both were recall tests of cards in
+    // review, so both count.
+    assert_eq!(v["retention"]["passed"], 1);
+    assert_eq!(v["retention"]["failed"], 1);
+    assert_eq!(v["retention"]["from_mocks"], 2);
+    assert_eq!(v["retention"]["all_time"], 0.5);
 }

@@ -1,6 +1,7 @@
 //! Text snapshots of every screen at 80x24 and 120x40, and style checks.
 
 mod common;
+mod history_support;
 
 use common::*;
 use kubedrill::tui::{App, Settings, ThemeName};
@@ -223,4 +224,72 @@ fn help_goes_two_columns_when_short_of_rows_and_scrolls_when_still_short() {
     a.update(ch('q'));
     assert!(!a.help);
     assert_eq!(a.help_scroll, 0);
+}
+
+/// 2024-10-04 12:00 UTC.
+const NOW: i64 = 20_000 * kubedrill::study::time::DAY_MS + kubedrill::study::time::DAY_MS / 2;
+
+/// The stats screen's history page, over a store holding `seed`'s sessions.
+fn stats_history(w: u16, h: u16, seed: bool) -> ratatui::Terminal<ratatui::backend::TestBackend> {
+    use kubedrill::study::{Progress, Store, StudyConfig};
+    let tmp = tempfile::tempdir().expect("tmp");
+    let opened = Store::open_dir(tmp.path(), NOW);
+    let mut p = Progress::new(opened.store, StudyConfig::default()).expect("progress");
+    let loaded = loaded();
+    if seed {
+        history_support::seed_history(&mut p, &loaded.deck, NOW);
+    }
+    let mut a = App::new(loaded, Settings::default()).with_progress(p, vec![]);
+    a.update(kubedrill::tui::Msg::Resize(w, h));
+    a.now = NOW;
+    a.update(ch('s'));
+    a.update(key(KeyCode::Tab));
+    render(&a, w, h)
+}
+
+#[test]
+fn stats_history_page() {
+    for (w, h) in SIZES {
+        let t = stats_history(w, h, true);
+        insta::assert_snapshot!(format!("stats_history_{w}x{h}"), t.backend());
+    }
+}
+
+#[test]
+fn stats_history_page_before_any_mock_or_quiz() {
+    let t = stats_history(80, 24, false);
+    insta::assert_snapshot!("stats_history_empty_80x24", t.backend());
+}
+
+#[test]
+fn the_view_key_switches_between_progress_and_history() {
+    use kubedrill::study::{Progress, Store, StudyConfig};
+    let p = Progress::new(
+        Store::in_memory("test").expect("store"),
+        StudyConfig::default(),
+    )
+    .expect("progress");
+    let mut a = App::new(loaded(), Settings::default()).with_progress(p, vec![]);
+    a.update(kubedrill::tui::Msg::Resize(80, 24));
+    a.update(ch('s'));
+    let progress = screen_text(&render(&a, 80, 24));
+    assert!(progress.contains("mastery by level"), "{progress}");
+    assert!(progress.contains("Tab progress/history"), "{progress}");
+    a.update(ch('v'));
+    let history = screen_text(&render(&a, 80, 24));
+    assert!(history.contains("quiz percent right"), "{history}");
+    assert!(!history.contains("mastery by level"), "{history}");
+    a.update(key(KeyCode::Tab));
+    assert!(screen_text(&render(&a, 80, 24)).contains("mastery by level"));
+}
+
+#[test]
+fn the_history_page_draws_at_the_smallest_and_a_large_size() {
+    for (w, h) in [(60, 16), (200, 60)] {
+        let text = screen_text(&stats_history(w, h, true));
+        assert!(text.contains("mock overall score"), "{w}x{h}\n{text}");
+        // The newest mock's date and score, whatever the width.
+        assert!(text.contains("2024-10-03"), "{w}x{h}\n{text}");
+        assert!(text.contains("2/3   100"), "{w}x{h}\n{text}");
+    }
 }

@@ -320,10 +320,14 @@ impl App {
                 Some(p) => match Stats::compute(&self.deck, p, self.now) {
                     Ok(stats) => self
                         .stack
-                        .push(Screen::Stats(Box::new(StatsState { stats }))),
+                        .push(Screen::Stats(Box::new(StatsState::new(stats)))),
                     Err(e) => self.status = Some(format!("stats could not be read: {e}")),
                 },
                 None => self.status = Some("no progress store: nothing to show".into()),
+            },
+            Action::StatsView => match self.stack.last_mut() {
+                Some(Screen::Stats(s)) => s.switch_page(),
+                _ => return false,
             },
             _ => return false,
         }

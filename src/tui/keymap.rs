@@ -133,6 +133,8 @@ pub enum Action {
     /// Study due cards of the selected topic.
     ReviewTopic,
     Stats,
+    /// Stats: switch between progress and the mock and quiz history.
+    StatsView,
     /// Practise the listed questions; the schedule is untouched.
     Cram,
     /// Practise the listed questions and let the grades move the schedule.
@@ -533,6 +535,19 @@ pub static KEYMAP: &[Binding] = &[
         "next value",
     ),
     b(C::Settings, ch(' '), A::NextValue, "next value"),
+    // Stats
+    b(
+        C::Stats,
+        code(KeyCode::Tab),
+        A::StatsView,
+        "switch between progress and mock/quiz history",
+    ),
+    b(
+        C::Stats,
+        ch('v'),
+        A::StatsView,
+        "switch between progress and mock/quiz history",
+    ),
     // Study session
     b(
         C::Review,
@@ -843,6 +858,7 @@ pub const ACTION_NAMES: &[(&str, Action)] = &[
     ("review-due", A::ReviewDue),
     ("review-topic", A::ReviewTopic),
     ("stats", A::Stats),
+    ("stats-view", A::StatsView),
     ("cram", A::Cram),
     ("cram-reschedule", A::CramReschedule),
     ("jump-1", A::Jump(1)),
@@ -1131,7 +1147,15 @@ const HINTS: &[(Context, &str, &[Hint])] = &[
             (&[A::Back], "back"),
         ],
     ),
-    (C::Stats, "", &[(&[A::Help], "help"), (&[A::Back], "back")]),
+    (
+        C::Stats,
+        "",
+        &[
+            (&[A::StatsView], "progress/history"),
+            (&[A::Help], "help"),
+            (&[A::Back], "back"),
+        ],
+    ),
     (
         C::Settings,
         "",
