@@ -59,3 +59,50 @@ fn demo_names_an_unknown_question_and_suggests_the_nearest() {
     let help = kubedrill(cfg.path()).arg("--help").output().unwrap();
     assert!(String::from_utf8_lossy(&help.stdout).contains("demo"));
 }
+
+/// `mock` and `quiz` check their options before taking the terminal: a usage error is 2,
+/// an unknown topic or an impossible draw is 1 with what is known, and good options
+/// without a terminal get the terminal message.
+#[test]
+fn mock_and_quiz_options_are_checked_before_the_terminal() {
+    let cfg = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let out = kubedrill(cfg.path())
+            .args(args)
+            .write_stdin("")
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, err) = run(&["mock", "--questions", "0"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--questions"), "{err}");
+    let (code, err) = run(&["mock", "--strictness", "harsh"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("valid: lenient, standard, strict"), "{err}");
+    let (code, err) = run(&["quiz", "--rounds", "pitfall-or-fact,trivia"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("unknown round `trivia`"), "{err}");
+
+    let (code, err) = run(&["mock", "--topic", "networking"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("no topic with id `networking`"), "{err}");
+    assert!(
+        err.contains("topics: desired-state-reconciliation, control-loop"),
+        "{err}"
+    );
+    let (code, err) = run(&["quiz", "--topic", "networking"]);
+    assert_eq!(code, Some(1), "{err}");
+
+    for args in [
+        &["mock", "--questions", "2", "--seed", "7"][..],
+        &["quiz", "--rounds", "which-question", "--per-round", "3"][..],
+    ] {
+        let (code, err) = run(args);
+        assert_eq!(code, Some(1), "{args:?}");
+        assert!(err.contains("needs a terminal"), "{err}");
+    }
+}
