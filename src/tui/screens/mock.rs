@@ -183,7 +183,13 @@ impl MockState {
         if let Err(e) = outcome {
             return Nav::Status(e);
         }
-        self.save(progress, now)
+        let ended = matches!(action, Action::EndNow | Action::Back) && self.mock.is_done();
+        match self.save(progress, now) {
+            Nav::Stay if ended => Nav::Status(
+                "interview ended: the scorecard has what was scored; q leaves it".into(),
+            ),
+            nav => nav,
+        }
     }
 
     /// Saves what got scored; says what the scheduler made of it.
