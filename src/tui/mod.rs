@@ -10,13 +10,14 @@ pub mod screens;
 pub mod text;
 pub mod theme;
 
-use std::io::stdout;
+use std::io::{BufWriter, Stdout, stdout};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use ratatui::DefaultTerminal;
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{
     self, DisableMouseCapture, EnableMouseCapture, Event, MouseEventKind,
 };
@@ -62,7 +63,12 @@ pub fn run_app(mut app: App) -> Result<()> {
         });
     }
 
-    let mut terminal = ratatui::init();
+    // ratatui::init enters raw mode and the alternate screen and installs the panic hook
+    // that leaves them; its terminal writes through stdout's 1 KiB line buffer, a frame
+    // in several writes that a terminal may show half done. Ours sends a frame in one.
+    drop(ratatui::init());
+    let backend = CrosstermBackend::new(BufWriter::with_capacity(FRAME_BUFFER, stdout()));
+    let mut terminal = Terminal::new(backend)?;
     // ratatui's hook restores the screen; mouse capture is ours to undo.
     let prev = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -76,7 +82,12 @@ pub fn run_app(mut app: App) -> Result<()> {
     result
 }
 
-fn event_loop(terminal: &mut DefaultTerminal, app: &mut App, stop: &AtomicBool) -> Result<()> {
+/// Bytes a frame may take before it is written: a full 250x80 frame with colours fits.
+const FRAME_BUFFER: usize = 256 * 1024;
+
+type Term = Terminal<CrosstermBackend<BufWriter<Stdout>>>;
+
+fn event_loop(terminal: &mut Term, app: &mut App, stop: &AtomicBool) -> Result<()> {
     let mut mouse = false;
     let mut next_tick: Option<Instant> = None;
     app.now = crate::study::time::now();
