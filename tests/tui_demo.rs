@@ -359,6 +359,44 @@ fn a_met_challenge_is_announced_once_and_saved_as_solved() {
     );
 }
 
+/// At 80 columns kubectl's pod table wraps in the output pane; `v` gives it the whole
+/// width, so each pod is one line again, and brings the panels back.
+#[test]
+fn v_widens_the_output_so_tables_fit() {
+    let (w, h) = (80, 24);
+    let mut a = card(1, w, h);
+    a.update(ch('d'));
+    command(&mut a, "kubectl get pods");
+    let pod = active_pods(demo(&a))[0].clone();
+    let row_of = |a: &App| {
+        let text = screen_text(&render(a, w, h));
+        text.lines()
+            .find(|l| l.contains(&pod))
+            .map(str::to_string)
+            .unwrap_or_default()
+    };
+    assert!(
+        !row_of(&a).contains("Running   0"),
+        "the narrow pane wraps the row: {}",
+        row_of(&a)
+    );
+    a.update(ch('v'));
+    assert!(demo(&a).wide);
+    let row = row_of(&a);
+    assert!(
+        row.contains(&pod) && row.contains("1/1") && row.contains("Running   0"),
+        "one line per pod when wide: {row}"
+    );
+    assert!(
+        !screen_text(&render(&a, w, h)).contains("Challenges"),
+        "the panels give way"
+    );
+    insta::assert_snapshot!("demo_wide_output_80x24", render(&a, w, h).backend());
+    a.update(ch('v'));
+    assert!(!demo(&a).wide);
+    assert!(screen_text(&render(&a, w, h)).contains("Challenges"));
+}
+
 #[test]
 fn snapshots() {
     for (w, h) in [(80, 24), (120, 40)] {

@@ -691,7 +691,10 @@ impl App {
                 Some(d) => match ctx {
                     Context::Command => d.handle_input(action),
                     Context::Editor => d.handle_editor(action),
-                    _ => d.handle(action, demo_view::output_rows(main)),
+                    _ => {
+                        let rows = demo_view::output_rows(main, d.wide);
+                        d.handle(action, rows)
+                    }
                 },
                 None => Nav::Stay,
             },

@@ -119,6 +119,8 @@ pub enum Action {
     ToggleTrigger,
     DropEvent,
     ForgeStatus,
+    /// Demo: the output pane across the whole screen, so kubectl's tables fit.
+    WideOutput,
     /// Demo: the manifest editor.
     Edit,
     EditorSave,
@@ -446,6 +448,12 @@ pub static KEYMAP: &[Binding] = &[
         "forge the Deployment's status",
     ),
     b(C::Demo, ch('e'), A::Edit, "edit the manifest files"),
+    b(
+        C::Demo,
+        ch('v'),
+        A::WideOutput,
+        "output across the whole screen, or back",
+    ),
     b(C::Demo, ch('k'), A::Up, "scroll output up"),
     b(C::Demo, code(KeyCode::Up), A::Up, "scroll output up"),
     b(C::Demo, ch('j'), A::Down, "scroll output down"),
@@ -848,6 +856,7 @@ pub const ACTION_NAMES: &[(&str, Action)] = &[
     ("toggle-trigger", A::ToggleTrigger),
     ("drop-event", A::DropEvent),
     ("forge-status", A::ForgeStatus),
+    ("wide-output", A::WideOutput),
     ("edit", A::Edit),
     ("grade-again", A::Grade(1)),
     ("grade-hard", A::Grade(2)),

@@ -56,6 +56,8 @@ pub struct Demo {
     pub output: Vec<(OutKind, String)>,
     /// Output rows scrolled up from the newest; 0 follows the tail.
     pub out_scroll: usize,
+    /// The output pane takes the whole screen (the panels above it are hidden).
+    pub wide: bool,
     /// The command line while typing after `:`.
     pub input: Option<String>,
     pub history: Vec<String>,
@@ -107,6 +109,7 @@ impl Demo {
             challenges: q.demo.challenges.iter().map(|c| c.title.clone()).collect(),
             output: Vec::new(),
             out_scroll: 0,
+            wide: false,
             input: None,
             history: Vec::new(),
             hist_pos: None,
@@ -256,6 +259,17 @@ impl Demo {
                 ));
             }
             Action::Edit => self.open_editor(0),
+            Action::WideOutput => {
+                self.wide = !self.wide;
+                return Nav::Status(
+                    if self.wide {
+                        "output across the screen; the same key brings the panels back"
+                    } else {
+                        "panels back"
+                    }
+                    .into(),
+                );
+            }
             Action::Up => self.out_scroll = (self.out_scroll + 1).min(self.output.len()),
             Action::Down => self.out_scroll = self.out_scroll.saturating_sub(1),
             Action::PageUp => self.out_scroll = (self.out_scroll + page).min(self.output.len()),
@@ -337,6 +351,8 @@ impl Demo {
     /// Opens the editor on the file `offset` places after the current one (the first
     /// file when none is open).
     fn open_editor(&mut self, offset: usize) {
+        // The editor lives where the panels are.
+        self.wide = false;
         let names: Vec<String> = self.session.file_names().map(str::to_string).collect();
         if names.is_empty() {
             return;

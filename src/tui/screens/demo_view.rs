@@ -44,8 +44,13 @@ pub struct Areas {
     pub command: Rect,
 }
 
-pub fn areas(area: Rect) -> Areas {
-    let lower_h = (area.height * 2 / 5).max(5);
+/// `wide` gives the output pane everything but the banner and the command line.
+pub fn areas(area: Rect, wide: bool) -> Areas {
+    let lower_h = if wide {
+        area.height
+    } else {
+        (area.height * 2 / 5).max(5)
+    };
     let [banner, upper, lower, command] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Fill(1),
@@ -55,9 +60,13 @@ pub fn areas(area: Rect) -> Areas {
     .areas(area);
     // Narrow screens give kubectl's tables the wider half.
     let out_share = if area.width < 100 { 3 } else { 2 };
-    let [events, output] = Layout::horizontal([Constraint::Fill(2), Constraint::Fill(out_share)])
-        .spacing(1)
-        .areas(lower);
+    let [events, output] = if wide {
+        [Rect::new(lower.x, lower.y, 0, lower.height), lower]
+    } else {
+        Layout::horizontal([Constraint::Fill(2), Constraint::Fill(out_share)])
+            .spacing(1)
+            .areas(lower)
+    };
     Areas {
         banner,
         upper,
@@ -68,8 +77,8 @@ pub fn areas(area: Rect) -> Areas {
 }
 
 /// Rows of output visible, for paging.
-pub fn output_rows(area: Rect) -> usize {
-    areas(area).output.height.saturating_sub(1) as usize
+pub fn output_rows(area: Rect, wide: bool) -> usize {
+    areas(area, wide).output.height.saturating_sub(1) as usize
 }
 
 /// A titled panel with a rule on top; returns the inside.
@@ -91,7 +100,7 @@ impl Widget for &View<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let theme = self.ctx.theme;
         let d = self.demo;
-        let a = areas(area);
+        let a = areas(area, d.wide);
         let banner = if a.banner.width as usize > SIMPLIFIES.chars().count() {
             SIMPLIFIES
         } else {
@@ -99,6 +108,11 @@ impl Widget for &View<'_> {
         };
         Paragraph::new(Span::styled(format!(" {banner}"), theme.dim)).render(a.banner, buf);
 
+        if d.wide && d.editor.is_none() {
+            output(d, theme, a.output, buf);
+            command_line(d, theme, self.ctx.keymap, a.command, buf);
+            return;
+        }
         if let Some(e) = &d.editor {
             let inner = panel(
                 title(
