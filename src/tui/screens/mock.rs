@@ -231,6 +231,12 @@ fn mmss(d: Duration) -> String {
     format!("{}:{:02}", s / 60, s % 60)
 }
 
+/// Time left rounds up, as a countdown does: elapsed and left add up to the budget, and
+/// the clock starts on the full budget.
+fn mmss_left(d: Duration) -> String {
+    mmss(Duration::from_secs(d.as_secs() + u64::from(d.subsec_nanos() > 0)))
+}
+
 /// The countdown as a gauge and one line of words.
 fn countdown_lines(c: &Countdown, theme: &Theme) -> (f64, Style, Line<'static>) {
     let (style, words) = match c.stage {
@@ -238,13 +244,13 @@ fn countdown_lines(c: &Countdown, theme: &Theme) -> (f64, Style, Line<'static>) 
             theme.good,
             format!(
                 "{} left · one-liner checkpoint at {}s",
-                mmss(c.remaining),
+                mmss_left(c.remaining),
                 c.checkpoint.map_or(0, |d| d.as_secs())
             ),
         ),
         Stage::Solid => (
             theme.accent,
-            format!("{} left of {}s", mmss(c.remaining), c.budget.as_secs()),
+            format!("{} left of {}s", mmss_left(c.remaining), c.budget.as_secs()),
         ),
         Stage::Overtime => (
             theme.alert,
@@ -506,9 +512,9 @@ impl View<'_> {
             card.pitfalls(),
         );
         let mut time = format!(
-            "time {} against a budget of {}s",
+            "time {} against a budget of {}",
             mmss(card.total_time()),
-            card.total_budget_seconds()
+            mmss(Duration::from_secs(u64::from(card.total_budget_seconds())))
         );
         if card.ended_early() {
             time.push_str(&format!(
@@ -651,5 +657,19 @@ impl Widget for &View<'_> {
             Phase::FollowupAnswer => self.followup_answer(body, buf),
             Phase::Done => self.scorecard(area, buf),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_left_rounds_up_so_the_clock_starts_full() {
+        assert_eq!(mmss_left(Duration::from_millis(24_900)), "0:25");
+        assert_eq!(mmss_left(Duration::from_secs(25)), "0:25");
+        assert_eq!(mmss_left(Duration::from_millis(59_001)), "1:00");
+        assert_eq!(mmss_left(Duration::ZERO), "0:00");
+        assert_eq!(mmss(Duration::from_millis(24_900)), "0:24");
     }
 }
