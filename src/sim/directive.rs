@@ -120,7 +120,8 @@ managedFields are kept for Deployments only.
 The registry has every image except names containing `nonexistent` (ErrImagePull);
 the kubelet records events only for such failed pulls (Pulling, Failed, BackOff).
 `kubectl delete` waits in simulated time as kubectl does (--wait=false returns at once);
-it gives up after 10 simulated minutes (kubectl: a week) with kubectl's timeout error.";
+it gives up after 10 simulated minutes (kubectl: a week) with kubectl's timeout error.
+`get --watch` and one revision's view (`rollout history|status --revision=N`) are not shown.";
 
 /// Parses a directive line already split into words; `None` if the first word is not a
 /// directive at all, `Some(Err)` for a directive used wrongly.

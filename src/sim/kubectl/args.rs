@@ -228,9 +228,24 @@ const SELECTOR: Flag = val("selector", Some('l'));
 struct Flags {
     positional: Vec<String>,
     values: Vec<(&'static str, String)>,
+    /// The command's flags, for naming one as pflag does in its errors.
+    specs: Vec<Flag>,
 }
 
 impl Flags {
+    /// pflag's name for a flag in errors: `"-w, --watch"` when it has a shorthand.
+    fn label(&self, long: &str) -> String {
+        match self
+            .specs
+            .iter()
+            .find(|f| f.long == long)
+            .and_then(|f| f.short)
+        {
+            Some(c) => format!("-{c}, --{long}"),
+            None => format!("--{long}"),
+        }
+    }
+
     fn get(&self, long: &str) -> Option<&str> {
         self.values
             .iter()
@@ -253,7 +268,8 @@ impl Flags {
             Some("" | "true") => Ok(true),
             Some("false") => Ok(false),
             Some(v) => Err(usage(format!(
-                "error: invalid argument \"{v}\" for \"--{long}\" flag: strconv.ParseBool: parsing \"{v}\": invalid syntax\nSee 'kubectl {cmd} --help' for usage."
+                "error: invalid argument \"{v}\" for \"{}\" flag: strconv.ParseBool: parsing \"{v}\": invalid syntax\nSee 'kubectl {cmd} --help' for usage.",
+                self.label(long)
             ))),
         }
     }
@@ -263,7 +279,8 @@ impl Flags {
             .map(|v| {
                 v.parse().map_err(|_| {
                     usage(format!(
-                        "error: invalid argument \"{v}\" for \"--{long}\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax\nSee 'kubectl {cmd} --help' for usage."
+                        "error: invalid argument \"{v}\" for \"{}\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax\nSee 'kubectl {cmd} --help' for usage.",
+                        self.label(long)
                     ))
                 })
             })
@@ -278,7 +295,10 @@ impl Flags {
 /// pflag semantics: `--x=v`, `--x v`, `-x v`, `-xv`, bool flags without a value, `--`
 /// ends flags.
 fn parse_flags(cmd: &str, words: &[String], specs: &[Flag]) -> Result<Flags, UsageError> {
-    let mut out = Flags::default();
+    let mut out = Flags {
+        specs: specs.to_vec(),
+        ..Flags::default()
+    };
     let mut i = 0;
     let see = format!("See 'kubectl {cmd} --help' for usage.");
     while i < words.len() {
@@ -502,8 +522,21 @@ fn get(rest: &[String]) -> Result<Command, UsageError> {
             NAMESPACE,
             boolean("show-managed-fields"),
             boolean("show-labels"),
+            Flag {
+                long: "watch",
+                short: Some('w'),
+                value: false,
+            },
+            boolean("watch-only"),
         ],
     )?;
+    // A watch streams until interrupted: the demo's time moves on its own, so it says so
+    // instead of pretending the flag does not exist.
+    if f.bool("get", "watch")? || f.bool("get", "watch-only")? {
+        return Err(usage(
+            "error: kubedrill's demo does not stream with --watch; let time pass (Space or . in the app, `tick N` in kubedrill sim) and run the get again",
+        ));
+    }
     let Some(first) = f.positional.first() else {
         return Err(usage(
             "You must specify the type of resource to get. Use \"kubectl api-resources\" for a complete list of supported resources.\n\nerror: Required resource not specified.\nUse \"kubectl explain <resource>\" for a detailed description of that resource (e.g. kubectl explain pods).\nSee 'kubectl get -h' for help and examples",
@@ -782,21 +815,32 @@ fn rollout(rest: &[String]) -> Result<Command, UsageError> {
         }
     };
     let cmd = format!("rollout {sub}");
-    let f = parse_flags(
-        &cmd,
-        &rest[1..],
-        &[
+    // Each subcommand takes its own flags, as kubectl's do: `undo --revision` is an
+    // unknown flag, `history --to-revision` too.
+    let watch_flag = Flag {
+        long: "watch",
+        short: Some('w'),
+        value: false,
+    };
+    let flags: &[Flag] = match action {
+        RolloutAction::Status => &[
             NAMESPACE,
-            val("to-revision", None),
-            Flag {
-                long: "watch",
-                short: Some('w'),
-                value: false,
-            },
-            val("timeout", None),
             val("revision", None),
+            watch_flag,
+            val("timeout", None),
         ],
-    )?;
+        RolloutAction::History => &[NAMESPACE, val("revision", None)],
+        RolloutAction::Undo => &[NAMESPACE, val("to-revision", None)],
+        RolloutAction::Restart | RolloutAction::Pause | RolloutAction::Resume => &[NAMESPACE],
+    };
+    let f = parse_flags(&cmd, &rest[1..], flags)?;
+    // One revision's pod template (history) or a pinned revision (status) are views the
+    // demo does not print; saying so beats printing something kubectl would not.
+    if let Some(r) = f.int(&cmd, "revision")?.filter(|r| *r != 0) {
+        return Err(usage(format!(
+            "error: kubedrill's demo does not show one revision (--revision={r}); each revision is a ReplicaSet: `kubectl get rs -o yaml` shows its pod template and its deployment.kubernetes.io/revision annotation"
+        )));
+    }
     let target = one_target(&f.positional, "error: required resource not specified")?;
     if target.kind != Kind::Deployment {
         return Err(usage(format!(
@@ -804,7 +848,7 @@ fn rollout(rest: &[String]) -> Result<Command, UsageError> {
             target.kind.group_resource()
         )));
     }
-    let to_revision = f.int(&cmd, "to-revision")?.or(f.int(&cmd, "revision")?);
+    let to_revision = f.int(&cmd, "to-revision")?;
     let watch = f.get("watch").is_none() || f.bool(&cmd, "watch")?;
     let timeout_ms = match f.get("timeout") {
         None => None,
@@ -956,6 +1000,37 @@ mod tests {
             panic!()
         };
         assert_eq!(selector.as_deref(), Some("app=web"));
+    }
+
+    /// Each rollout subcommand has its own flags (checked against kubectl 1.32's help and
+    /// its offline errors); views the demo does not print are refused in its own words.
+    #[test]
+    fn rollout_flags_per_subcommand() {
+        assert_eq!(
+            err("rollout undo deploy/web --revision=1"),
+            "error: unknown flag: --revision\nSee 'kubectl rollout undo --help' for usage."
+        );
+        assert_eq!(
+            err("rollout restart deploy/web --timeout=5s"),
+            "error: unknown flag: --timeout\nSee 'kubectl rollout restart --help' for usage."
+        );
+        assert_eq!(
+            err("rollout status deploy/web -w=abc"),
+            "error: invalid argument \"abc\" for \"-w, --watch\" flag: strconv.ParseBool: parsing \"abc\": invalid syntax\nSee 'kubectl rollout status --help' for usage."
+        );
+        assert!(
+            err("rollout history deploy/web --revision=2")
+                .starts_with("error: kubedrill's demo does not show one revision (--revision=2)")
+        );
+        assert!(p("rollout history deploy/web --revision=0").is_ok());
+        let Command::Rollout { to_revision, .. } =
+            p("rollout undo deploy/web --to-revision=2").unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(to_revision, Some(2));
+        assert!(err("get pods -w").contains("does not stream with --watch"));
+        assert!(p("get pods -w=false").is_ok());
     }
 
     #[test]

@@ -234,7 +234,9 @@ fn mmss(d: Duration) -> String {
 /// Time left rounds up, as a countdown does: elapsed and left add up to the budget, and
 /// the clock starts on the full budget.
 fn mmss_left(d: Duration) -> String {
-    mmss(Duration::from_secs(d.as_secs() + u64::from(d.subsec_nanos() > 0)))
+    mmss(Duration::from_secs(
+        d.as_secs() + u64::from(d.subsec_nanos() > 0),
+    ))
 }
 
 /// The countdown as a gauge and one line of words.
