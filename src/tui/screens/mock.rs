@@ -516,7 +516,7 @@ impl View<'_> {
         let mut time = format!(
             "time {} against a budget of {}",
             mmss(card.total_time()),
-            mmss(Duration::from_secs(u64::from(card.total_budget_seconds())))
+            mmss(Duration::from_secs(card.total_budget_seconds()))
         );
         if card.ended_early() {
             time.push_str(&format!(
