@@ -48,6 +48,8 @@ fn screen(n: u8, w: u16, h: u16) -> App {
                     a.update(ch(':'));
                     typed(&mut a, "kubectl describe deploy");
                     a.update(key(KeyCode::Enter));
+                    // The output across the whole screen, with a line being typed.
+                    a.update(ch('v'));
                     a.update(ch(':'));
                     typed(&mut a, "kubectl get po");
                 }
