@@ -5,6 +5,7 @@ mod mock_support;
 use std::collections::HashSet;
 
 use kubedrill::content::{Deck, Level};
+use kubedrill::study::quiz::generate::as_claim;
 use kubedrill::study::quiz::{FALSE, Item, Quiz, QuizError, QuizPhase, QuizSetup, RoundKind, TRUE};
 use mock_support::{fixture_deck, shipped_deck};
 use proptest::prelude::*;
@@ -34,14 +35,17 @@ fn assert_item_is_sound(deck: &Deck, item: &Item) {
     match item.kind {
         RoundKind::PitfallOrFact => {
             assert_eq!(item.options, [TRUE, FALSE]);
-            let pitfall = q.pitfalls.iter().find(|p| p.claim == item.stem);
+            let pitfall = q.pitfalls.iter().find(|p| as_claim(&p.claim) == item.stem);
             match pitfall {
                 Some(p) => {
                     assert_eq!(right, FALSE);
                     assert_eq!(item.explanation, p.why);
                 }
                 None => {
-                    assert!(q.keypoints.contains(&item.stem), "{item:?}");
+                    assert!(
+                        q.keypoints.iter().any(|k| as_claim(k) == item.stem),
+                        "{item:?}"
+                    );
                     assert_eq!(right, TRUE);
                 }
             }
@@ -253,7 +257,7 @@ fn a_pitfall_claim_shows_its_why_after_answering() {
     let mut quiz = Quiz::new(&deck, &setup).unwrap();
     while let Some(item) = quiz.current().cloned() {
         let f = quiz.answer(0).unwrap(); // always "True"
-        if item.stem == "apply always replaces the whole object." {
+        if item.stem == "Apply always replaces the whole object." {
             assert!(!f.correct);
             assert_eq!(
                 f.explanation,
@@ -336,4 +340,52 @@ proptest! {
         let again = Quiz::new(&deck, &quiz_setup(per_round, seed)).unwrap();
         prop_assert_eq!(quiz.items(), again.items());
     }
+}
+
+/// True and false claims are worded alike: whether a claim came from a keypoint or a
+/// pitfall must not show in its first letter or its last character.
+#[test]
+fn true_and_false_claims_look_alike() {
+    let deck = shipped_deck();
+    let questions: Vec<_> = deck.questions.iter().collect();
+    let mut rng = <rand::rngs::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(7);
+    let items = kubedrill::study::quiz::generate::pitfall_or_fact(&questions, 10_000, &mut rng);
+    let (truths, falsehoods): (Vec<&Item>, Vec<&Item>) =
+        items.iter().partition(|i| i.options[i.answer] == TRUE);
+    assert!(truths.len() > 50 && falsehoods.len() > 50);
+    let capital = |v: &[&Item]| {
+        v.iter()
+            .filter(|i| i.stem.starts_with(|c: char| c.is_uppercase()))
+            .count() as f64
+            / v.len() as f64
+    };
+    for i in &items {
+        assert!(i.stem.ends_with('.'), "{:?}", i.stem);
+    }
+    let (t, f) = (capital(&truths), capital(&falsehoods));
+    assert!(
+        (t - f).abs() < 0.2,
+        "capitalised: true {t:.2}, false {f:.2}"
+    );
+}
+
+#[test]
+fn claims_capitalise_plain_words_only() {
+    assert_eq!(as_claim("spec records intent"), "Spec records intent.");
+    assert_eq!(
+        as_claim("observedGeneration catches up"),
+        "observedGeneration catches up."
+    );
+    assert_eq!(
+        as_claim("pod-template-hash is a hash"),
+        "pod-template-hash is a hash."
+    );
+    assert_eq!(
+        as_claim("kubectl names managers"),
+        "kubectl names managers."
+    );
+    assert_eq!(
+        as_claim("The kubelet restarts it."),
+        "The kubelet restarts it."
+    );
 }

@@ -231,6 +231,51 @@ fn a_quiz_shows_the_correction_at_once_and_flags_misses_for_review() {
     assert!(t.contains("1 due today"), "{t}");
 }
 
+/// At 80x24, every item of a whole quiz shows its verdict and the key to go on once
+/// answered, and its options read as the card does (line breaks of the source are spaces,
+/// Markdown marks rendered).
+#[test]
+fn every_quiz_item_shows_its_verdict_at_80x24() {
+    let (w, h) = (80, 24);
+    let (mut a, _, _dir) = mock_app(w, h);
+    a.update(ch('z'));
+    a.update(key(KeyCode::Enter));
+    let mut seen = 0;
+    while let Screen::Quiz(q) = a.screen() {
+        let Some(item) = q.quiz.current().cloned() else {
+            break;
+        };
+        let t = text(&a, w, h);
+        for opt in &item.options {
+            let start: Vec<String> = opt
+                .split_whitespace()
+                .take(3)
+                .map(|w| w.replace(['`', '*'], ""))
+                .collect();
+            let start = start.join(" ");
+            assert!(
+                t.contains(&start),
+                "option start {start:?} not on screen:\n{t}"
+            );
+        }
+        let wrong = (item.answer + 1) % item.options.len();
+        a.update(ch(char::from(b'1' + wrong as u8)));
+        let t = text(&a, w, h);
+        assert!(
+            t.contains("Not quite."),
+            "{:?}: no verdict at 80x24:\n{t}",
+            item.kind
+        );
+        assert!(t.contains("next item"), "{t}");
+        a.update(key(KeyCode::Enter));
+        seen += 1;
+        if seen > 100 {
+            panic!("the quiz does not end");
+        }
+    }
+    assert!(seen >= 9, "three rounds were asked: {seen}");
+}
+
 fn snap(name: &str, build: impl Fn(u16, u16) -> App) {
     for (w, h) in [(80, 24), (120, 40)] {
         let app = build(w, h);

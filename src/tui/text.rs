@@ -197,6 +197,26 @@ pub fn truncate(s: &str, width: usize) -> String {
     out
 }
 
+/// [`truncate`] for a styled line: each span keeps its style, the `…` takes the style of
+/// the span it cuts.
+pub fn truncate_line(line: &Line<'_>, width: usize) -> Line<'static> {
+    let mut left = width;
+    let mut spans = Vec::new();
+    let total: usize = line.spans.iter().map(|s| width_of(&s.content)).sum();
+    for sp in &line.spans {
+        let style = line.style.patch(sp.style);
+        let w = width_of(&sp.content);
+        if total <= width || w < left {
+            spans.push(Span::styled(sp.content.to_string(), style));
+            left = left.saturating_sub(w);
+            continue;
+        }
+        spans.push(Span::styled(truncate(&sp.content, left), style));
+        break;
+    }
+    Line::from(spans)
+}
+
 /// The hanging indent for a wrapped line: its leading spaces plus a list marker
 /// (`- `, `* `, `• `, `1. `) when it has one.
 pub fn hang(line: &Line<'_>) -> usize {

@@ -79,6 +79,34 @@ pub struct Item {
 pub const TRUE: &str = "True";
 pub const FALSE: &str = "False";
 
+/// Words kept lowercase at the start of a claim: names written that way.
+const LOWERCASE_NAMES: &[&str] = &["kubectl", "etcd", "kubelet", "kube-controller-manager"];
+
+/// A pitfall or a keypoint worded as a claim, the same way whichever it came from:
+/// pitfalls are written as sentences and keypoints as fragments, and the difference alone
+/// would give the answer away. A plain first word gets a capital (identifiers such as
+/// `observedGeneration` or `pod-template-hash`, and names like kubectl, keep theirs), and
+/// the claim ends with a full stop.
+pub fn as_claim(text: &str) -> String {
+    let t = text.trim();
+    let first = t.split_whitespace().next().unwrap_or("");
+    let plain = !first.is_empty()
+        && first.chars().all(|c| c.is_ascii_lowercase())
+        && !LOWERCASE_NAMES.contains(&first);
+    let mut out = if plain {
+        let mut c = t.chars();
+        c.next()
+            .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+            .unwrap_or_default()
+    } else {
+        t.to_string()
+    };
+    if !out.ends_with(['.', '?', '!']) {
+        out.push('.');
+    }
+    out
+}
+
 /// Up to `n` true/false items from `questions`, half of them pitfalls when there are enough.
 pub fn pitfall_or_fact(questions: &[&Question], n: usize, rng: &mut ChaCha8Rng) -> Vec<Item> {
     let mut pitfalls: Vec<Item> = Vec::new();
@@ -90,7 +118,7 @@ pub fn pitfall_or_fact(questions: &[&Question], n: usize, rng: &mut ChaCha8Rng) 
             pitfalls.push(Item {
                 kind: RoundKind::PitfallOrFact,
                 question_id: q.id.clone(),
-                stem: p.claim.clone(),
+                stem: as_claim(&p.claim),
                 options: vec![TRUE.into(), FALSE.into()],
                 answer: 1,
                 explanation: p.why.clone(),
@@ -100,7 +128,7 @@ pub fn pitfall_or_fact(questions: &[&Question], n: usize, rng: &mut ChaCha8Rng) 
             facts.push(Item {
                 kind: RoundKind::PitfallOrFact,
                 question_id: q.id.clone(),
-                stem: k.clone(),
+                stem: as_claim(k),
                 options: vec![TRUE.into(), FALSE.into()],
                 answer: 0,
                 explanation: format!("True: a keypoint of \"{}\"", q.prompt),

@@ -140,8 +140,7 @@ impl View<'_> {
         let w = area.width.saturating_sub(2) as usize;
         let stem = text::wrap_all(&text::markdown(&item.stem, theme), w, 0);
         let feedback = quiz.feedback();
-        let mut options = Vec::new();
-        for (k, opt) in item.options.iter().enumerate() {
+        let option_line = |k: usize, opt: &str| {
             let (mark, style) = match feedback {
                 Some(f) if k == f.right => ("✓", theme.good),
                 Some(f) if k == f.chosen => ("✗", theme.alert),
@@ -149,11 +148,28 @@ impl View<'_> {
                 None if k == self.state.selected => (">", theme.selected),
                 None => (" ", Style::default()),
             };
-            options.extend(text::wrap(
-                &Line::styled(format!("{mark} {}. {opt}", k + 1), style),
-                w,
-                5,
-            ));
+            one_line(&format!("{mark} {}. ", k + 1), opt, style, theme)
+        };
+        let lines: Vec<Line<'static>> = item
+            .options
+            .iter()
+            .enumerate()
+            .map(|(k, o)| option_line(k, o))
+            .collect();
+        let mut options = text::wrap_all(&lines, w, 5);
+        // The verdict and its correction come first once answered: if everything does not
+        // fit, each option keeps one line (its mark and start) and the rest goes to them.
+        let next = self.ctx.keymap.keys_for(Context::Quiz, &[Action::Advance]);
+        let mut feedback_lines = feedback.map(|f| {
+            let mut l = text::wrap_all(&text::markdown(f.explanation, theme), w, 0);
+            l.push(Line::styled(format!("{next}: next item"), theme.dim));
+            l
+        });
+        if let Some(fl) = &feedback_lines {
+            let needed = 1 + stem.len() + 2 + options.len() + 2 + fl.len() + 2;
+            if needed > area.height as usize {
+                options = lines.iter().map(|l| text::truncate_line(l, w)).collect();
+            }
         }
         let [head, stem_area, options_area, feedback_area] = Layout::vertical([
             Constraint::Length(1),
@@ -194,24 +210,17 @@ impl View<'_> {
         block.render(options_area, buf);
         Paragraph::new(options).render(inner, buf);
 
-        if let Some(f) = feedback {
+        if let (Some(f), Some(lines)) = (feedback, feedback_lines.take()) {
             let (verdict, style) = if f.correct {
                 ("Right.", theme.good)
             } else {
                 ("Not quite.", theme.alert)
             };
-            let next = self.ctx.keymap.keys_for(Context::Quiz, &[Action::Advance]);
             let block = Block::bordered()
                 .title(Span::styled(format!(" {verdict} "), style))
                 .border_style(style);
             let inner = block.inner(feedback_area);
             block.render(feedback_area, buf);
-            let mut lines = text::wrap_all(
-                &text::markdown(f.explanation, theme),
-                inner.width as usize,
-                0,
-            );
-            lines.push(Line::styled(format!("{next}: next item"), theme.dim));
             Paragraph::new(lines)
                 .wrap(Wrap { trim: false })
                 .render(inner, buf);
@@ -293,4 +302,21 @@ impl Widget for &View<'_> {
             self.item(area, buf);
         }
     }
+}
+
+/// `prefix` then `text` as one line: Markdown inline marks rendered and line breaks of
+/// the source joined with a space, as the card shows the same text.
+fn one_line(prefix: &str, text: &str, style: Style, theme: &crate::tui::Theme) -> Line<'static> {
+    let mut spans = vec![Span::styled(prefix.to_string(), style)];
+    for (i, line) in text::markdown(text, theme).into_iter().enumerate() {
+        if i > 0 {
+            spans.push(Span::styled(" ", style));
+        }
+        spans.extend(
+            line.spans
+                .into_iter()
+                .map(|sp| Span::styled(sp.content, style.patch(sp.style))),
+        );
+    }
+    Line::from(spans)
 }
