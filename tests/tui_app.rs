@@ -170,6 +170,28 @@ fn search_filters_incrementally_on_id_and_prompt() {
     assert!(text.contains("/ KUBECTL DELETE_"), "{text}");
 }
 
+/// Nothing matches: the list says Esc clears the search and filters, and it does; only
+/// the next Esc leaves the list.
+#[test]
+fn esc_on_a_filtered_list_clears_before_it_leaves() {
+    let mut a = app(80, 24);
+    a.update(key(KeyCode::Enter));
+    let all = visible_ids(&a).len();
+    a.update(ch('/'));
+    typed(&mut a, "zzz");
+    a.update(key(KeyCode::Enter));
+    a.update(ch('l'));
+    assert!(visible_ids(&a).is_empty());
+    let text = screen_text(&render(&a, 80, 24));
+    assert!(text.contains("Esc clears the search and the filters"), "{text}");
+    a.update(key(KeyCode::Esc));
+    assert!(matches!(a.screen(), Screen::List(_)));
+    assert_eq!(visible_ids(&a).len(), all);
+    assert_eq!(list_state(&a).level, None);
+    a.update(key(KeyCode::Esc));
+    assert!(matches!(a.screen(), Screen::Home(_)));
+}
+
 #[test]
 fn filters_and_sort() {
     let mut a = app(80, 24);

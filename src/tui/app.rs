@@ -615,6 +615,17 @@ impl App {
                 self.help = true;
                 return;
             }
+            // Back on a filtered list first clears the search and filters, as the list
+            // says; a second Back leaves.
+            Action::Back
+                if matches!(self.screen(), Screen::List(s) if s.is_filtered()) =>
+            {
+                if let Some(Screen::List(s)) = self.stack.last_mut() {
+                    s.clear_filters(&self.deck);
+                }
+                self.status = Some("search and filters cleared".into());
+                return;
+            }
             Action::Back if !matches!(self.screen(), Screen::Mock(_) | Screen::Quiz(_)) => {
                 if self.stack.len() > 1 {
                     self.stack.pop();

@@ -98,6 +98,19 @@ impl ListState {
         self.refilter(deck, |s| s.query.push(c));
     }
 
+    /// A search or a filter narrows the list.
+    pub fn is_filtered(&self) -> bool {
+        !self.query.is_empty() || self.level.is_some() || self.importance.is_some()
+    }
+
+    pub fn clear_filters(&mut self, deck: &Deck) {
+        self.refilter(deck, |s| {
+            s.query.clear();
+            s.level = None;
+            s.importance = None;
+        });
+    }
+
     pub fn handle(&mut self, action: Action, deck: &Deck, settings: &Settings, page: usize) -> Nav {
         let n = self.visible(deck).len();
         let page = page.max(1) as isize;
@@ -191,7 +204,7 @@ impl Widget for &View<'_> {
         if vis.is_empty() {
             let inner = block.inner(table_area);
             block.render(table_area, buf);
-            Paragraph::new("No question matches. Esc clears the search; l and i cycle filters.")
+            Paragraph::new("No question matches. Esc clears the search and the filters.")
                 .style(theme.dim)
                 .render(inner, buf);
             return;
