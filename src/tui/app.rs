@@ -799,7 +799,21 @@ impl App {
     }
 
     fn hints(&self) -> String {
-        self.keymap.hints(self.context())
+        let ctx = self.context();
+        let hints = self.keymap.hints(ctx);
+        // One key starts an answer and finishes it; say which it does now (a follow-up's
+        // clock starts as the interviewer asks it).
+        match self.screen() {
+            Screen::Mock(m) if ctx == Context::Interview => {
+                let word = if m.mock.phase() == crate::study::mock::Phase::Prompt {
+                    "start"
+                } else {
+                    "finish"
+                };
+                hints.replace("start/finish", word)
+            }
+            _ => hints,
+        }
     }
 }
 
