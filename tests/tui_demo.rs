@@ -397,6 +397,20 @@ fn v_widens_the_output_so_tables_fit() {
     assert!(screen_text(&render(&a, w, h)).contains("Challenges"));
 }
 
+/// More pods than the panel has rows: the last row says how many are not shown.
+#[test]
+fn pods_that_do_not_fit_are_counted() {
+    let (w, h) = (80, 24);
+    let mut a = card(1, w, h);
+    a.update(ch('d'));
+    command(&mut a, "kubectl scale deploy web --replicas=9");
+    for _ in 0..3 {
+        a.update(Msg::Tick);
+    }
+    let text = screen_text(&render(&a, w, h));
+    assert!(text.contains("… 6 more pods (:kubectl get pods)"), "{text}");
+}
+
 #[test]
 fn snapshots() {
     for (w, h) in [(80, 24), (120, 40)] {

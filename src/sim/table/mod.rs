@@ -3,7 +3,7 @@
 mod describe;
 mod fields;
 mod get;
-mod pod_status;
+pub mod pod_status;
 mod tabwriter;
 
 pub use describe::describe_deployment;

@@ -169,7 +169,20 @@ fn upper(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
     Paragraph::new(dep.4).render(cond_area, buf);
 
     let inner = panel(title("ReplicaSets and pods", theme), theme, pods_area, buf);
-    Paragraph::new(pod_lines(d, theme)).render(inner, buf);
+    let mut lines = pod_lines(d, theme);
+    let rows = inner.height as usize;
+    // What does not fit is counted, not silently cut: a new pod may be just below.
+    if lines.len() > rows && rows > 0 {
+        // Pod rows are the indented ones; ReplicaSet headers are not counted as pods.
+        let is_pod = |l: &Line| l.spans.first().is_some_and(|s| s.content.starts_with("  "));
+        let hidden = lines[rows - 1..].iter().filter(|l| is_pod(l)).count();
+        lines.truncate(rows - 1);
+        lines.push(Line::styled(
+            format!("… {hidden} more pods (:kubectl get pods)"),
+            theme.dim,
+        ));
+    }
+    Paragraph::new(lines).render(inner, buf);
 
     let ctl = controller_lines(d, theme);
     let chal = challenge_lines(d, theme);
@@ -305,26 +318,20 @@ fn revision(rs: &Value) -> i64 {
     .unwrap_or(0)
 }
 
-fn pod_line(p: &Value, theme: &Theme) -> Line<'static> {
-    let (phase, style) = if obj::is_deleting(p) {
-        ("Terminating".to_string(), theme.dim)
+/// A pod as `kubectl get pods` shows it: kubectl's own READY and STATUS cells, so the
+/// panel and a `get` never disagree (a terminating pod stays ready through its grace).
+fn pod_line(p: &Value, now: u64, theme: &Theme) -> Line<'static> {
+    let cells = crate::sim::table::pod_status::pod_cells(p, now);
+    let style = if obj::is_deleting(p) {
+        theme.dim
+    } else if is_active(p) && is_ready(p) {
+        theme.good
     } else {
-        let phase = obj::str(p, &["status", "phase"]).unwrap_or("Pending");
-        let style = if is_ready(p) {
-            theme.good
-        } else {
-            theme.accent
-        };
-        (phase.to_string(), style)
-    };
-    let ready = if is_active(p) && is_ready(p) {
-        "1/1"
-    } else {
-        "0/1"
+        theme.accent
     };
     Line::from(vec![
         Span::raw(format!("  {} ", obj::name(p))),
-        Span::styled(format!("{phase} {ready}"), style),
+        Span::styled(format!("{} {}", cells.status, cells.ready), style),
     ])
 }
 
@@ -332,6 +339,7 @@ fn pod_lines(d: &Demo, theme: &Theme) -> Vec<Line<'static>> {
     let mut rss: Vec<&Value> = d.session.objects(Kind::ReplicaSet).collect();
     rss.sort_by_key(|rs| std::cmp::Reverse(revision(rs)));
     let pods: Vec<&Value> = d.session.objects(Kind::Pod).collect();
+    let now = d.session.now();
     let mut out = Vec::new();
     let mut shown = vec![false; pods.len()];
     for rs in rss {
@@ -350,7 +358,7 @@ fn pod_lines(d: &Demo, theme: &Theme) -> Vec<Line<'static>> {
         for (i, p) in pods.iter().enumerate() {
             if obj::controller_uid(p) == Some(uid) {
                 shown[i] = true;
-                out.push(pod_line(p, theme));
+                out.push(pod_line(p, now, theme));
             }
         }
     }
@@ -358,7 +366,7 @@ fn pod_lines(d: &Demo, theme: &Theme) -> Vec<Line<'static>> {
         .iter()
         .zip(&shown)
         .filter(|(_, s)| !**s)
-        .map(|(p, _)| pod_line(p, theme))
+        .map(|(p, _)| pod_line(p, now, theme))
         .collect();
     if !orphans.is_empty() {
         out.push(Line::from(Span::styled("no owner", theme.dim)));
