@@ -183,7 +183,10 @@ fn esc_on_a_filtered_list_clears_before_it_leaves() {
     a.update(ch('l'));
     assert!(visible_ids(&a).is_empty());
     let text = screen_text(&render(&a, 80, 24));
-    assert!(text.contains("Esc clears the search and the filters"), "{text}");
+    assert!(
+        text.contains("Esc clears the search and the filters"),
+        "{text}"
+    );
     a.update(key(KeyCode::Esc));
     assert!(matches!(a.screen(), Screen::List(_)));
     assert_eq!(visible_ids(&a).len(), all);

@@ -617,9 +617,7 @@ impl App {
             }
             // Back on a filtered list first clears the search and filters, as the list
             // says; a second Back leaves.
-            Action::Back
-                if matches!(self.screen(), Screen::List(s) if s.is_filtered()) =>
-            {
+            Action::Back if matches!(self.screen(), Screen::List(s) if s.is_filtered()) => {
                 if let Some(Screen::List(s)) = self.stack.last_mut() {
                     s.clear_filters(&self.deck);
                 }

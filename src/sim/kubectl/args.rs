@@ -373,7 +373,126 @@ fn parse_flags(cmd: &str, words: &[String], specs: &[Flag]) -> Result<Flags, Usa
     Ok(out)
 }
 
+/// Resource types a real cluster serves that the demo does not model.
+const REAL_TYPES: &[&str] = &[
+    "all",
+    "svc",
+    "service",
+    "services",
+    "ns",
+    "namespace",
+    "namespaces",
+    "no",
+    "node",
+    "nodes",
+    "cm",
+    "configmap",
+    "configmaps",
+    "secret",
+    "secrets",
+    "sts",
+    "statefulset",
+    "statefulsets",
+    "ds",
+    "daemonset",
+    "daemonsets",
+    "job",
+    "jobs",
+    "cj",
+    "cronjob",
+    "cronjobs",
+    "hpa",
+    "horizontalpodautoscaler",
+    "horizontalpodautoscalers",
+    "ing",
+    "ingress",
+    "ingresses",
+    "pvc",
+    "persistentvolumeclaim",
+    "persistentvolumeclaims",
+    "pv",
+    "persistentvolume",
+    "persistentvolumes",
+    "sa",
+    "serviceaccount",
+    "serviceaccounts",
+    "ep",
+    "endpoints",
+    "endpointslice",
+    "endpointslices",
+    "crd",
+    "crds",
+    "customresourcedefinition",
+    "customresourcedefinitions",
+    "lease",
+    "leases",
+    "controllerrevision",
+    "controllerrevisions",
+    "rc",
+    "replicationcontroller",
+    "replicationcontrollers",
+    "pdb",
+    "poddisruptionbudget",
+    "poddisruptionbudgets",
+    "role",
+    "roles",
+    "rolebinding",
+    "rolebindings",
+    "clusterrole",
+    "clusterroles",
+    "clusterrolebinding",
+    "clusterrolebindings",
+    "netpol",
+    "networkpolicy",
+    "networkpolicies",
+];
+
+/// kubectl commands a real kubectl has that the demo does not run, with why where the
+/// reason teaches something.
+const REAL_VERBS: &[(&str, &str)] = &[
+    ("logs", "its pods run no real containers"),
+    ("exec", "its pods run no real containers"),
+    ("attach", "its pods run no real containers"),
+    ("cp", "its pods run no real containers"),
+    ("port-forward", "its pods run no real containers"),
+    ("debug", "its pods run no real containers"),
+    ("top", "its pods run no real containers"),
+    (
+        "edit",
+        "edit the manifest (e in the app) and apply it, or patch",
+    ),
+    ("wait", "play time and read status instead"),
+    ("explain", ""),
+    ("api-resources", ""),
+    ("api-versions", ""),
+    ("diff", ""),
+    ("run", ""),
+    ("expose", ""),
+    ("autoscale", ""),
+    ("auth", ""),
+    ("config", ""),
+    ("cluster-info", ""),
+    ("cordon", "it has no nodes"),
+    ("uncordon", "it has no nodes"),
+    ("drain", "it has no nodes"),
+    ("taint", "it has no nodes"),
+    ("certificate", ""),
+    ("events", "kubectl get events works"),
+    ("kustomize", ""),
+    ("plugin", ""),
+    ("proxy", ""),
+    ("version", ""),
+    ("completion", ""),
+    ("alpha", ""),
+];
+
 fn unknown_type(s: &str) -> UsageError {
+    // A type a real server has: saying it does not exist would teach something false.
+    if REAL_TYPES.contains(&s.to_ascii_lowercase().as_str()) {
+        return usage(format!(
+            "error: kubedrill's demo has Deployments, ReplicaSets, pods and events only, not \"{s}\""
+        ));
+    }
     usage(format!(
         "error: the server doesn't have a resource type \"{s}\""
     ))
@@ -487,6 +606,21 @@ pub fn parse(words: &[String]) -> Result<Command, UsageError> {
         "rollout" => rollout(rest),
         "label" | "annotate" => label(verb, rest),
         "set" => set(rest),
+        other if REAL_VERBS.iter().any(|(v, _)| *v == other) => {
+            let why = REAL_VERBS
+                .iter()
+                .find(|(v, _)| *v == other)
+                .map_or("", |(_, w)| *w);
+            let why = if why.is_empty() {
+                String::new()
+            } else {
+                format!(" ({why})")
+            };
+            Err(usage(format!(
+                "error: kubedrill's demo does not run `kubectl {other}`{why}; it runs {} and set image",
+                VERBS[..VERBS.len() - 1].join(", ")
+            )))
+        }
         other => {
             let mut msg = format!("error: unknown command \"{other}\" for \"kubectl\"");
             let near: Vec<&str> = VERBS
@@ -528,8 +662,18 @@ fn get(rest: &[String]) -> Result<Command, UsageError> {
                 value: false,
             },
             boolean("watch-only"),
+            Flag {
+                long: "all-namespaces",
+                short: Some('A'),
+                value: false,
+            },
         ],
     )?;
+    if f.bool("get", "all-namespaces")? {
+        return Err(usage(
+            "error: kubedrill's demo has one namespace, default: drop -A (--all-namespaces)",
+        ));
+    }
     // A watch streams until interrupted: the demo's time moves on its own, so it says so
     // instead of pretending the flag does not exist.
     if f.bool("get", "watch")? || f.bool("get", "watch-only")? {
@@ -1031,6 +1175,26 @@ mod tests {
         assert_eq!(to_revision, Some(2));
         assert!(err("get pods -w").contains("does not stream with --watch"));
         assert!(p("get pods -w=false").is_ok());
+    }
+
+    /// What a real cluster has but the demo does not model is named as such, never as
+    /// something that does not exist; a real typo still gets kubectl's own words.
+    #[test]
+    fn real_but_unsimulated_is_not_called_unknown() {
+        assert_eq!(
+            err("get svc"),
+            "error: kubedrill's demo has Deployments, ReplicaSets, pods and events only, not \"svc\""
+        );
+        assert!(err("logs web").starts_with(
+            "error: kubedrill's demo does not run `kubectl logs` (its pods run no real containers); it runs get, describe,"
+        ));
+        assert!(err("logs web").ends_with("annotate and set image"));
+        assert!(err("get pods -A").contains("one namespace, default"));
+        assert_eq!(
+            err("get foo"),
+            "error: the server doesn't have a resource type \"foo\""
+        );
+        assert!(err("gett pods").starts_with("error: unknown command \"gett\" for \"kubectl\""));
     }
 
     #[test]
