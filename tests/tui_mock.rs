@@ -68,7 +68,7 @@ fn a_two_question_mock_runs_from_setup_to_scorecard_and_saves_each_grade() {
     start_two_question_mock(&mut a);
     let t = text(&a, 100, 30);
     assert!(t.contains("Question 1 of 2"), "{t}");
-    assert!(t.contains("start answering (starts the clock)"), "{t}");
+    assert!(t.contains("Enter starts the clock"), "{t}");
 
     // The clock runs from the key press, on the app's time.
     a.update(key(KeyCode::Enter));

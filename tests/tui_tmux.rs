@@ -243,7 +243,7 @@ fn a_two_question_seeded_mock_from_the_command_line_in_tmux() {
     assert!(pane.contains("‹ 2 ›") && pane.contains("Seed 7"), "{pane}");
     tmux.send(&["Enter"]);
     tmux.wait_for("the first question", |p| {
-        p.contains("Question 1 of 2") && p.contains("start answering")
+        p.contains("Question 1 of 2") && p.contains("starts the clock")
     });
     // The countdown moves on its own while the answer runs.
     tmux.send(&["Enter"]);

@@ -263,9 +263,9 @@ impl Demo {
                 self.wide = !self.wide;
                 return Nav::Status(
                     if self.wide {
-                        "output across the screen; the same key brings the panels back"
+                        "output fills the screen; the same key brings back the panels"
                     } else {
-                        "panels back"
+                        "panels shown again"
                     }
                     .into(),
                 );

@@ -224,7 +224,7 @@ impl Widget for &View<'_> {
             .map(|q| q.id.len())
             .max()
             .unwrap_or(2)
-            .clamp(2, 28) as u16;
+            .clamp(2, 34) as u16;
         let table = Table::new(
             rows,
             [

@@ -332,13 +332,13 @@ impl View<'_> {
             let budgets = q
                 .map(|q| {
                     format!(
-                        "Budget: one-liner {}s, solid answer {}s · ",
+                        "Budget: one-liner {}s, solid {}s · ",
                         q.basics.seconds, q.solid.seconds
                     )
                 })
                 .unwrap_or_default();
             Paragraph::new(vec![Line::styled(
-                format!("{budgets}{keys}: start answering (starts the clock)"),
+                format!("{budgets}{keys} starts the clock"),
                 theme.accent,
             )])
             .wrap(Wrap { trim: true })

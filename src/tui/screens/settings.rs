@@ -1,5 +1,5 @@
-//! Settings: target level, theme, mouse. Changes apply at once; saving them is the
-//! caller's business (this layer does no file IO).
+//! Settings: target level, theme, mouse. Changes apply at once and last for the session;
+//! config.toml is the user's file and is never rewritten (it keeps their comments).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -98,7 +98,10 @@ impl Widget for &View<'_> {
             .unwrap_or_default();
         Paragraph::new(vec![
             Line::raw(format!(" {desc}")),
-            Line::default(),
+            Line::styled(
+                " Changes last until you quit; to keep them, set them in config.toml.",
+                theme.dim,
+            ),
             Line::from(vec![
                 Span::styled(" h l ", theme.key),
                 Span::raw("change  "),

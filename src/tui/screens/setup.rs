@@ -153,13 +153,20 @@ impl SetupState {
                 (
                     "Strictness",
                     m.strictness.to_string(),
-                    format!(
-                        "Overtime costs {} points per started quarter of the budget (at most {}); \
-                         a question passes at {}.",
-                        m.strictness.overtime_step_penalty(),
-                        m.strictness.overtime_max_penalty(),
-                        m.strictness.pass_mark()
-                    ),
+                    if m.strictness.overtime_step_penalty() == 0 {
+                        format!(
+                            "Overtime costs nothing; a question passes at {}.",
+                            m.strictness.pass_mark()
+                        )
+                    } else {
+                        format!(
+                            "Overtime costs {} points per started quarter of the budget (at most {}); \
+                             a question passes at {}.",
+                            m.strictness.overtime_step_penalty(),
+                            m.strictness.overtime_max_penalty(),
+                            m.strictness.pass_mark()
+                        )
+                    },
                 ),
             ]
             }
