@@ -112,7 +112,7 @@ pub enum Command {
     /// Run a demo scenario headless: one kubectl command or directive per stdin line
     Sim {
         /// spec-status, self-healing, apply-semantics, field-fight, ownership or rollout
-        scenario: String,
+        scenario: Option<String>,
         /// Print each input line (as `$ line`) before its output, like a terminal session
         #[arg(long)]
         echo: bool,
@@ -266,7 +266,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
             scenario,
             echo,
             export,
-        } => sim(scenario, cli.seed.unwrap_or(1), *echo, *export),
+        } => match scenario {
+            Some(scenario) => sim(scenario, cli.seed.unwrap_or(1), *echo, *export),
+            None => {
+                // Name them rather than just say one is missing.
+                let names: Vec<&str> = crate::sim::scenario::SCENARIOS
+                    .iter()
+                    .map(|s| s.id)
+                    .collect();
+                eprintln!(
+                    "error: name a scenario: kubedrill sim SCENARIO, one of {}\n\nFor more information, try '--help'.",
+                    names.join(", ")
+                );
+                Ok(ExitCode::from(2))
+            }
+        },
         Command::Study {
             cram,
             topic,

@@ -273,3 +273,15 @@ fn user_content_folders_add_questions_and_broken_ones_only_warn() {
         .code(1)
         .stdout(predicate::str::contains("mine.toml:58:30"));
 }
+
+#[test]
+fn sim_without_a_scenario_names_them_and_exits_2() {
+    let cfg = tempfile::tempdir().unwrap();
+    kubedrill(cfg.path())
+        .arg("sim")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "one of spec-status, self-healing, apply-semantics, field-fight",
+        ));
+}

@@ -810,6 +810,15 @@ impl App {
                 };
                 hints.replace("start/finish", word)
             }
+            // The result page of a quiz: only scrolling and leaving are left to do.
+            Screen::Quiz(q) if q.quiz.is_done() => {
+                let keys = |a: &[Action]| self.keymap.keys_for(Context::Quiz, a);
+                format!(
+                    "{} scroll · {} back",
+                    keys(&[Action::Up, Action::Down]),
+                    keys(&[Action::Back])
+                )
+            }
             _ => hints,
         }
     }

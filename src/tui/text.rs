@@ -72,6 +72,11 @@ fn width_of(s: &str) -> usize {
     Span::raw(s).width()
 }
 
+/// Columns `s` takes on screen.
+pub fn width(s: &str) -> usize {
+    width_of(s)
+}
+
 /// Greedy word wrap of a styled line to `width` columns; continuation lines start with
 /// `indent` spaces. Words longer than a line are split by characters. Always returns at
 /// least one line.

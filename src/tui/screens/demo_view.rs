@@ -17,6 +17,7 @@ use crate::sim::kind::Kind;
 use crate::sim::obj;
 use crate::sim::time;
 use crate::tui::keymap::{Action, Context, Keymap};
+use crate::tui::text;
 use crate::tui::theme::Theme;
 
 use super::Ctx;
@@ -595,16 +596,17 @@ fn output(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
     Paragraph::new(lines).render(inner, buf);
 }
 
-/// The demo's most used keys, from the keymap so config.toml's overrides show here too.
-fn demo_keys(keymap: &Keymap) -> String {
+/// The demo's most used keys, from the keymap so config.toml's overrides show here too;
+/// only as many whole hints as fit in `width` columns.
+fn demo_keys(keymap: &Keymap, width: usize) -> String {
     let hints: [(&[Action], &str); 7] = [
         (&[Action::Command], "command"),
-        (&[Action::PlayPause], "play"),
+        (&[Action::PlayPause], "play/pause"),
         (&[Action::DeletePod], "delete pod"),
         (&[Action::ScaleUp, Action::ScaleDown], "scale"),
         (&[Action::TogglePause], "pause"),
         (&[Action::Edit], "edit"),
-        (&[Action::Help], "keys"),
+        (&[Action::WideOutput], "wide output"),
     ];
     hints
         .iter()
@@ -612,8 +614,14 @@ fn demo_keys(keymap: &Keymap) -> String {
             let keys = keymap.keys_for(Context::Demo, actions);
             (!keys.is_empty()).then(|| format!("{keys} {what}"))
         })
-        .collect::<Vec<_>>()
-        .join(" · ")
+        .fold(String::new(), |acc, hint| {
+            let next = if acc.is_empty() {
+                hint
+            } else {
+                format!("{acc} · {hint}")
+            };
+            if text::width(&next) <= width { next } else { acc }
+        })
 }
 
 fn command_line(d: &Demo, theme: &Theme, keymap: &Keymap, area: Rect, buf: &mut Buffer) {
@@ -625,12 +633,11 @@ fn command_line(d: &Demo, theme: &Theme, keymap: &Keymap, area: Rect, buf: &mut 
         ]),
         None => {
             let play = if d.playing { "▶" } else { "⏸" };
+            let clock = format!("{play} {}x t+{}s ", SPEEDS[d.speed], d.session.elapsed());
+            let room = (area.width as usize).saturating_sub(text::width(&clock));
             Line::from(vec![
-                Span::styled(
-                    format!("{play} {}x t+{}s ", SPEEDS[d.speed], d.session.elapsed()),
-                    if d.playing { theme.good } else { theme.accent },
-                ),
-                Span::styled(demo_keys(keymap), theme.dim),
+                Span::styled(clock, if d.playing { theme.good } else { theme.accent }),
+                Span::styled(demo_keys(keymap, room), theme.dim),
             ])
         }
     };
