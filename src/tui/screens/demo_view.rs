@@ -620,7 +620,11 @@ fn demo_keys(keymap: &Keymap, width: usize) -> String {
             } else {
                 format!("{acc} · {hint}")
             };
-            if text::width(&next) <= width { next } else { acc }
+            if text::width(&next) <= width {
+                next
+            } else {
+                acc
+            }
         })
 }
 
