@@ -132,3 +132,24 @@ fn an_ordinary_delete_is_not_a_delete_while_the_controller_is_down() {
     );
     assert!(!met[3], "{met:?}");
 }
+
+#[test]
+fn catching_up_needs_the_controller_to_have_fallen_behind() {
+    // An edit the running controller processes at once is not catching up.
+    let met = met_after(
+        "spec-vs-status",
+        &["kubectl scale deploy web --replicas=5", "tick 5"],
+    );
+    assert_eq!(met, [false, false, false]);
+    // Paused, edited, resumed: behind, then caught up.
+    let met = met_after(
+        "spec-vs-status",
+        &[
+            "pause deployment",
+            "kubectl scale deploy web --replicas=5",
+            "resume deployment",
+            "tick 5",
+        ],
+    );
+    assert!(met[0] && met[2], "{met:?}");
+}
