@@ -169,6 +169,22 @@ fn q_during_an_answer_ends_the_interview_with_what_was_scored() {
     assert_eq!(a.context(), Context::Home);
 }
 
+/// The rubric shows what was jotted while answering, to tick against.
+#[test]
+fn notes_are_on_the_rubric() {
+    let (mut a, _, _dir) = mock_app(100, 30);
+    start_two_question_mock(&mut a);
+    a.update(key(KeyCode::Enter));
+    a.update(ch('n'));
+    typed(&mut a, "owner refs, queue");
+    a.update(key(KeyCode::Enter));
+    a.now += 30 * SEC;
+    a.update(key(KeyCode::Enter));
+    assert_eq!(a.context(), Context::Rubric);
+    let t = text(&a, 100, 30);
+    assert!(t.contains("Your notes") && t.contains("owner refs, queue"), "{t}");
+}
+
 #[test]
 fn notes_take_every_letter_and_are_kept_with_the_answer() {
     let (mut a, reports, _dir) = mock_app(100, 30);

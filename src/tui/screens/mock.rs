@@ -442,10 +442,20 @@ impl View<'_> {
         let inner = block.inner(right);
         block.render(right, buf);
         let w = inner.width;
-        let mut lines = vec![Line::styled(
+        let mut lines = Vec::new();
+        // What was jotted while answering, to tick the rubric against.
+        if !m.notes().trim().is_empty() {
+            lines.push(Line::styled("Your notes", theme.heading));
+            lines.extend(text::wrap_all(
+                &m.notes().lines().map(Line::raw).collect::<Vec<_>>(),
+                w as usize,
+                0,
+            ));
+        }
+        lines.push(Line::styled(
             format!("One-liner ({}s)", q.basics.seconds),
             theme.heading,
-        )];
+        ));
         lines.extend(para(&q.basics.text, theme, w));
         lines.push(Line::styled(
             format!("Solid answer ({}s)", q.solid.seconds),
