@@ -182,7 +182,10 @@ fn notes_are_on_the_rubric() {
     a.update(key(KeyCode::Enter));
     assert_eq!(a.context(), Context::Rubric);
     let t = text(&a, 100, 30);
-    assert!(t.contains("Your notes") && t.contains("owner refs, queue"), "{t}");
+    assert!(
+        t.contains("Your notes") && t.contains("owner refs, queue"),
+        "{t}"
+    );
 }
 
 #[test]

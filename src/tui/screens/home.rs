@@ -118,13 +118,20 @@ impl Widget for &View<'_> {
         let [top, rest] =
             Layout::vertical([Constraint::Length(table_h), Constraint::Fill(1)]).areas(area);
 
-        let mut header = vec!["Topic", "junior", "middle", "senior", "principal", "all"];
+        // Narrow screens abbreviate the levels so topic titles keep their room.
+        let narrow = area.width < 100;
+        let mut header = if narrow {
+            vec!["Topic", "jun", "mid", "sen", "pri", "all"]
+        } else {
+            vec!["Topic", "junior", "middle", "senior", "principal", "all"]
+        };
+        let level_w = |full: u16| Constraint::Length(if narrow { 3 } else { full });
         let mut widths = vec![
             Constraint::Fill(1),
-            Constraint::Length(6),
-            Constraint::Length(6),
-            Constraint::Length(6),
-            Constraint::Length(9),
+            level_w(6),
+            level_w(6),
+            level_w(6),
+            level_w(9),
             Constraint::Length(4),
         ];
         if self.due.is_some() {
@@ -194,6 +201,18 @@ impl Widget for &View<'_> {
                 inner.width as usize,
                 2,
             ));
+        }
+        // Cut text says so: the last row that fits ends with an ellipsis.
+        let rows = inner.height as usize;
+        if lines.len() > rows && rows > 0 {
+            lines.truncate(rows);
+            if let Some(last) = lines.last_mut() {
+                let mut cut = text::truncate_line(last, (inner.width as usize).saturating_sub(1));
+                if !cut.spans.last().is_some_and(|s| s.content.ends_with('…')) {
+                    cut.spans.push(Span::styled("…", theme.dim));
+                }
+                *last = cut;
+            }
         }
         Paragraph::new(lines).render(inner, buf);
     }
