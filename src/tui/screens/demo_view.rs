@@ -509,15 +509,21 @@ fn events(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
     let inner = panel(title("Events", theme), theme, area, buf);
     let now = d.session.now();
     let rows = inner.height as usize;
-    let lines: Vec<Line<'static>> = evs
+    let shown = &evs[evs.len().saturating_sub(rows)..];
+    let ages: Vec<String> = shown
         .iter()
-        .skip(evs.len().saturating_sub(rows))
-        .map(|e| {
-            let age = time::age(e["lastTimestamp"].as_str().unwrap_or(""), now);
+        .map(|e| time::age(e["lastTimestamp"].as_str().unwrap_or(""), now))
+        .collect();
+    // One width for the column, so the reasons line up whatever the ages.
+    let aw = ages.iter().map(String::len).max().unwrap_or(0).max(3);
+    let lines: Vec<Line<'static>> = shown
+        .iter()
+        .zip(&ages)
+        .map(|(e, age)| {
             let count = e["count"].as_i64().unwrap_or(1);
             let warn = e["type"] == "Warning";
             Line::from(vec![
-                Span::styled(format!("{age:>4} "), theme.dim),
+                Span::styled(format!("{age:>aw$} "), theme.dim),
                 Span::styled(
                     format!("{} ", e["reason"].as_str().unwrap_or("")),
                     if warn { theme.accent } else { theme.key },
