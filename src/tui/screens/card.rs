@@ -203,6 +203,32 @@ fn indented(lines: Vec<Line<'static>>, width: usize, pad: usize) -> Vec<Line<'st
     out
 }
 
+/// Code wrapped to the card: a continued line starts with `↪` in the margin, so one long
+/// command never reads as two.
+fn code_lines(
+    lines: Vec<Line<'static>>,
+    width: usize,
+    pad: usize,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let inner = width.saturating_sub(pad).max(1);
+    let mut out = Vec::new();
+    for l in &lines {
+        for (k, mut w) in text::wrap(l, inner, 0).into_iter().enumerate() {
+            if k == 0 || pad < 2 {
+                w.spans.insert(0, Span::raw(" ".repeat(pad)));
+            } else {
+                w.spans.insert(
+                    0,
+                    Span::styled(format!("{}↪ ", " ".repeat(pad - 2)), theme.dim),
+                );
+            }
+            out.push(w);
+        }
+    }
+    out
+}
+
 fn section_lines(
     s: Section,
     q: &Question,
@@ -248,7 +274,12 @@ fn section_lines(
                     head.push_str(" (r runs it in the demo)");
                 }
                 out.extend(indented(vec![Line::styled(head, theme.dim)], width, 2));
-                out.extend(indented(text::plain(&c.text, theme.code), width, 4));
+                out.extend(code_lines(
+                    text::plain(&c.text, theme.code),
+                    width,
+                    4,
+                    theme,
+                ));
             }
             out
         }
@@ -397,5 +428,26 @@ impl Widget for &View<'_> {
         Paragraph::new(b.lines)
             .scroll((scroll, 0))
             .render(inner, buf);
+    }
+}
+
+#[cfg(test)]
+mod code_tests {
+    use super::*;
+    use crate::tui::theme::ThemeName;
+
+    #[test]
+    fn a_wrapped_code_line_is_marked_as_continued() {
+        let theme = ThemeName::Default.theme();
+        let cmd = "kubectl get deploy web -o jsonpath='{.spec.replicas} desired, {.status.readyReplicas} ready'";
+        let lines = code_lines(vec![Line::raw(cmd)], 40, 4, &theme);
+        let text: Vec<String> = lines
+            .iter()
+            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+            .collect();
+        assert!(text.len() > 1, "{text:?}");
+        assert!(text[0].starts_with("    kubectl"), "{text:?}");
+        assert!(text[1..].iter().all(|l| l.starts_with("  ↪ ")), "{text:?}");
+        assert!(text.iter().all(|l| text::width(l) <= 40), "{text:?}");
     }
 }
