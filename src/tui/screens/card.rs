@@ -440,7 +440,7 @@ mod code_tests {
     fn a_wrapped_code_line_is_marked_as_continued() {
         let theme = ThemeName::Default.theme();
         let cmd = "kubectl get deploy web -o jsonpath='{.spec.replicas} desired, {.status.readyReplicas} ready'";
-        let lines = code_lines(vec![Line::raw(cmd)], 40, 4, &theme);
+        let lines = code_lines(vec![Line::raw(cmd)], 40, 4, theme);
         let text: Vec<String> = lines
             .iter()
             .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
