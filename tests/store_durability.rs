@@ -55,7 +55,7 @@ fn spawn_helper(dir: &Path, prefix: &str, count: usize) -> Child {
         .env(PREFIX_ENV, prefix)
         .env(COUNT_ENV, count.to_string())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .expect("spawn helper")
 }
@@ -166,7 +166,12 @@ fn two_processes_grading_at_once_lose_no_write() {
     let mut acked = HashSet::new();
     for child in [a, b] {
         let out = child.wait_with_output().expect("helper ran");
-        assert!(out.status.success(), "a helper failed: {:?}", out.status);
+        assert!(
+            out.status.success(),
+            "a helper failed: {:?}\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
         for line in String::from_utf8_lossy(&out.stdout).lines() {
             if let Some(ack) = parse_ack(line) {
                 acked.insert(ack);
@@ -179,4 +184,25 @@ fn two_processes_grading_at_once_lose_no_write() {
         have, acked,
         "the store holds exactly the acknowledged grades"
     );
+}
+
+/// Instances started together on a fresh data folder: each opens the one file, none falls
+/// back to not saving, none reports an upgrade of a file another one was creating.
+#[test]
+fn instances_opening_a_fresh_store_at_once_all_save() {
+    for _ in 0..10 {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let children: Vec<Child> = (0..4)
+            .map(|k| spawn_helper(tmp.path(), &format!("f{k}"), 2))
+            .collect();
+        for child in children {
+            let out = child.wait_with_output().expect("helper ran");
+            assert!(
+                out.status.success(),
+                "an instance did not open the store cleanly:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        assert_eq!(stored(tmp.path()).len(), 8);
+    }
 }

@@ -252,38 +252,36 @@ impl Store {
             .map_err(self.err())
     }
 
-    /// Runs the migrations this file lacks. Each runs in an IMMEDIATE transaction that
-    /// re-reads the version, so two instances opening an old file at once migrate it once.
+    /// Runs the migrations this file lacks, all in one IMMEDIATE transaction that re-reads
+    /// the version: two instances opening a file at once migrate it once, and neither can
+    /// see it half made (a fresh file is created whole, so it is not "upgraded").
     /// Returns the version an existing file was upgraded from, if it was.
     fn migrate(&mut self, path: &str) -> Result<Option<i64>> {
         let err = sql(path);
-        let mut from = None;
-        loop {
-            let tx = self
-                .conn
-                .transaction_with_behavior(TransactionBehavior::Immediate)
-                .map_err(&err)?;
-            let v: i64 = tx
-                .query_row("PRAGMA user_version", [], |r| r.get(0))
-                .map_err(&err)?;
-            if v > schema::VERSION {
-                return Err(StoreError::TooNew {
-                    path: path.to_string(),
-                    found: v,
-                    known: schema::VERSION,
-                });
-            }
-            if v == schema::VERSION {
-                tx.commit().map_err(&err)?;
-                return Ok(from.filter(|f| *f > 0));
-            }
-            from.get_or_insert(v);
-            tx.execute_batch(schema::MIGRATIONS[v as usize])
-                .map_err(&err)?;
-            tx.pragma_update(None, "user_version", v + 1)
-                .map_err(&err)?;
-            tx.commit().map_err(&err)?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(&err)?;
+        let v: i64 = tx
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(&err)?;
+        if v > schema::VERSION {
+            return Err(StoreError::TooNew {
+                path: path.to_string(),
+                found: v,
+                known: schema::VERSION,
+            });
         }
+        for step in v..schema::VERSION {
+            tx.execute_batch(schema::MIGRATIONS[step as usize])
+                .map_err(&err)?;
+        }
+        if v < schema::VERSION {
+            tx.pragma_update(None, "user_version", schema::VERSION)
+                .map_err(&err)?;
+        }
+        tx.commit().map_err(&err)?;
+        Ok(Some(v).filter(|f| *f > 0 && *f < schema::VERSION))
     }
 
     /// Logs a grade, clears the question's review flag and, unless the mode leaves the

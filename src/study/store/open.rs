@@ -75,7 +75,7 @@ impl Store {
     /// Opens the file at `path`, migrating it; a damaged file is moved aside under a
     /// timestamped name and a fresh one started.
     pub fn open_file(path: &Path, now: Millis) -> Result<Opened, StoreError> {
-        match Store::try_open(path) {
+        match Store::try_open_waiting(path) {
             Ok((store, migrated)) => Ok(Opened {
                 store,
                 notices: migrated
@@ -92,7 +92,7 @@ impl Store {
             }),
             Err(e) if is_damage(&e) => {
                 let aside = move_aside(path, now)?;
-                let (store, _) = Store::try_open(path)?;
+                let (store, _) = Store::try_open_waiting(path)?;
                 Ok(Opened {
                     store,
                     notices: vec![format!(
@@ -105,6 +105,21 @@ impl Store {
                 })
             }
             Err(e) => Err(e),
+        }
+    }
+
+    /// [`Self::try_open`], waiting out another instance that holds the file: some steps
+    /// of opening (switching a new file to WAL) get SQLITE_BUSY at once rather than after
+    /// the busy timeout, so they are retried here for as long.
+    fn try_open_waiting(path: &Path) -> Result<(Store, Option<i64>), StoreError> {
+        let start = std::time::Instant::now();
+        loop {
+            match Store::try_open(path) {
+                Err(e) if is_busy(&e) && start.elapsed() < BUSY_TIMEOUT => {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                other => return other,
+            }
         }
     }
 
@@ -127,10 +142,17 @@ impl Store {
                 ),
             });
         }
-        // WAL: readers never block the writer, so two instances can run side by side.
-        let mode: String = conn
-            .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+        // WAL: readers never block the writer, so two instances can run side by side. A
+        // file already in WAL is left alone: switching takes an exclusive lock.
+        let current: String = conn
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
             .map_err(&err)?;
+        let mode: String = if current.eq_ignore_ascii_case("wal") {
+            current
+        } else {
+            conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+                .map_err(&err)?
+        };
         if !mode.eq_ignore_ascii_case("wal") {
             return Err(StoreError::Io(format!(
                 "{shown}: the database refused write-ahead logging (journal mode {mode})"
@@ -148,6 +170,17 @@ impl Store {
         let migrated = store.migrate(&shown)?;
         Ok((store, migrated))
     }
+}
+
+/// Another instance holds the file for now.
+fn is_busy(e: &StoreError) -> bool {
+    matches!(
+        e,
+        StoreError::Sqlite { source, .. } if matches!(
+            source.sqlite_error_code(),
+            Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
+        )
+    )
 }
 
 fn cause(e: &StoreError) -> String {
