@@ -366,3 +366,17 @@ fn mouse_wheel_scrolls_only_when_enabled() {
     a.update(wheel(MouseEventKind::ScrollUp));
     assert_eq!(list_state(&a).selected, 1);
 }
+
+/// Long key lists in the help keep a space before what the keys do.
+#[test]
+fn help_never_runs_keys_into_their_description() {
+    let mut a = app(120, 40);
+    a.update(ch('o'));
+    a.update(ch('?'));
+    let text = screen_text(&render(&a, 120, 40));
+    for line in text.lines().filter(|l| l.contains("next value")) {
+        let before = &line[..line.find("next value").unwrap()];
+        assert!(before.ends_with(' '), "{line}");
+    }
+    assert!(text.contains("next value"), "{text}");
+}

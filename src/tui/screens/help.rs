@@ -20,9 +20,17 @@ pub struct View<'a> {
 fn group(ctx: &Ctx<'_>, context: Context) -> Vec<Line<'static>> {
     let theme = ctx.theme;
     let mut out = vec![Line::styled(format!("{}:", context.title()), theme.header)];
-    for (keys, desc) in ctx.keymap.help_rows(context) {
+    let rows = ctx.keymap.help_rows(context);
+    // At least 16 columns, and always a space between the keys and what they do.
+    let kw = rows
+        .iter()
+        .map(|(k, _)| k.chars().count() + 1)
+        .max()
+        .unwrap_or(0)
+        .max(16);
+    for (keys, desc) in rows {
         out.push(Line::from(vec![
-            Span::styled(format!("  {keys:<16}"), theme.key),
+            Span::styled(format!("  {keys:<kw$}"), theme.key),
             Span::raw(desc),
         ]));
     }
