@@ -808,7 +808,7 @@ impl App {
                 } else {
                     "finish"
                 };
-                hints.replace("start/finish", word)
+                hints.replace(crate::tui::keymap::START_FINISH, word)
             }
             // The result page of a quiz: only scrolling and leaving are left to do.
             Screen::Quiz(q) if q.quiz.is_done() => {

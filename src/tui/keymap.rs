@@ -819,6 +819,10 @@ fn keys_label(keys: &[Key]) -> String {
 }
 
 /// Action names as `[keys]` in config.toml spells them.
+/// The Interview hint for the key that starts an answer and finishes it; the app says
+/// which of the two it does at the moment in its place.
+pub const START_FINISH: &str = "start/finish";
+
 pub const ACTION_NAMES: &[(&str, Action)] = &[
     ("back", A::Back),
     ("help", A::Help),
@@ -1188,7 +1192,7 @@ const HINTS: &[(Context, &str, &[Hint])] = &[
         C::Interview,
         "",
         &[
-            (&[A::Advance], "start/finish"),
+            (&[A::Advance], START_FINISH),
             (&[A::PauseTimer], "pause"),
             (&[A::Notes], "notes"),
             (&[A::EndNow], "end"),

@@ -68,13 +68,9 @@ pub fn plain(text: &str, style: Style) -> Vec<Line<'static>> {
         .collect()
 }
 
-fn width_of(s: &str) -> usize {
-    Span::raw(s).width()
-}
-
 /// Columns `s` takes on screen.
-pub fn width(s: &str) -> usize {
-    width_of(s)
+pub fn width_of(s: &str) -> usize {
+    Span::raw(s).width()
 }
 
 /// Greedy word wrap of a styled line to `width` columns; continuation lines start with

@@ -486,6 +486,25 @@ const REAL_VERBS: &[(&str, &str)] = &[
     ("alpha", ""),
 ];
 
+/// A kubectl command a real kubectl has and the demo does not run, refused as such.
+fn unsimulated_verb(verb: &str) -> Option<UsageError> {
+    let (_, why) = REAL_VERBS.iter().find(|(v, _)| *v == verb)?;
+    let why = if why.is_empty() {
+        String::new()
+    } else {
+        format!(" ({why})")
+    };
+    let runs: Vec<&str> = VERBS
+        .iter()
+        .map(|v| if *v == "set" { "set image" } else { v })
+        .collect();
+    let (last, rest) = runs.split_last()?;
+    Some(usage(format!(
+        "error: kubedrill's demo does not run `kubectl {verb}`{why}; it runs {} and {last}",
+        rest.join(", ")
+    )))
+}
+
 fn unknown_type(s: &str) -> UsageError {
     // A type a real server has: saying it does not exist would teach something false.
     if REAL_TYPES.contains(&s.to_ascii_lowercase().as_str()) {
@@ -555,6 +574,9 @@ pub fn parse(words: &[String]) -> Result<Command, UsageError> {
         ));
     };
     let rest = &words[1..];
+    if let Some(refused) = unsimulated_verb(verb) {
+        return Err(refused);
+    }
     match verb.as_str() {
         "get" => get(rest),
         "describe" => describe(rest),
@@ -606,21 +628,6 @@ pub fn parse(words: &[String]) -> Result<Command, UsageError> {
         "rollout" => rollout(rest),
         "label" | "annotate" => label(verb, rest),
         "set" => set(rest),
-        other if REAL_VERBS.iter().any(|(v, _)| *v == other) => {
-            let why = REAL_VERBS
-                .iter()
-                .find(|(v, _)| *v == other)
-                .map_or("", |(_, w)| *w);
-            let why = if why.is_empty() {
-                String::new()
-            } else {
-                format!(" ({why})")
-            };
-            Err(usage(format!(
-                "error: kubedrill's demo does not run `kubectl {other}`{why}; it runs {} and set image",
-                VERBS[..VERBS.len() - 1].join(", ")
-            )))
-        }
         other => {
             let mut msg = format!("error: unknown command \"{other}\" for \"kubectl\"");
             let near: Vec<&str> = VERBS

@@ -448,6 +448,6 @@ mod code_tests {
         assert!(text.len() > 1, "{text:?}");
         assert!(text[0].starts_with("    kubectl"), "{text:?}");
         assert!(text[1..].iter().all(|l| l.starts_with("  ↪ ")), "{text:?}");
-        assert!(text.iter().all(|l| text::width(l) <= 40), "{text:?}");
+        assert!(text.iter().all(|l| text::width_of(l) <= 40), "{text:?}");
     }
 }

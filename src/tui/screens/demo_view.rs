@@ -626,7 +626,7 @@ fn demo_keys(keymap: &Keymap, width: usize) -> String {
             } else {
                 format!("{acc} · {hint}")
             };
-            if text::width(&next) <= width {
+            if text::width_of(&next) <= width {
                 next
             } else {
                 acc
@@ -644,7 +644,7 @@ fn command_line(d: &Demo, theme: &Theme, keymap: &Keymap, area: Rect, buf: &mut 
         None => {
             let play = if d.playing { "▶" } else { "⏸" };
             let clock = format!("{play} {}x t+{}s ", SPEEDS[d.speed], d.session.elapsed());
-            let room = (area.width as usize).saturating_sub(text::width(&clock));
+            let room = (area.width as usize).saturating_sub(text::width_of(&clock));
             Line::from(vec![
                 Span::styled(clock, if d.playing { theme.good } else { theme.accent }),
                 Span::styled(demo_keys(keymap, room), theme.dim),

@@ -160,7 +160,7 @@ impl View<'_> {
         // The verdict and its correction come first once answered: if everything does not
         // fit, each option keeps one line (its mark and start) and the rest goes to them.
         let next = self.ctx.keymap.keys_for(Context::Quiz, &[Action::Advance]);
-        let mut feedback_lines = feedback.map(|f| {
+        let feedback_lines = feedback.map(|f| {
             let mut l = text::wrap_all(&text::markdown(f.explanation, theme), w, 0);
             l.push(Line::styled(format!("{next}: next item"), theme.dim));
             l
@@ -210,7 +210,7 @@ impl View<'_> {
         block.render(options_area, buf);
         Paragraph::new(options).render(inner, buf);
 
-        if let (Some(f), Some(lines)) = (feedback, feedback_lines.take()) {
+        if let (Some(f), Some(lines)) = (feedback, feedback_lines) {
             let (verdict, style) = if f.correct {
                 ("Right.", theme.good)
             } else {
