@@ -14,6 +14,7 @@ use super::gc::Propagation;
 use super::kind::Kind;
 use super::managed::{self, ManagedField};
 use super::obj;
+use super::recorder::{Incoming, Recorders};
 
 /// The user agent, and so the field manager, of the built-in controllers (F8).
 pub const CONTROLLER_MANAGER: &str = "kube-controller-manager";
@@ -121,8 +122,8 @@ pub struct ApiServer {
     pub(crate) rng: ChaCha8Rng,
     /// Simulated seconds, for managedFields times; the cluster keeps it current.
     pub clock: u64,
-    /// Event names by their fold key (see `record_event`).
-    event_index: std::collections::HashMap<String, String>,
+    /// The components' event correlators (see `record_event`).
+    recorders: Recorders,
     /// The field manager (and subresource) of the writes now being made (F8); writers
     /// set it, and it falls back to the controllers' `kube-controller-manager`.
     manager: (String, Option<String>),
@@ -145,7 +146,7 @@ impl ApiServer {
             event_seq: 0,
             rng,
             clock: 0,
-            event_index: std::collections::HashMap::new(),
+            recorders: Recorders::default(),
             manager: (CONTROLLER_MANAGER.to_string(), None),
         }
     }
@@ -727,20 +728,17 @@ impl ApiServer {
         let Some(events) = self.objects.get_mut(&Kind::Event) else {
             return;
         };
-        let before = events.len();
         events.retain(|_, e| {
             e["lastTimestamp"]
                 .as_str()
                 .and_then(crate::sim::time::parse_rfc3339)
                 .is_none_or(|t| t > cutoff)
         });
-        if events.len() != before {
-            let live: std::collections::HashSet<&String> = events.keys().collect();
-            self.event_index.retain(|_, n| live.contains(n));
-        }
     }
 
-    /// Records a core/v1 Event, folding repeats into `count` as the event recorder does.
+    /// Records a core/v1 Event as a component's event broadcaster does: through its
+    /// correlator (aggregation, counting, spam filter; see [`super::recorder`]), then as a
+    /// create or, for a repeat, a patch of the event it repeats.
     pub fn record_event(&mut self, involved: &Value, kind: Kind, note: Note<'_>, now: u64) {
         let Note {
             type_,
@@ -748,41 +746,56 @@ impl ApiServer {
             message,
             component,
         } = note;
+        let involved_name = obj::name(involved);
+        let incoming = Incoming {
+            component,
+            kind: kind.kind_name(),
+            name: involved_name,
+            uid: obj::uid(involved),
+            type_,
+            reason,
+            message,
+        };
+        let Some(o) = self.recorders.correlate(&incoming, now) else {
+            return;
+        };
         let ts = json!(rfc3339(now));
-        let involved_name = obj::name(involved).to_string();
-        // The recorder folds repeats by object, reason, message and type; an index keeps
-        // that O(1) however many events exist.
-        let key = format!(
-            "{}\u{0}{involved_name}\u{0}{reason}\u{0}{type_}\u{0}{message}",
-            kind.kind_name()
-        );
-        let existing = self.event_index.get(&key).cloned().and_then(|n| {
+        self.rv += 1;
+        let stored = o.earlier.as_ref().and_then(|(name, _)| {
             self.objects
                 .get_mut(&Kind::Event)
-                .and_then(|m| m.get_mut(&n))
+                .and_then(|m| m.get_mut(name))
         });
-        if let Some(e) = existing {
+        if let Some(e) = stored {
             let e = Arc::make_mut(e);
-            let c = e["count"].as_i64().unwrap_or(1) + 1;
-            e["count"] = json!(c);
+            e["count"] = json!(o.count);
             e["lastTimestamp"] = ts;
-            self.rv += 1;
+            e["message"] = json!(o.message);
             e["metadata"]["resourceVersion"] = json!(self.rv.to_string());
             return;
         }
-        self.event_seq += 1;
-        self.rv += 1;
-        let name = format!(
-            "{involved_name}.{:x}",
-            0x181_7a00_0000_0000_u64 + self.event_seq * 0x1_0000
-        );
-        self.event_index.insert(key, name.clone());
+        // A repeat of an event the API has since expired is created again under its old
+        // name and first time (recordEvent falls back to Create on NotFound).
+        let (name, first) = match o.earlier {
+            Some((name, first)) => (name, json!(rfc3339(first))),
+            None => {
+                self.event_seq += 1;
+                let name = format!(
+                    "{involved_name}.{:x}",
+                    0x181_7a00_0000_0000_u64 + self.event_seq * 0x1_0000
+                );
+                (name, ts.clone())
+            }
+        };
+        self.recorders.written(component, &o.key, &name);
         let api_version = if kind == Kind::Pod { "v1" } else { "apps/v1" };
+        // client-go builds an aggregate event without the reporting controller.
+        let reporting = if o.aggregate { "" } else { component };
         let event = json!({
             "apiVersion": "v1",
             "kind": "Event",
-            "count": 1,
-            "firstTimestamp": ts,
+            "count": o.count,
+            "firstTimestamp": first,
             "lastTimestamp": ts,
             "involvedObject": {
                 "apiVersion": api_version,
@@ -792,7 +805,7 @@ impl ApiServer {
                 "resourceVersion": obj::str(involved, &["metadata", "resourceVersion"]).unwrap_or(""),
                 "uid": obj::uid(involved),
             },
-            "message": message,
+            "message": o.message,
             "metadata": {
                 "creationTimestamp": ts,
                 "name": name,
@@ -800,7 +813,7 @@ impl ApiServer {
                 "resourceVersion": self.rv.to_string(),
             },
             "reason": reason,
-            "reportingComponent": component,
+            "reportingComponent": reporting,
             "reportingInstance": "",
             "source": {"component": component},
             "type": type_,
@@ -809,6 +822,11 @@ impl ApiServer {
             .entry(Kind::Event)
             .or_default()
             .insert(name, Arc::new(event));
+    }
+
+    /// A component's process is gone: its event correlator starts afresh.
+    pub fn forget_recorder(&mut self, component: &str) {
+        self.recorders.forget(component);
     }
 }
 

@@ -126,6 +126,11 @@ impl Cluster {
 
     pub fn set_state(&mut self, c: Component, state: RunState) {
         let now = self.now;
+        if state == RunState::Crashed
+            && let Some(component) = event_source(c)
+        {
+            self.api.forget_recorder(component);
+        }
         match (c, state) {
             (Component::Deployment, RunState::Crashed) => self.deployments.informer.crash(),
             (Component::ReplicaSet, RunState::Crashed) => self.replicasets.crash(),
@@ -166,6 +171,17 @@ impl Cluster {
             Component::ReplicaSet => self.replicasets.informer.drop_next(n),
             _ => {}
         }
+    }
+}
+
+/// The event source a component records as, whose correlator a crash takes with it.
+fn event_source(c: Component) -> Option<&'static str> {
+    use super::controllers::{deployment, kubelet, replicaset};
+    match c {
+        Component::Deployment => Some(deployment::COMPONENT),
+        Component::ReplicaSet => Some(replicaset::COMPONENT),
+        Component::Kubelet => Some(kubelet::COMPONENT),
+        Component::Autoscaler | Component::Gitops => None,
     }
 }
 
@@ -363,6 +379,38 @@ mod tests {
         assert_eq!(obj::int(d, &["status", "updatedReplicas"]), Some(10));
         assert_eq!(obj::int(d, &["status", "availableReplicas"]), Some(10));
         assert_eq!(c.api.count(Kind::ReplicaSet), 2);
+    }
+
+    #[test]
+    fn a_restarted_controller_records_events_afresh() {
+        let messages = |c: &Cluster| -> Vec<String> {
+            c.api
+                .list(Kind::Event)
+                .filter(|e| e["reason"] == "SuccessfulCreate")
+                .map(|e| e["message"].as_str().unwrap_or("").to_string())
+                .collect()
+        };
+        let mut c = web(11);
+        run(&mut c, 4);
+        let mut d = c.api.get(Kind::Deployment, "web").unwrap().clone();
+        d["spec"]["replicas"] = serde_json::json!(12);
+        c.api.update(Kind::Deployment, d, None).unwrap();
+        run(&mut c, 4);
+        let combined = |m: &String| m.starts_with(crate::sim::recorder::COMBINED);
+        assert_eq!(messages(&c).iter().filter(|m| combined(m)).count(), 1);
+        assert_eq!(messages(&c).len(), 10, "9 single events and the combined one");
+        c.set_state(Component::ReplicaSet, RunState::Crashed);
+        c.set_state(Component::ReplicaSet, RunState::Running);
+        let victim = obj::name(c.api.list(Kind::Pod).next().unwrap()).to_string();
+        c.api.delete(Kind::Pod, &victim, Some(0), c.now()).unwrap();
+        run(&mut c, 1);
+        let all = messages(&c);
+        assert_eq!(all.len(), 11, "{all:?}");
+        assert_eq!(
+            all.iter().filter(|m| !combined(m)).count(),
+            10,
+            "the new process's first create is a single event again"
+        );
     }
 
     #[test]

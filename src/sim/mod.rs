@@ -18,6 +18,7 @@ pub mod managed;
 pub mod merge;
 pub mod obj;
 pub mod output;
+pub mod recorder;
 pub mod scenario;
 pub mod session;
 pub mod shell;

@@ -15,7 +15,7 @@ use crate::sim::time::{parse_rfc3339, rfc3339, sim_unix};
 use super::hash::pod_template_hash;
 
 pub const WATCHES: &[Kind] = &[Kind::Deployment, Kind::ReplicaSet, Kind::Pod];
-const COMPONENT: &str = "deployment-controller";
+pub const COMPONENT: &str = "deployment-controller";
 const REVISION: &str = "deployment.kubernetes.io/revision";
 const DESIRED: &str = "deployment.kubernetes.io/desired-replicas";
 const MAX: &str = "deployment.kubernetes.io/max-replicas";

@@ -12,6 +12,9 @@ use crate::sim::kind::Kind;
 use crate::sim::obj;
 use crate::sim::time::{parse_rfc3339, rfc3339, sim_unix};
 
+/// The source of the kubelet's events.
+pub const COMPONENT: &str = "kubelet";
+
 pub struct Kubelet {
     pub state: RunState,
     /// Seconds from creation to Running, and to Ready.
@@ -342,7 +345,7 @@ fn pull_events(api: &mut ApiServer, before: &Value, after: &Value, now: u64) {
                 type_,
                 reason,
                 message,
-                component: "kubelet",
+                component: COMPONENT,
             };
             api.record_event(before, Kind::Pod, note, now);
         }

@@ -16,7 +16,7 @@ use crate::sim::time::sim_unix;
 use super::pods::{deletion_key, deletion_order, is_active, is_available, is_ready};
 
 pub const WATCHES: &[Kind] = &[Kind::ReplicaSet, Kind::Pod];
-const COMPONENT: &str = "replicaset-controller";
+pub const COMPONENT: &str = "replicaset-controller";
 /// C3: at most this many creates or deletes per sync.
 const BURST: i64 = 500;
 /// C6: expectations expire after five minutes.
