@@ -15,6 +15,7 @@ use super::kind::Kind;
 use super::managed::{self, ManagedField};
 use super::obj;
 use super::recorder::{Incoming, Recorders};
+use super::stored::Stored;
 
 /// The user agent, and so the field manager, of the built-in controllers (F8).
 pub const CONTROLLER_MANAGER: &str = "kube-controller-manager";
@@ -94,7 +95,7 @@ pub struct WatchEvent {
     pub seq: u64,
     pub kind: Kind,
     pub event: EventType,
-    pub object: Arc<Value>,
+    pub object: Arc<Stored>,
 }
 
 /// What an Event says: `Normal`/`Warning`, the reason, the message, the reporting component.
@@ -113,7 +114,7 @@ pub enum Writer {
 }
 
 pub struct ApiServer {
-    objects: BTreeMap<Kind, BTreeMap<String, Arc<Value>>>,
+    objects: BTreeMap<Kind, BTreeMap<String, Arc<Stored>>>,
     rv: u64,
     log: VecDeque<WatchEvent>,
     /// Sequence number of `log[0]`.
@@ -239,12 +240,12 @@ impl ApiServer {
         self.objects
             .get(&kind)
             .and_then(|m| m.get(name))
-            .map(|o| &**o)
+            .map(|o| o.value())
             .ok_or_else(|| ApiError::not_found(kind, name))
     }
 
     /// The stored object itself, shared rather than copied.
-    pub fn get_shared(&self, kind: Kind, name: &str) -> Result<Arc<Value>, ApiError> {
+    pub fn get_shared(&self, kind: Kind, name: &str) -> Result<Arc<Stored>, ApiError> {
         self.objects
             .get(&kind)
             .and_then(|m| m.get(name))
@@ -257,7 +258,7 @@ impl ApiServer {
         self.objects
             .get(&kind)
             .into_iter()
-            .flat_map(|m| m.values().map(|o| &**o))
+            .flat_map(|m| m.values().map(|o| o.value()))
     }
 
     pub fn count(&self, kind: Kind) -> usize {
@@ -291,7 +292,7 @@ impl ApiServer {
         );
     }
 
-    fn emit(&mut self, kind: Kind, event: EventType, object: &Arc<Value>) {
+    fn emit(&mut self, kind: Kind, event: EventType, object: &Arc<Stored>) {
         let seq = self.next_seq();
         self.log.push_back(WatchEvent {
             seq,
@@ -333,7 +334,7 @@ impl ApiServer {
         kind: Kind,
         mut obj: Value,
         now: u64,
-    ) -> Result<Arc<Value>, ApiError> {
+    ) -> Result<Arc<Stored>, ApiError> {
         let mut name = obj::name(&obj).to_string();
         if name.is_empty() {
             let prefix = obj::str(&obj, &["metadata", "generateName"])
@@ -393,7 +394,7 @@ impl ApiServer {
             self.track_update(kind, &managed::zero_object(), &mut obj);
         }
         self.bump(&mut obj);
-        let obj = Arc::new(obj);
+        let obj = Arc::new(Stored::new(kind, obj));
         self.emit(kind, EventType::Added, &obj);
         self.objects
             .entry(kind)
@@ -415,7 +416,7 @@ impl ApiServer {
         kind: Kind,
         mut obj: Value,
         rv: Option<&str>,
-    ) -> Result<Arc<Value>, ApiError> {
+    ) -> Result<Arc<Stored>, ApiError> {
         let name = obj::name(&obj).to_string();
         self.check_precondition(kind, &name, rv)?;
         let old = self.get_shared(kind, &name)?;
@@ -452,7 +453,7 @@ impl ApiServer {
     pub fn update_status(&mut self, kind: Kind, mut obj: Value) -> Result<Value, ApiError> {
         let name = obj::name(&obj).to_string();
         let old = self.get_shared(kind, &name)?;
-        let mut keep = (*old).clone();
+        let mut keep = old.value().clone();
         if let Some(s) = obj.get("status") {
             obj::set(&mut keep, &["status"], s.clone());
         }
@@ -479,12 +480,12 @@ impl ApiServer {
         kind: Kind,
         name: &str,
         f: impl FnOnce(&mut Value),
-    ) -> Result<Arc<Value>, ApiError> {
+    ) -> Result<Arc<Stored>, ApiError> {
         let old = self.get_shared(kind, name)?;
-        let mut obj = (*old).clone();
+        let mut obj = old.value().clone();
         f(&mut obj);
         // The controllers write only a changed status; an unchanged one is no write.
-        if obj == *old {
+        if obj == **old {
             return Ok(old);
         }
         self.store_status(kind, name, old, obj)
@@ -496,9 +497,9 @@ impl ApiServer {
         &mut self,
         kind: Kind,
         name: &str,
-        old: Arc<Value>,
+        old: Arc<Stored>,
         mut obj: Value,
-    ) -> Result<Arc<Value>, ApiError> {
+    ) -> Result<Arc<Stored>, ApiError> {
         validate_status(kind, &obj)?;
         self.track_status_update(kind, &old, &mut obj);
         self.store_modified(kind, name.to_string(), old, obj)
@@ -520,9 +521,9 @@ impl ApiServer {
         kind: Kind,
         name: &str,
         f: impl FnOnce(&mut Value),
-    ) -> Result<Arc<Value>, ApiError> {
+    ) -> Result<Arc<Stored>, ApiError> {
         let old = self.get_shared(kind, name)?;
-        let mut obj = (*old).clone();
+        let mut obj = old.value().clone();
         f(&mut obj);
         self.store_modified(kind, name.to_string(), old, obj)
     }
@@ -531,9 +532,9 @@ impl ApiServer {
         &mut self,
         kind: Kind,
         name: String,
-        old: Arc<Value>,
+        old: Arc<Stored>,
         mut obj: Value,
-    ) -> Result<Arc<Value>, ApiError> {
+    ) -> Result<Arc<Stored>, ApiError> {
         // A write that changes nothing is not persisted: same resourceVersion, no event.
         // The new version is compared with the old one's resourceVersion in place (the
         // bump below overwrites it), which saves copying the object.
@@ -542,11 +543,11 @@ impl ApiServer {
             &["metadata", "resourceVersion"],
             old["metadata"]["resourceVersion"].clone(),
         );
-        if obj == *old {
+        if obj == **old {
             return Ok(old);
         }
         self.bump(&mut obj);
-        let obj = Arc::new(obj);
+        let obj = Arc::new(Stored::new(kind, obj));
         // H5: with finalizers gone, a deleting object is removed.
         let finalizers_empty = obj::path(&obj, &["metadata", "finalizers"])
             .and_then(Value::as_array)
@@ -587,7 +588,7 @@ impl ApiServer {
         name: &str,
         grace: Option<i64>,
         now: u64,
-    ) -> Result<Arc<Value>, ApiError> {
+    ) -> Result<Arc<Stored>, ApiError> {
         self.delete_propagating_shared(kind, name, grace, Propagation::Background, now)
     }
 
@@ -614,19 +615,21 @@ impl ApiServer {
         grace: Option<i64>,
         propagation: Propagation,
         now: u64,
-    ) -> Result<Arc<Value>, ApiError> {
+    ) -> Result<Arc<Stored>, ApiError> {
         let mut old = self.get_shared(kind, name)?;
         if let Some(f) = propagation.finalizer()
             && !obj::is_deleting(&old)
         {
-            let list = Arc::make_mut(&mut old)["metadata"]
-                .as_object_mut()
-                .map(|m| m.entry("finalizers").or_insert_with(|| json!([])));
-            if let Some(Value::Array(a)) = list
-                && !a.iter().any(|x| x == f)
-            {
-                a.push(json!(f));
-            }
+            Arc::make_mut(&mut old).edit(|o| {
+                let list = o["metadata"]
+                    .as_object_mut()
+                    .map(|m| m.entry("finalizers").or_insert_with(|| json!([])));
+                if let Some(Value::Array(a)) = list
+                    && !a.iter().any(|x| x == f)
+                {
+                    a.push(json!(f));
+                }
+            });
         }
         let has_finalizers = obj::path(&old, &["metadata", "finalizers"])
             .and_then(Value::as_array)
@@ -659,14 +662,14 @@ impl ApiServer {
         &mut self,
         kind: Kind,
         name: &str,
-        old: Arc<Value>,
+        old: Arc<Stored>,
         at: u64,
         grace: i64,
-    ) -> Result<Arc<Value>, ApiError> {
+    ) -> Result<Arc<Stored>, ApiError> {
         if obj::is_deleting(&old) {
             return Ok(old);
         }
-        let mut obj = (*old).clone();
+        let mut obj = old.value().clone();
         obj::set(
             &mut obj,
             &["metadata", "deletionTimestamp"],
@@ -688,14 +691,14 @@ impl ApiServer {
         unshare(self.remove_shared(kind, name))
     }
 
-    fn remove_shared(&mut self, kind: Kind, name: &str) -> Arc<Value> {
+    fn remove_shared(&mut self, kind: Kind, name: &str) -> Arc<Stored> {
         let Some(obj) = self.objects.get_mut(&kind).and_then(|m| m.remove(name)) else {
-            return Arc::new(Value::Null);
+            return Arc::new(Stored::new(kind, Value::Null));
         };
         // The removed object is unshared when nobody else holds it; otherwise one copy.
-        let mut obj = Arc::unwrap_or_clone(obj);
+        let mut obj = Arc::unwrap_or_clone(obj).into_value();
         self.bump(&mut obj);
-        let obj = Arc::new(obj);
+        let obj = Arc::new(Stored::new(kind, obj));
         self.emit(kind, EventType::Deleted, &obj);
         obj
     }
@@ -767,11 +770,13 @@ impl ApiServer {
                 .and_then(|m| m.get_mut(name))
         });
         if let Some(e) = stored {
-            let e = Arc::make_mut(e);
-            e["count"] = json!(o.count);
-            e["lastTimestamp"] = ts;
-            e["message"] = json!(o.message);
-            e["metadata"]["resourceVersion"] = json!(self.rv.to_string());
+            let rv = self.rv.to_string();
+            Arc::make_mut(e).edit(|e| {
+                e["count"] = json!(o.count);
+                e["lastTimestamp"] = ts;
+                e["message"] = json!(o.message);
+                e["metadata"]["resourceVersion"] = json!(rv);
+            });
             return;
         }
         // A repeat of an event the API has since expired is created again under its old
@@ -821,7 +826,7 @@ impl ApiServer {
         self.objects
             .entry(Kind::Event)
             .or_default()
-            .insert(name, Arc::new(event));
+            .insert(name, Arc::new(Stored::new(Kind::Event, event)));
     }
 
     /// A component's process is gone: its event correlator starts afresh.
@@ -831,8 +836,8 @@ impl ApiServer {
 }
 
 /// The caller's own copy of a stored object.
-fn unshare(o: Arc<Value>) -> Value {
-    Arc::unwrap_or_clone(o)
+fn unshare(o: Arc<Stored>) -> Value {
+    Arc::unwrap_or_clone(o).into_value()
 }
 
 /// The count rules of ValidateDeploymentStatus / ValidateReplicaSetStatus: a forged status

@@ -398,7 +398,11 @@ mod tests {
         run(&mut c, 4);
         let combined = |m: &String| m.starts_with(crate::sim::recorder::COMBINED);
         assert_eq!(messages(&c).iter().filter(|m| combined(m)).count(), 1);
-        assert_eq!(messages(&c).len(), 10, "9 single events and the combined one");
+        assert_eq!(
+            messages(&c).len(),
+            10,
+            "9 single events and the combined one"
+        );
         c.set_state(Component::ReplicaSet, RunState::Crashed);
         c.set_state(Component::ReplicaSet, RunState::Running);
         let victim = obj::name(c.api.list(Kind::Pod).next().unwrap()).to_string();

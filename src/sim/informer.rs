@@ -11,6 +11,7 @@ use super::api::{ApiServer, EventType, WatchEvent};
 use super::directive::Trigger;
 use super::kind::Kind;
 use super::obj;
+use super::stored::Stored;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RunState {
@@ -36,27 +37,27 @@ impl RunState {
 pub struct Delta {
     pub kind: Kind,
     pub event: EventType,
-    pub object: Arc<Value>,
-    pub old: Option<Arc<Value>>,
+    pub object: Arc<Stored>,
+    pub old: Option<Arc<Stored>>,
 }
 
 /// Cached objects of one kind by name, with the indexes controllers look them up by
 /// (client-go's indexers): by uid, and by the uid of their controller owner.
 #[derive(Default)]
 struct Store {
-    by_name: BTreeMap<String, Arc<Value>>,
+    by_name: BTreeMap<String, Arc<Stored>>,
     by_uid: HashMap<String, String>,
     /// Objects with a controller ownerReference, by that owner's uid, in name order.
-    by_owner: HashMap<String, BTreeMap<String, Arc<Value>>>,
+    by_owner: HashMap<String, BTreeMap<String, Arc<Stored>>>,
     /// Objects with no controller: candidates for adoption.
-    orphans: BTreeMap<String, Arc<Value>>,
+    orphans: BTreeMap<String, Arc<Stored>>,
 }
 
 impl Store {
-    fn insert(&mut self, name: String, o: Arc<Value>) -> Option<Arc<Value>> {
+    fn insert(&mut self, name: String, o: Arc<Stored>) -> Option<Arc<Stored>> {
         let old = self.remove(&name);
         self.by_uid.insert(obj::uid(&o).to_string(), name.clone());
-        match obj::controller_uid(&o) {
+        match o.controller_uid() {
             Some(u) => {
                 self.by_owner
                     .entry(u.to_string())
@@ -71,13 +72,13 @@ impl Store {
         old
     }
 
-    fn remove(&mut self, name: &str) -> Option<Arc<Value>> {
+    fn remove(&mut self, name: &str) -> Option<Arc<Stored>> {
         let old = self.by_name.remove(name)?;
         let uid = obj::uid(&old);
         if self.by_uid.get(uid).is_some_and(|n| n == name) {
             self.by_uid.remove(uid);
         }
-        match obj::controller_uid(&old) {
+        match old.controller_uid() {
             Some(u) => {
                 if let Some(m) = self.by_owner.get_mut(u) {
                     m.remove(name);
@@ -137,11 +138,11 @@ impl Informer {
     }
 
     pub fn get(&self, kind: Kind, name: &str) -> Option<&Value> {
-        self.get_shared(kind, name).map(|o| &**o)
+        self.get_shared(kind, name).map(|o| o.value())
     }
 
     /// The cached object itself, to keep without copying it.
-    pub fn get_shared(&self, kind: Kind, name: &str) -> Option<&Arc<Value>> {
+    pub fn get_shared(&self, kind: Kind, name: &str) -> Option<&Arc<Stored>> {
         self.cache.get(&kind).and_then(|m| m.by_name.get(name))
     }
 
@@ -155,7 +156,7 @@ impl Informer {
         self.cache
             .get(&kind)
             .into_iter()
-            .flat_map(|m| m.by_name.values().map(|o| &**o))
+            .flat_map(|m| m.by_name.values().map(|o| o.value()))
     }
 
     /// The name of the cached object with this uid.
@@ -171,7 +172,7 @@ impl Informer {
         &'a self,
         kind: Kind,
         owner_uid: &str,
-    ) -> impl Iterator<Item = &'a Arc<Value>> + 'a {
+    ) -> impl Iterator<Item = &'a Arc<Stored>> + 'a {
         self.cache
             .get(&kind)
             .and_then(|m| m.by_owner.get(owner_uid))
@@ -180,7 +181,7 @@ impl Informer {
     }
 
     /// Cached objects of a kind with no controller owner, in name order.
-    pub fn orphans(&self, kind: Kind) -> impl Iterator<Item = &Arc<Value>> {
+    pub fn orphans(&self, kind: Kind) -> impl Iterator<Item = &Arc<Stored>> {
         self.cache
             .get(&kind)
             .into_iter()
@@ -301,7 +302,7 @@ impl Informer {
         let mut out = Vec::new();
         for kind in self.watches {
             for o in api.list(*kind) {
-                let o = Arc::new(o.clone());
+                let o = Arc::new(Stored::new(*kind, o.clone()));
                 self.cache
                     .entry(*kind)
                     .or_default()

@@ -22,5 +22,6 @@ pub mod recorder;
 pub mod scenario;
 pub mod session;
 pub mod shell;
+pub mod stored;
 pub mod table;
 pub mod time;

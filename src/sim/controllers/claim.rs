@@ -11,9 +11,8 @@ use crate::sim::api::ApiServer;
 use crate::sim::informer::Informer;
 use crate::sim::kind::Kind;
 use crate::sim::obj;
+use crate::sim::stored::Stored;
 use crate::sim::time::sim_unix;
-
-use super::pods::{is_active, is_available, is_ready, ready_since};
 
 /// Deployments whose selector matches an orphaned ReplicaSet.
 pub fn selecting(informer: &Informer, rs: &Value) -> Vec<String> {
@@ -27,7 +26,7 @@ pub fn selecting(informer: &Informer, rs: &Value) -> Vec<String> {
 
 /// Adopts every ReplicaSet with no controller that the Deployment's selector matches,
 /// patching in an ownerReference; returns them as written. Neither side may be deleting.
-pub fn adopt_replicasets(informer: &Informer, api: &mut ApiServer, d: &Value) -> Vec<Arc<Value>> {
+pub fn adopt_replicasets(informer: &Informer, api: &mut ApiServer, d: &Value) -> Vec<Arc<Stored>> {
     if obj::is_deleting(d) {
         return Vec::new();
     }
@@ -71,10 +70,10 @@ fn revision(rs: &Value) -> i64 {
 pub fn refresh_new_rs(
     api: &mut ApiServer,
     d: &Value,
-    rss: &[Arc<Value>],
+    rss: &[Arc<Stored>],
     ni: usize,
-) -> Option<Arc<Value>> {
-    let mut rs = (*rss[ni]).clone();
+) -> Option<Arc<Stored>> {
+    let mut rs = rss[ni].value().clone();
     let new_rev = rss
         .iter()
         .enumerate()
@@ -120,7 +119,7 @@ pub fn refresh_new_rs(
             }
         }
     }
-    if rs == *rss[ni] {
+    if rs == **rss[ni] {
         return None;
     }
     api.update_shared(Kind::ReplicaSet, rs, None).ok()
@@ -134,15 +133,16 @@ fn tick_of(t_unix: i64, now: u64) -> u64 {
 
 /// C7: with minReadySeconds, a ready pod becomes available later with no event of its
 /// own, so the ReplicaSet is looked at again when the first such pod gets there.
-pub fn available_check_at(rs: &Value, pods: &[&Value], now: u64) -> Option<u64> {
+pub fn available_check_at(rs: &Value, pods: &[&Stored], now: u64) -> Option<u64> {
     let min_ready = obj::int(rs, &["spec", "minReadySeconds"]).unwrap_or(0);
     if min_ready <= 0 {
         return None;
     }
     pods.iter()
-        .filter(|p| is_active(p) && is_ready(p))
-        .filter(|p| !is_available(p, min_ready, sim_unix(now)))
-        .filter_map(|p| ready_since(p))
+        .map(|p| p.pod())
+        .filter(|p| p.active && p.ready)
+        .filter(|p| !p.available(min_ready, sim_unix(now)))
+        .filter_map(|p| p.ready_since)
         .map(|t| tick_of(t + min_ready + 1, now).max(now + 1))
         .min()
 }
@@ -150,6 +150,7 @@ pub fn available_check_at(rs: &Value, pods: &[&Value], now: u64) -> Option<u64> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::controllers::pods::{is_active, is_available, is_ready};
     use crate::sim::time::{parse_rfc3339, rfc3339};
 
     #[test]
@@ -157,6 +158,7 @@ mod tests {
         let rs = json!({"spec": {"minReadySeconds": 5}});
         let pod = json!({"status": {"phase": "Running", "conditions": [
             {"type": "Ready", "status": "True", "lastTransitionTime": rfc3339(10)}]}});
+        let pod = Stored::new(Kind::Pod, pod);
         assert_eq!(available_check_at(&rs, &[&pod], 12), Some(16));
         // Not before it is available, and nothing once it is.
         assert!(!is_available(&pod, 5, sim_unix(15)));

@@ -10,6 +10,7 @@ use crate::sim::directive::Trigger;
 use crate::sim::informer::{Delta, Informer, RunState};
 use crate::sim::kind::Kind;
 use crate::sim::obj;
+use crate::sim::stored::Stored;
 use crate::sim::time::{parse_rfc3339, rfc3339, sim_unix};
 
 use super::hash::pod_template_hash;
@@ -21,7 +22,7 @@ const DESIRED: &str = "deployment.kubernetes.io/desired-replicas";
 const MAX: &str = "deployment.kubernetes.io/max-replicas";
 
 /// Oldest first, as the controller sorts ReplicaSets by creation time.
-fn sort_oldest_first(rss: &mut [Arc<Value>]) {
+fn sort_oldest_first(rss: &mut [Arc<Stored>]) {
     rss.sort_by(|a, b| {
         let ta = obj::str(a, &["metadata", "creationTimestamp"]).and_then(parse_rfc3339);
         let tb = obj::str(b, &["metadata", "creationTimestamp"]).and_then(parse_rfc3339);
@@ -258,8 +259,8 @@ impl DeploymentController {
             .sum()
     }
 
-    fn owned_rss(&self, d: &Value) -> Vec<Arc<Value>> {
-        let mut rss: Vec<Arc<Value>> = self
+    fn owned_rss(&self, d: &Value) -> Vec<Arc<Stored>> {
+        let mut rss: Vec<Arc<Stored>> = self
             .informer
             .owned_by(Kind::ReplicaSet, obj::uid(d))
             .cloned()
@@ -365,11 +366,11 @@ impl DeploymentController {
         &mut self,
         api: &mut ApiServer,
         d: &Value,
-        rss: &[Arc<Value>],
+        rss: &[Arc<Stored>],
         replicas: i64,
         surge: i64,
         now: u64,
-    ) -> Option<(Arc<Value>, bool)> {
+    ) -> Option<(Arc<Stored>, bool)> {
         let collisions = obj::int(d, &["status", "collisionCount"]).unwrap_or(0);
         let hash = pod_template_hash(&d["spec"]["template"], collisions);
         let name = format!("{}-{hash}", obj::name(d));
@@ -460,7 +461,7 @@ impl DeploymentController {
         api: &mut ApiServer,
         d: &Value,
         name: &str,
-    ) -> Option<(Arc<Value>, bool)> {
+    ) -> Option<(Arc<Stored>, bool)> {
         let rs = self.informer.get_shared(Kind::ReplicaSet, name)?;
         if obj::controller_uid(rs) == Some(obj::uid(d))
             && template_without_hash(&rs["spec"]["template"])
@@ -481,7 +482,14 @@ impl DeploymentController {
     }
 
     /// Sets an RS's replicas and the annotations recording the Deployment's size.
-    fn scale_rs(&mut self, api: &mut ApiServer, d: &Value, rs: &mut Arc<Value>, to: i64, now: u64) {
+    fn scale_rs(
+        &mut self,
+        api: &mut ApiServer,
+        d: &Value,
+        rs: &mut Arc<Stored>,
+        to: i64,
+        now: u64,
+    ) {
         let from = spec_replicas(rs);
         let d_replicas = obj::int(d, &["spec", "replicas"]).unwrap_or(1);
         let (_, surge, _) = strategy(d);
@@ -523,7 +531,7 @@ impl DeploymentController {
         &mut self,
         api: &mut ApiServer,
         d: &Value,
-        rss: &mut [Arc<Value>],
+        rss: &mut [Arc<Stored>],
         ni: usize,
         surge: i64,
         max_unavailable: i64,
@@ -593,7 +601,7 @@ impl DeploymentController {
         &mut self,
         api: &mut ApiServer,
         d: &Value,
-        rss: &mut [Arc<Value>],
+        rss: &mut [Arc<Stored>],
         ni: usize,
         now: u64,
     ) {
@@ -620,7 +628,7 @@ impl DeploymentController {
         &mut self,
         api: &mut ApiServer,
         d: &Value,
-        rss: &mut [Arc<Value>],
+        rss: &mut [Arc<Stored>],
         new_idx: Option<usize>,
         now: u64,
     ) {
@@ -688,11 +696,11 @@ impl DeploymentController {
         &mut self,
         api: &mut ApiServer,
         d: &Value,
-        rss: &[Arc<Value>],
+        rss: &[Arc<Stored>],
         new_idx: Option<usize>,
     ) {
         let limit = obj::int(d, &["spec", "revisionHistoryLimit"]).unwrap_or(10);
-        let mut old: Vec<&Arc<Value>> = rss
+        let mut old: Vec<&Arc<Stored>> = rss
             .iter()
             .enumerate()
             .filter(|(i, rs)| {
@@ -716,7 +724,7 @@ impl DeploymentController {
         &mut self,
         api: &mut ApiServer,
         d: &Value,
-        rss: &[Arc<Value>],
+        rss: &[Arc<Stored>],
         new_idx: Option<usize>,
         now: u64,
         created_new: bool,
@@ -810,7 +818,7 @@ impl DeploymentController {
         &self,
         conds: &mut Vec<Value>,
         d: &Value,
-        rss: &[Arc<Value>],
+        rss: &[Arc<Stored>],
         new_idx: Option<usize>,
         status: &serde_json::Map<String, Value>,
         now: u64,

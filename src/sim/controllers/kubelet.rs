@@ -123,9 +123,9 @@ impl Kubelet {
                 .unwrap_or(now_unix);
             let age = (now_unix - created).max(0) as u64;
             // The pod's status moves on in one copy of it; an unchanged one is not written.
-            let mut next = (*pod).clone();
+            let mut next = pod.value().clone();
             let done = self.advance(&mut next, age, now);
-            if next != *pod {
+            if next != **pod {
                 pull_events(api, &pod, &next, now);
                 let _ = api.store_status(Kind::Pod, &name, pod, next);
             }

@@ -38,10 +38,11 @@ pub fn ready_since(pod: &Value) -> Option<i64> {
 
 /// H3: Ready, and Ready for longer than minReadySeconds.
 pub fn is_available(pod: &Value, min_ready_seconds: i64, now_unix: i64) -> bool {
-    if !is_ready(pod) {
-        return false;
-    }
-    min_ready_seconds == 0 || ready_since(pod).is_some_and(|t| t + min_ready_seconds < now_unix)
+    available(is_ready(pod), ready_since(pod), min_ready_seconds, now_unix)
+}
+
+fn available(ready: bool, since: Option<i64>, min_ready_seconds: i64, now_unix: i64) -> bool {
+    ready && (min_ready_seconds == 0 || since.is_some_and(|t| t + min_ready_seconds < now_unix))
 }
 
 fn phase_rank(pod: &Value) -> u8 {
@@ -79,37 +80,60 @@ fn created(pod: &Value) -> i64 {
         .unwrap_or(0)
 }
 
-/// [`deletion_order`] as a sort key, to compute once per pod: keys compare as the
-/// order does.
-pub fn deletion_key(pod: &Value) -> impl Ord + use<'_> {
-    (
-        phase_rank(pod),
-        is_ready(pod),
-        deletion_cost(pod),
-        std::cmp::Reverse(ready_since(pod).unwrap_or(0)),
-        std::cmp::Reverse(restarts(pod)),
-        std::cmp::Reverse(created(pod)),
-        obj::uid(pod),
-    )
+/// What the ReplicaSet controller asks of a pod (C1, C5, H3), read once per stored
+/// version (see [`crate::sim::stored`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PodFacts {
+    pub active: bool,
+    pub ready: bool,
+    /// Unix second the pod became Ready.
+    pub ready_since: Option<i64>,
+    pub phase_rank: u8,
+    pub deletion_cost: i64,
+    pub restarts: i64,
+    /// Unix second of creationTimestamp.
+    pub created: i64,
+}
+
+impl PodFacts {
+    pub fn of(pod: &Value) -> Self {
+        PodFacts {
+            active: is_active(pod),
+            ready: is_ready(pod),
+            ready_since: ready_since(pod),
+            phase_rank: phase_rank(pod),
+            deletion_cost: deletion_cost(pod),
+            restarts: restarts(pod),
+            created: created(pod),
+        }
+    }
+
+    /// H3, as [`is_available`].
+    pub fn available(&self, min_ready_seconds: i64, now_unix: i64) -> bool {
+        available(self.ready, self.ready_since, min_ready_seconds, now_unix)
+    }
+
+    /// [`deletion_order`] as a sort key: keys compare as the order does.
+    pub fn deletion_key(self, uid: &str) -> impl Ord + use<'_> {
+        (
+            self.phase_rank,
+            self.ready,
+            self.deletion_cost,
+            // Ready for less time first: the later Ready time goes first.
+            std::cmp::Reverse(self.ready_since.unwrap_or(0)),
+            std::cmp::Reverse(self.restarts),
+            // Newer first.
+            std::cmp::Reverse(self.created),
+            uid,
+        )
+    }
 }
 
 /// C5 order, first to delete first. The demo has no nodes, so rules 1 (unscheduled
 /// first) and 5 (co-located pods) never separate two pods.
 pub fn deletion_order(a: &Value, b: &Value) -> Ordering {
-    phase_rank(a)
-        .cmp(&phase_rank(b))
-        .then(is_ready(a).cmp(&is_ready(b)))
-        .then(deletion_cost(a).cmp(&deletion_cost(b)))
-        // Ready for less time first: the later Ready time goes first.
-        .then(
-            ready_since(b)
-                .unwrap_or(0)
-                .cmp(&ready_since(a).unwrap_or(0)),
-        )
-        .then(restarts(b).cmp(&restarts(a)))
-        // Newer first.
-        .then(created(b).cmp(&created(a)))
-        .then(obj::uid(a).cmp(obj::uid(b)))
+    let key = |p| PodFacts::of(p).deletion_key(obj::uid(p));
+    key(a).cmp(&key(b))
 }
 
 #[cfg(test)]

@@ -11,9 +11,10 @@ use crate::sim::directive::Trigger;
 use crate::sim::informer::{Delta, Informer, RunState};
 use crate::sim::kind::Kind;
 use crate::sim::obj;
+use crate::sim::stored::Stored;
 use crate::sim::time::sim_unix;
 
-use super::pods::{deletion_key, deletion_order, is_active, is_available, is_ready};
+use super::pods::{deletion_order, is_active};
 
 pub const WATCHES: &[Kind] = &[Kind::ReplicaSet, Kind::Pod];
 pub const COMPONENT: &str = "replicaset-controller";
@@ -31,9 +32,9 @@ struct Expectation {
 
 /// Two name-ordered lists merged into one (names are unique across them).
 fn merged<'a>(
-    a: impl Iterator<Item = &'a Arc<Value>>,
-    b: impl Iterator<Item = &'a Arc<Value>>,
-) -> Vec<&'a Value> {
+    a: impl Iterator<Item = &'a Arc<Stored>>,
+    b: impl Iterator<Item = &'a Arc<Stored>>,
+) -> Vec<&'a Stored> {
     let (mut a, mut b) = (a.peekable(), b.peekable());
     let mut out = Vec::new();
     loop {
@@ -53,7 +54,7 @@ fn merged<'a>(
 /// Pods owned by the ReplicaSet after adoption and release (C1), read from the cache
 /// without copying them. Only its own pods and ownerless ones can be claimed, so only
 /// those are visited (in name order, as a full scan would meet them).
-fn claim<'a>(informer: &'a Informer, api: &mut ApiServer, rs: &Value) -> Vec<&'a Value> {
+fn claim<'a>(informer: &'a Informer, api: &mut ApiServer, rs: &Value) -> Vec<&'a Stored> {
     let uid = obj::uid(rs);
     let selector = &rs["spec"]["selector"];
     let mut owned = Vec::new();
@@ -63,7 +64,7 @@ fn claim<'a>(informer: &'a Informer, api: &mut ApiServer, rs: &Value) -> Vec<&'a
     );
     for pod in candidates {
         let matches = obj::selector_matches(selector, pod);
-        match obj::controller_uid(pod) {
+        match pod.controller_uid() {
             Some(u) if u == uid && matches => owned.push(pod),
             Some(u) if u == uid => {
                 // Labels no longer match: release it.
@@ -71,7 +72,7 @@ fn claim<'a>(informer: &'a Informer, api: &mut ApiServer, rs: &Value) -> Vec<&'a
                     obj::remove(p, &["metadata", "ownerReferences"]);
                 });
             }
-            None if matches && !obj::is_deleting(pod) => {
+            None if matches && !pod.facts().deleting => {
                 let r = obj::owner_ref(rs, "ReplicaSet");
                 if api
                     .update_metadata_shared(Kind::Pod, obj::name(pod), |p| {
@@ -89,13 +90,13 @@ fn claim<'a>(informer: &'a Informer, api: &mut ApiServer, rs: &Value) -> Vec<&'a
 }
 
 /// C2: the status the claimed pods add up to.
-fn status_for(rs: &Value, pods: &[&Value], now: u64) -> Value {
-    let active: Vec<&Value> = pods.iter().copied().filter(|p| is_active(p)).collect();
+fn status_for(rs: &Value, pods: &[&Stored], now: u64) -> Value {
+    let active: Vec<&Stored> = pods.iter().copied().filter(|p| p.pod().active).collect();
     status_of_active(rs, &active, now)
 }
 
 /// [`status_for`] from the claimed pods that are active.
-fn status_of_active(rs: &Value, active: &[&Value], now: u64) -> Value {
+fn status_of_active(rs: &Value, active: &[&Stored], now: u64) -> Value {
     let min_ready = obj::int(rs, &["spec", "minReadySeconds"]).unwrap_or(0);
     let template_labels = &rs["spec"]["template"]["metadata"]["labels"];
     let fully = active
@@ -107,18 +108,13 @@ fn status_of_active(rs: &Value, active: &[&Value], now: u64) -> Value {
             })
         })
         .count();
-    let ready: Vec<&Value> = active.iter().copied().filter(|p| is_ready(p)).collect();
+    let now_unix = sim_unix(now);
+    let ready = active.iter().filter(|p| p.pod().ready).count();
     // Available is Ready for minReadySeconds (H3): with none, every Ready pod.
-    let available = if min_ready == 0 {
-        ready.len()
-    } else {
-        let now_unix = sim_unix(now);
-        ready
-            .iter()
-            .filter(|p| is_available(p, min_ready, now_unix))
-            .count()
-    };
-    let ready = ready.len();
+    let available = active
+        .iter()
+        .filter(|p| p.pod().available(min_ready, now_unix))
+        .count();
     let mut status = json!({
         "fullyLabeledReplicas": fully,
         "observedGeneration": obj::int(rs, &["metadata", "generation"]).unwrap_or(1),
@@ -183,17 +179,17 @@ impl ReplicaSetController {
     pub fn handle(&mut self, deltas: Vec<Delta>) {
         for d in deltas {
             let owner = match d.kind {
-                Kind::Pod => obj::controller_uid(&d.object).and_then(|u| self.rs_by_uid(u)),
+                Kind::Pod => d.object.controller_uid().and_then(|u| self.rs_by_uid(u)),
                 _ => None,
             };
             // Expectations follow the controller's own writes in either mode.
             if let Some(rs) = &owner {
-                let was_deleting = d.old.as_ref().is_some_and(|o| obj::is_deleting(o));
+                let was_deleting = d.old.as_ref().is_some_and(|o| o.facts().deleting);
                 let e = self.expectations.entry(rs.clone()).or_default();
                 match d.event {
                     EventType::Added => e.adds -= 1,
                     EventType::Deleted if !was_deleting => e.dels -= 1,
-                    EventType::Modified if obj::is_deleting(&d.object) && !was_deleting => {
+                    EventType::Modified if d.object.facts().deleting && !was_deleting => {
                         e.dels -= 1
                     }
                     _ => {}
@@ -228,7 +224,7 @@ impl ReplicaSetController {
                     if let Some(old_owner) = d
                         .old
                         .as_ref()
-                        .and_then(|o| obj::controller_uid(o))
+                        .and_then(|o| o.controller_uid())
                         .and_then(|u| self.rs_by_uid(u))
                         && Some(&old_owner) != owner.as_ref()
                     {
@@ -299,7 +295,7 @@ impl ReplicaSetController {
             // deletes pods, but still reports the ones it owns as they go.
             let uid = obj::uid(&rs);
             let status = {
-                let owned: Vec<&Value> = self
+                let owned: Vec<&Stored> = self
                     .informer
                     .owned_by(Kind::Pod, uid)
                     .map(|p| &**p)
@@ -314,13 +310,16 @@ impl ReplicaSetController {
         // Read everything from the cache first; act after.
         let (status, create, victims, recheck) = {
             let pods = claim(&self.informer, api, &rs);
-            let active: Vec<&Value> = pods.iter().copied().filter(|p| is_active(p)).collect();
+            let active: Vec<&Stored> = pods.iter().copied().filter(|p| p.pod().active).collect();
             let diff = active.len() as i64 - want;
             let mut victims = Vec::new();
             if satisfied && diff > 0 {
                 // The C5 ranking, each pod's key computed once; only the first `diff`
                 // need ordering.
-                let mut ranked: Vec<_> = active.iter().map(|p| (deletion_key(p), *p)).collect();
+                let mut ranked: Vec<_> = active
+                    .iter()
+                    .map(|p| (p.pod().deletion_key(obj::uid(p)), *p))
+                    .collect();
                 let k = diff.min(BURST) as usize;
                 if k < ranked.len() {
                     ranked.select_nth_unstable_by(k, |a, b| a.0.cmp(&b.0));
@@ -500,7 +499,7 @@ impl ReplicaSetController {
         };
         for n in names {
             if let Some(rs) = self.informer.get_shared(Kind::ReplicaSet, &n).cloned() {
-                let pods: Vec<&Value> = self
+                let pods: Vec<&Stored> = self
                     .informer
                     .owned_by(Kind::Pod, obj::uid(&rs))
                     .map(|p| &**p)
