@@ -15,7 +15,7 @@ use super::kind::Kind;
 use super::managed::{self, ManagedField};
 use super::obj;
 use super::recorder::{Incoming, Recorders};
-use super::stored::Stored;
+use super::stored::{LabelSets, Stored};
 
 /// The user agent, and so the field manager, of the built-in controllers (F8).
 pub const CONTROLLER_MANAGER: &str = "kube-controller-manager";
@@ -125,6 +125,8 @@ pub struct ApiServer {
     pub clock: u64,
     /// The components' event correlators (see `record_event`).
     recorders: Recorders,
+    /// One shared copy of each stored label set.
+    labels: LabelSets,
     /// The field manager (and subresource) of the writes now being made (F8); writers
     /// set it, and it falls back to the controllers' `kube-controller-manager`.
     manager: (String, Option<String>),
@@ -148,6 +150,7 @@ impl ApiServer {
             rng,
             clock: 0,
             recorders: Recorders::default(),
+            labels: LabelSets::default(),
             manager: (CONTROLLER_MANAGER.to_string(), None),
         }
     }
@@ -259,6 +262,11 @@ impl ApiServer {
             .get(&kind)
             .into_iter()
             .flat_map(|m| m.values().map(|o| o.value()))
+    }
+
+    /// [`Self::list`], the stored objects themselves.
+    pub fn list_shared(&self, kind: Kind) -> impl Iterator<Item = &Arc<Stored>> {
+        self.objects.get(&kind).into_iter().flat_map(|m| m.values())
     }
 
     pub fn count(&self, kind: Kind) -> usize {
@@ -394,7 +402,7 @@ impl ApiServer {
             self.track_update(kind, &managed::zero_object(), &mut obj);
         }
         self.bump(&mut obj);
-        let obj = Arc::new(Stored::new(kind, obj));
+        let obj = Arc::new(Stored::interned(kind, obj, &mut self.labels));
         self.emit(kind, EventType::Added, &obj);
         self.objects
             .entry(kind)
@@ -547,7 +555,7 @@ impl ApiServer {
             return Ok(old);
         }
         self.bump(&mut obj);
-        let obj = Arc::new(Stored::new(kind, obj));
+        let obj = Arc::new(Stored::interned(kind, obj, &mut self.labels));
         // H5: with finalizers gone, a deleting object is removed.
         let finalizers_empty = obj::path(&obj, &["metadata", "finalizers"])
             .and_then(Value::as_array)
@@ -620,7 +628,7 @@ impl ApiServer {
         if let Some(f) = propagation.finalizer()
             && !obj::is_deleting(&old)
         {
-            Arc::make_mut(&mut old).edit(|o| {
+            Arc::make_mut(&mut old).edit(&mut self.labels, |o| {
                 let list = o["metadata"]
                     .as_object_mut()
                     .map(|m| m.entry("finalizers").or_insert_with(|| json!([])));
@@ -698,7 +706,7 @@ impl ApiServer {
         // The removed object is unshared when nobody else holds it; otherwise one copy.
         let mut obj = Arc::unwrap_or_clone(obj).into_value();
         self.bump(&mut obj);
-        let obj = Arc::new(Stored::new(kind, obj));
+        let obj = Arc::new(Stored::interned(kind, obj, &mut self.labels));
         self.emit(kind, EventType::Deleted, &obj);
         obj
     }
@@ -771,7 +779,7 @@ impl ApiServer {
         });
         if let Some(e) = stored {
             let rv = self.rv.to_string();
-            Arc::make_mut(e).edit(|e| {
+            Arc::make_mut(e).edit(&mut self.labels, |e| {
                 e["count"] = json!(o.count);
                 e["lastTimestamp"] = ts;
                 e["message"] = json!(o.message);
@@ -823,10 +831,10 @@ impl ApiServer {
             "source": {"component": component},
             "type": type_,
         });
-        self.objects
-            .entry(Kind::Event)
-            .or_default()
-            .insert(name, Arc::new(Stored::new(Kind::Event, event)));
+        self.objects.entry(Kind::Event).or_default().insert(
+            name,
+            Arc::new(Stored::interned(Kind::Event, event, &mut self.labels)),
+        );
     }
 
     /// A component's process is gone: its event correlator starts afresh.

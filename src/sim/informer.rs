@@ -301,8 +301,8 @@ impl Informer {
         self.cache.clear();
         let mut out = Vec::new();
         for kind in self.watches {
-            for o in api.list(*kind) {
-                let o = Arc::new(Stored::new(*kind, o.clone()));
+            for o in api.list_shared(*kind) {
+                let o = Arc::clone(o);
                 self.cache
                     .entry(*kind)
                     .or_default()

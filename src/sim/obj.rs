@@ -64,11 +64,20 @@ pub fn labels(v: &Value) -> Vec<(&str, &str)> {
         .unwrap_or_default()
 }
 
-/// Whether `labels` satisfy a LabelSelector's `matchLabels` (and simple `matchExpressions`).
+/// Whether an object's labels satisfy a LabelSelector's `matchLabels` (and simple
+/// `matchExpressions`).
 pub fn selector_matches(selector: &Value, obj: &Value) -> bool {
-    // Looked up in the labels map directly (no list of pairs): controllers run this for
-    // every candidate pod of every sync. Only string values count as labels.
-    let got = path(obj, &["metadata", "labels"]).and_then(Value::as_object);
+    selector_matches_labels(
+        selector,
+        path(obj, &["metadata", "labels"]).unwrap_or(&Value::Null),
+    )
+}
+
+/// [`selector_matches`] given the `metadata.labels` map itself.
+pub fn selector_matches_labels(selector: &Value, labels: &Value) -> bool {
+    // Looked up in the labels map directly (no list of pairs). Only string values count
+    // as labels.
+    let got = labels.as_object();
     let label = |k: &str| got.and_then(|m| m.get(k)).and_then(Value::as_str);
     let has = |k: &str, v: &str| label(k) == Some(v);
     let key_set = |k: &str| label(k).is_some();

@@ -57,13 +57,18 @@ fn merged<'a>(
 fn claim<'a>(informer: &'a Informer, api: &mut ApiServer, rs: &Value) -> Vec<&'a Stored> {
     let uid = obj::uid(rs);
     let selector = &rs["spec"]["selector"];
+    // Pods of one ReplicaSet share one labels map (see LabelSets): each distinct one is
+    // checked once.
+    let mut seen = LabelMemo::default();
     let mut owned = Vec::new();
     let candidates = merged(
         informer.owned_by(Kind::Pod, uid),
         informer.orphans(Kind::Pod),
     );
     for pod in candidates {
-        let matches = obj::selector_matches(selector, pod);
+        let matches = seen.check(&pod.facts().labels, |l| {
+            obj::selector_matches_labels(selector, l)
+        });
         match pod.controller_uid() {
             Some(u) if u == uid && matches => owned.push(pod),
             Some(u) if u == uid => {
@@ -89,6 +94,22 @@ fn claim<'a>(informer: &'a Informer, api: &mut ApiServer, rs: &Value) -> Vec<&'a
     owned
 }
 
+/// Answers about label sets, by the shared copy's address: a sync sees a handful.
+#[derive(Default)]
+struct LabelMemo(Vec<(*const Value, bool)>);
+
+impl LabelMemo {
+    fn check(&mut self, labels: &Arc<Value>, f: impl FnOnce(&Value) -> bool) -> bool {
+        let at = Arc::as_ptr(labels);
+        if let Some((_, answer)) = self.0.iter().find(|(p, _)| *p == at) {
+            return *answer;
+        }
+        let answer = f(labels);
+        self.0.push((at, answer));
+        answer
+    }
+}
+
 /// C2: the status the claimed pods add up to.
 fn status_for(rs: &Value, pods: &[&Stored], now: u64) -> Value {
     let active: Vec<&Stored> = pods.iter().copied().filter(|p| p.pod().active).collect();
@@ -99,12 +120,14 @@ fn status_for(rs: &Value, pods: &[&Stored], now: u64) -> Value {
 fn status_of_active(rs: &Value, active: &[&Stored], now: u64) -> Value {
     let min_ready = obj::int(rs, &["spec", "minReadySeconds"]).unwrap_or(0);
     let template_labels = &rs["spec"]["template"]["metadata"]["labels"];
+    let mut seen = LabelMemo::default();
     let fully = active
         .iter()
         .filter(|p| {
-            template_labels.as_object().is_none_or(|m| {
-                let labels = &p["metadata"]["labels"];
-                m.iter().all(|(k, v)| labels.get(k) == Some(v))
+            seen.check(&p.facts().labels, |labels| {
+                template_labels
+                    .as_object()
+                    .is_none_or(|m| m.iter().all(|(k, v)| labels.get(k) == Some(v)))
             })
         })
         .count();
