@@ -312,12 +312,37 @@ impl DeploymentController {
         let specs_before: Vec<i64> = rss.iter().map(|r| spec_replicas(r)).collect();
         if path == Path::Sync {
             self.scale(api, &d, &mut rss, new_idx, now);
+        } else if !rolling {
+            // B5 rolloutRecreate: the old ReplicaSets go to zero first, and the new one is
+            // made (or scaled up) only once none of their pods is left, terminating ones
+            // included: that wait is the point of Recreate.
+            if let Some(ni) = new_idx
+                && let Some(rs) = super::claim::refresh_new_rs(api, &d, &rss, ni)
+            {
+                rss[ni] = rs;
+            }
+            let scaled_down = self.scale_down_old(api, &d, &mut rss, new_idx, now);
+            if !scaled_down && !self.old_pods_running(&rss, new_idx) {
+                if new_idx.is_none() {
+                    match self.create_new_rs(api, &d, &rss, replicas, surge, now) {
+                        Some((rs, created)) => {
+                            rss.push(rs);
+                            new_idx = Some(rss.len() - 1);
+                            created_new = created;
+                        }
+                        None => return,
+                    }
+                }
+                if let Some(ni) = new_idx {
+                    let mut rs = rss[ni].clone();
+                    self.scale_rs(api, &d, &mut rs, replicas, now);
+                    rss[ni] = rs;
+                }
+            }
         } else {
             if new_idx.is_none() {
                 let old_total: i64 = rss.iter().map(|r| spec_replicas(r)).sum();
-                let initial = if !rolling && old_total > 0 {
-                    0
-                } else if rolling && old_total > 0 {
+                let initial = if old_total > 0 {
                     (replicas + surge - old_total).clamp(0, replicas)
                 } else {
                     replicas
@@ -338,11 +363,7 @@ impl DeploymentController {
                 rss[ni] = rs;
             }
             if let Some(ni) = new_idx {
-                if rolling {
-                    self.rolling(api, &d, &mut rss, ni, surge, max_unavailable, now);
-                } else {
-                    self.recreate(api, &d, &mut rss, ni, now);
-                }
+                self.rolling(api, &d, &mut rss, ni, surge, max_unavailable, now);
             }
         }
         // B11 runs where the source runs cleanupDeployment: in `sync` only while paused; in
@@ -427,7 +448,11 @@ impl DeploymentController {
         match api.create_shared(Kind::ReplicaSet, rs, now) {
             Ok(rs) => {
                 if replicas > 0 {
-                    let msg = format!("Scaled up replica set {} to {replicas}", obj::name(&rs));
+                    // v1.31+ wording (kubernetes#125118 put "from" before "to").
+                    let msg = format!(
+                        "Scaled up replica set {} from 0 to {replicas}",
+                        obj::name(&rs)
+                    );
                     scaling_event(api, d, &msg, now);
                 }
                 Some((rs, true))
@@ -516,7 +541,7 @@ impl DeploymentController {
             if from != to {
                 let dir = if to > from { "up" } else { "down" };
                 let msg = format!(
-                    "Scaled {dir} replica set {} to {to} from {from}",
+                    "Scaled {dir} replica set {} from {from} to {to}",
                     obj::name(rs)
                 );
                 scaling_event(api, d, &msg, now);
@@ -597,29 +622,43 @@ impl DeploymentController {
         }
     }
 
-    fn recreate(
+    /// scaleDownOldReplicaSetsForRecreate: every old ReplicaSet to zero. Returns whether
+    /// any was scaled (the sync then only updates status).
+    fn scale_down_old(
         &mut self,
         api: &mut ApiServer,
         d: &Value,
         rss: &mut [Arc<Stored>],
-        ni: usize,
+        new_idx: Option<usize>,
         now: u64,
-    ) {
-        let mut old_running = 0;
-        for i in (0..rss.len()).filter(|i| *i != ni) {
-            old_running += status_int(&rss[i], "replicas");
+    ) -> bool {
+        let mut scaled = false;
+        for i in (0..rss.len()).filter(|i| Some(*i) != new_idx) {
             if spec_replicas(&rss[i]) > 0 {
                 let mut rs = rss[i].clone();
                 self.scale_rs(api, d, &mut rs, 0, now);
                 rss[i] = rs;
+                scaled = true;
             }
         }
-        if old_running == 0 {
-            let replicas = obj::int(d, &["spec", "replicas"]).unwrap_or(1);
-            let mut rs = rss[ni].clone();
-            self.scale_rs(api, d, &mut rs, replicas, now);
-            rss[ni] = rs;
-        }
+        scaled
+    }
+
+    /// oldPodsRunning: an old ReplicaSet still reports pods, or still owns a pod that is
+    /// not Succeeded or Failed (a terminating pod is still Running).
+    fn old_pods_running(&self, rss: &[Arc<Stored>], new_idx: Option<usize>) -> bool {
+        (0..rss.len()).filter(|i| Some(*i) != new_idx).any(|i| {
+            status_int(&rss[i], "replicas") > 0
+                || self
+                    .informer
+                    .owned_by(Kind::Pod, obj::uid(&rss[i]))
+                    .any(|p| {
+                        !matches!(
+                            obj::str(p, &["status", "phase"]),
+                            Some("Succeeded" | "Failed")
+                        )
+                    })
+        })
     }
 
     /// B4 proportional scaling: extra replicas go to the largest sets in proportion to
@@ -1093,7 +1132,7 @@ mod tests {
         // syncDeployment's scaling path resizes the old set first; the rollout follows.
         assert_eq!(
             scaling[1],
-            format!("Scaled up replica set {old} to 5 from 3")
+            format!("Scaled up replica set {old} from 3 to 5")
         );
         assert!(scaling[2].starts_with("Scaled up replica set web-") && !scaling[2].contains(&old));
     }
