@@ -207,6 +207,7 @@ impl ApiServer {
         let old = self.get_shared(kind, &name)?;
         let mut obj = obj;
         super::defaults::apply(kind, &mut obj);
+        super::validation::spec(kind, &obj, Some(&old))?;
         set_generation(kind, &old, &mut obj);
         for f in ["uid", "creationTimestamp", "namespace"] {
             if let Some(v) = obj::path(&old, &["metadata", f]) {
@@ -396,6 +397,7 @@ impl ApiServer {
             );
         }
         super::defaults::apply(kind, &mut obj);
+        super::validation::spec(kind, &obj, None)?;
         // Updates own the defaulted fields too; a create by server-side apply brings its
         // own managedFields.
         if obj::path(&obj, &["metadata", "managedFields"]).is_none() {
@@ -450,6 +452,7 @@ impl ApiServer {
             }
         }
         super::defaults::apply(kind, &mut obj);
+        super::validation::spec(kind, &obj, Some(&old))?;
         super::gc::check_finalizers(kind, &old, &obj)?;
         self.track_update(kind, &old, &mut obj);
         set_generation(kind, &old, &mut obj);
@@ -475,7 +478,7 @@ impl ApiServer {
             }
         }
         obj = keep;
-        validate_status(kind, &obj)?;
+        super::validation::status(kind, &obj)?;
         self.track_status_update(kind, &old, &mut obj);
         self.store_modified(kind, name, old, obj).map(unshare)
     }
@@ -508,7 +511,7 @@ impl ApiServer {
         old: Arc<Stored>,
         mut obj: Value,
     ) -> Result<Arc<Stored>, ApiError> {
-        validate_status(kind, &obj)?;
+        super::validation::status(kind, &obj)?;
         self.track_status_update(kind, &old, &mut obj);
         self.store_modified(kind, name.to_string(), old, obj)
     }
@@ -846,62 +849,6 @@ impl ApiServer {
 /// The caller's own copy of a stored object.
 fn unshare(o: Arc<Stored>) -> Value {
     Arc::unwrap_or_clone(o).into_value()
-}
-
-/// The count rules of ValidateDeploymentStatus / ValidateReplicaSetStatus: a forged status
-/// must still be self-consistent.
-fn validate_status(kind: Kind, o: &Value) -> Result<(), ApiError> {
-    if !matches!(kind, Kind::Deployment | Kind::ReplicaSet) {
-        return Ok(());
-    }
-    let n = |f: &str| obj::int(o, &["status", f]).unwrap_or(0);
-    let mut errs = Vec::new();
-    for f in [
-        "replicas",
-        "updatedReplicas",
-        "readyReplicas",
-        "availableReplicas",
-        "unavailableReplicas",
-        "fullyLabeledReplicas",
-    ] {
-        if n(f) < 0 {
-            errs.push(format!(
-                "status.{f}: Invalid value: {}: must be greater than or equal to 0",
-                n(f)
-            ));
-        }
-    }
-    if n("readyReplicas") > n("replicas") {
-        errs.push(format!(
-            "status.readyReplicas: Invalid value: {}: cannot be greater than status.replicas",
-            n("readyReplicas")
-        ));
-    }
-    if n("availableReplicas") > n("replicas") {
-        errs.push(format!(
-            "status.availableReplicas: Invalid value: {}: cannot be greater than status.replicas",
-            n("availableReplicas")
-        ));
-    }
-    if n("availableReplicas") > n("readyReplicas") {
-        errs.push(format!(
-            "status.availableReplicas: Invalid value: {}: cannot be greater than readyReplicas",
-            n("availableReplicas")
-        ));
-    }
-    if errs.is_empty() {
-        return Ok(());
-    }
-    let detail = if errs.len() == 1 {
-        errs.remove(0)
-    } else {
-        format!("[{}]", errs.join(", "))
-    };
-    Err(ApiError::invalid(format!(
-        "The {} \"{}\" is invalid: {detail}",
-        kind.kind_name(),
-        obj::name(o)
-    )))
 }
 
 /// The resourceVersion a client's object carries, if any: an empty one (or none) asks for

@@ -25,3 +25,4 @@ pub mod shell;
 pub mod stored;
 pub mod table;
 pub mod time;
+pub mod validation;

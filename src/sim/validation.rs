@@ -1,0 +1,331 @@
+//! The API server's validation of Deployments and ReplicaSets (pkg/apis/apps/validation):
+//! what a learner's edit can trip, in the order the source checks it, worded as kubectl
+//! prints a 422: `The Deployment "web" is invalid: <field>: <why>`, or one cause per line
+//! after `* ` when there are several (kubectl's MultilineError).
+
+use serde_json::Value;
+
+use super::api::ApiError;
+use super::kind::Kind;
+use super::obj;
+
+/// `field.Invalid`'s body for an integer (Go's `%v`).
+fn nonnegative(errs: &mut Vec<String>, field: &str, v: Option<i64>) {
+    if let Some(n) = v.filter(|n| *n < 0) {
+        errs.push(format!(
+            "{field}: Invalid value: {n}: must be greater than or equal to 0"
+        ));
+    }
+}
+
+/// Go's `%#v` of a `map[string]string` decoded from `v` (nil when absent).
+fn go_string_map(v: Option<&Value>) -> String {
+    match v.and_then(Value::as_object) {
+        None => "map[string]string(nil)".into(),
+        Some(m) => {
+            let pairs: Vec<String> = m
+                .iter()
+                .map(|(k, v)| format!("{k:?}:{:?}", v.as_str().unwrap_or("")))
+                .collect();
+            format!("map[string]string{{{}}}", pairs.join(", "))
+        }
+    }
+}
+
+/// Go's `%#v` of a `metav1.LabelSelector` decoded from `v`.
+fn go_label_selector(v: &Value) -> String {
+    let exprs = match v.get("matchExpressions").and_then(Value::as_array) {
+        None => "[]v1.LabelSelectorRequirement(nil)".to_string(),
+        Some(a) => {
+            let items: Vec<String> = a
+                .iter()
+                .map(|e| {
+                    let values = match e.get("values").and_then(Value::as_array) {
+                        None => "[]string(nil)".to_string(),
+                        Some(vs) => format!(
+                            "[]string{{{}}}",
+                            vs.iter()
+                                .map(|x| format!("{:?}", x.as_str().unwrap_or("")))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    };
+                    format!(
+                        "v1.LabelSelectorRequirement{{Key:{:?}, Operator:{:?}, Values:{values}}}",
+                        e["key"].as_str().unwrap_or(""),
+                        e["operator"].as_str().unwrap_or("")
+                    )
+                })
+                .collect();
+            format!("[]v1.LabelSelectorRequirement{{{}}}", items.join(", "))
+        }
+    };
+    format!(
+        "v1.LabelSelector{{MatchLabels:{}, MatchExpressions:{exprs}}}",
+        go_string_map(v.get("matchLabels"))
+    )
+}
+
+/// An IntOrString as an int: a percentage of 100, as getIntOrPercentValue reads it.
+fn int_or_percent(v: &Value) -> Option<i64> {
+    match v {
+        Value::Number(n) => n.as_i64(),
+        Value::String(s) => s.strip_suffix('%').and_then(|p| p.parse().ok()),
+        _ => None,
+    }
+}
+
+/// ValidateDeploymentSpec / ValidateReplicaSetSpec, and on update (apps/v1) the
+/// selector's immutability.
+pub fn spec(kind: Kind, o: &Value, old: Option<&Value>) -> Result<(), ApiError> {
+    if !matches!(kind, Kind::Deployment | Kind::ReplicaSet) {
+        return Ok(());
+    }
+    let spec = &o["spec"];
+    let mut errs = Vec::new();
+    nonnegative(&mut errs, "spec.replicas", spec["replicas"].as_i64());
+    let selector = spec.get("selector").filter(|s| !s.is_null());
+    match selector {
+        None => errs.push("spec.selector: Required value".into()),
+        Some(s) => {
+            let labels = s["matchLabels"].as_object().map_or(0, |m| m.len());
+            let exprs = s["matchExpressions"].as_array().map_or(0, Vec::len);
+            if labels + exprs == 0 {
+                // The ReplicaSet check says "deployment" too, as the source does.
+                errs.push(format!(
+                    "spec.selector: Invalid value: {}: empty selector is invalid for deployment",
+                    go_label_selector(s)
+                ));
+            } else {
+                let template_labels = obj::path(spec, &["template", "metadata", "labels"]);
+                let probe = serde_json::json!({"metadata": {"labels": template_labels.cloned().unwrap_or(Value::Null)}});
+                if !obj::selector_matches(s, &probe) {
+                    errs.push(format!(
+                        "spec.template.metadata.labels: Invalid value: {}: `selector` does not match template `labels`",
+                        go_string_map(template_labels)
+                    ));
+                }
+            }
+        }
+    }
+    match spec["template"]["spec"]["containers"].as_array() {
+        Some(cs) if !cs.is_empty() => {
+            for (i, c) in cs.iter().enumerate() {
+                for f in ["name", "image"] {
+                    if c[f].as_str().is_none_or(str::is_empty) {
+                        errs.push(format!(
+                            "spec.template.spec.containers[{i}].{f}: Required value"
+                        ));
+                    }
+                }
+            }
+        }
+        _ => errs.push("spec.template.spec.containers: Required value".into()),
+    }
+    if kind == Kind::Deployment {
+        strategy(&mut errs, &spec["strategy"]);
+    }
+    nonnegative(
+        &mut errs,
+        "spec.minReadySeconds",
+        spec["minReadySeconds"].as_i64(),
+    );
+    if kind == Kind::Deployment {
+        nonnegative(
+            &mut errs,
+            "spec.revisionHistoryLimit",
+            spec["revisionHistoryLimit"].as_i64(),
+        );
+        if let Some(p) = spec["progressDeadlineSeconds"].as_i64() {
+            nonnegative(&mut errs, "spec.progressDeadlineSeconds", Some(p));
+            if p <= spec["minReadySeconds"].as_i64().unwrap_or(0) {
+                errs.push(format!(
+                    "spec.progressDeadlineSeconds: Invalid value: {p}: must be greater than minReadySeconds"
+                ));
+            }
+        }
+    }
+    if let (Some(old), Some(new)) = (old, selector)
+        && old["spec"].get("selector") != Some(new)
+    {
+        errs.push(format!(
+            "spec.selector: Invalid value: {}: field is immutable",
+            go_label_selector(new)
+        ));
+    }
+    invalid(kind, o, errs)
+}
+
+/// ValidateDeploymentStrategy.
+fn strategy(errs: &mut Vec<String>, s: &Value) {
+    let rolling = s.get("rollingUpdate").filter(|r| !r.is_null());
+    match s["type"].as_str() {
+        Some("Recreate") => {
+            if rolling.is_some() {
+                errs.push(
+                    "spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'"
+                        .into(),
+                );
+            }
+        }
+        Some("RollingUpdate") => {
+            let Some(r) = rolling else {
+                return;
+            };
+            let unavailable = int_or_percent(&r["maxUnavailable"]);
+            let surge = int_or_percent(&r["maxSurge"]);
+            for (f, v) in [("maxUnavailable", unavailable), ("maxSurge", surge)] {
+                if r[f].is_number() {
+                    nonnegative(errs, &format!("spec.strategy.rollingUpdate.{f}"), v);
+                }
+            }
+            if unavailable == Some(0) && surge == Some(0) {
+                errs.push(
+                    "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0"
+                        .into(),
+                );
+            }
+        }
+        other => errs.push(format!(
+            "spec.strategy.type: Unsupported value: {:?}: supported values: \"Recreate\", \"RollingUpdate\"",
+            other.unwrap_or("")
+        )),
+    }
+}
+
+/// The count rules of ValidateDeploymentStatus / ValidateReplicaSetStatus: a forged status
+/// must still be self-consistent.
+pub fn status(kind: Kind, o: &Value) -> Result<(), ApiError> {
+    if !matches!(kind, Kind::Deployment | Kind::ReplicaSet) {
+        return Ok(());
+    }
+    let n = |f: &str| obj::int(o, &["status", f]).unwrap_or(0);
+    let mut errs = Vec::new();
+    for f in [
+        "replicas",
+        "updatedReplicas",
+        "readyReplicas",
+        "availableReplicas",
+        "unavailableReplicas",
+        "fullyLabeledReplicas",
+    ] {
+        nonnegative(&mut errs, &format!("status.{f}"), Some(n(f)));
+    }
+    if n("readyReplicas") > n("replicas") {
+        errs.push(format!(
+            "status.readyReplicas: Invalid value: {}: cannot be greater than status.replicas",
+            n("readyReplicas")
+        ));
+    }
+    if n("availableReplicas") > n("replicas") {
+        errs.push(format!(
+            "status.availableReplicas: Invalid value: {}: cannot be greater than status.replicas",
+            n("availableReplicas")
+        ));
+    }
+    if n("availableReplicas") > n("readyReplicas") {
+        errs.push(format!(
+            "status.availableReplicas: Invalid value: {}: cannot be greater than readyReplicas",
+            n("availableReplicas")
+        ));
+    }
+    invalid(kind, o, errs)
+}
+
+/// kubectl's words for a 422 with these causes (checkErr, MultilineError).
+fn invalid(kind: Kind, o: &Value, errs: Vec<String>) -> Result<(), ApiError> {
+    let prefix = format!("The {} \"{}\" is invalid: ", kind.kind_name(), obj::name(o));
+    match errs.as_slice() {
+        [] => Ok(()),
+        [one] => Err(ApiError::invalid(format!("{prefix}{one}"))),
+        many => Err(ApiError::invalid(format!(
+            "{prefix}\n{}",
+            many.iter()
+                .map(|e| format!("* {e}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::sim::scenario::deployment;
+
+    fn check(d: &Value, old: Option<&Value>) -> String {
+        spec(Kind::Deployment, d, old).map_or_else(|e| e.message, |()| "ok".into())
+    }
+
+    #[test]
+    fn a_valid_deployment_passes() {
+        let mut d = deployment("web", "nginx:1.27", 3);
+        crate::sim::defaults::apply(Kind::Deployment, &mut d);
+        assert_eq!(check(&d, None), "ok");
+    }
+
+    #[test]
+    fn each_rule_words_its_cause_as_the_api_does() {
+        let base = {
+            let mut d = deployment("web", "nginx:1.27", 3);
+            crate::sim::defaults::apply(Kind::Deployment, &mut d);
+            d
+        };
+        let with = |f: &dyn Fn(&mut Value)| {
+            let mut d = base.clone();
+            f(&mut d);
+            d
+        };
+        let cases: Vec<(Value, &str)> = vec![
+            (
+                with(&|d| d["spec"]["replicas"] = json!(-1)),
+                "spec.replicas: Invalid value: -1: must be greater than or equal to 0",
+            ),
+            (
+                with(&|d| d["spec"]["template"]["metadata"]["labels"] = json!({"app": "other"})),
+                "spec.template.metadata.labels: Invalid value: map[string]string{\"app\":\"other\"}: `selector` does not match template `labels`",
+            ),
+            (
+                with(&|d| d["spec"]["template"]["spec"]["containers"][0]["image"] = json!("")),
+                "spec.template.spec.containers[0].image: Required value",
+            ),
+            (
+                with(&|d| {
+                    d["spec"]["strategy"]["rollingUpdate"] =
+                        json!({"maxSurge": 0, "maxUnavailable": "0%"})
+                }),
+                "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0",
+            ),
+            (
+                with(&|d| d["spec"]["strategy"]["type"] = json!("Recreate")),
+                "spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'",
+            ),
+            (
+                with(&|d| d["spec"]["progressDeadlineSeconds"] = json!(0)),
+                "spec.progressDeadlineSeconds: Invalid value: 0: must be greater than minReadySeconds",
+            ),
+        ];
+        for (d, cause) in cases {
+            assert_eq!(
+                check(&d, None),
+                format!("The Deployment \"web\" is invalid: {cause}")
+            );
+        }
+    }
+
+    #[test]
+    fn a_changed_selector_is_immutable_and_several_causes_get_a_line_each() {
+        let mut old = deployment("web", "nginx:1.27", 3);
+        crate::sim::defaults::apply(Kind::Deployment, &mut old);
+        let mut new = old.clone();
+        new["spec"]["selector"] = json!({"matchLabels": {"app": "other"}});
+        assert_eq!(
+            check(&new, Some(&old)),
+            "The Deployment \"web\" is invalid: \n\
+             * spec.template.metadata.labels: Invalid value: map[string]string{\"app\":\"web\"}: `selector` does not match template `labels`\n\
+             * spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{\"app\":\"other\"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable"
+        );
+    }
+}
