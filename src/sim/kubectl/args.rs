@@ -42,14 +42,31 @@ fn parse_output(s: &str, allowed: &str) -> Result<Output, UsageError> {
         "yaml" => Output::Yaml,
         "name" => Output::Name,
         "wide" if allowed == GET_FORMATS => Output::Wide,
-        _ => match s.split_once('=') {
-            Some(("jsonpath", t)) => Output::JsonPath(t.to_string()),
-            _ => {
-                return Err(usage(format!(
-                    "error: unable to match a printer suitable for the output format \"{s}\", allowed formats are: {allowed}"
-                )));
+        _ => {
+            let (format, template) = s.split_once('=').unwrap_or((s, ""));
+            let real = allowed.split(',').any(|f| f == format);
+            match format {
+                "jsonpath" if !template.is_empty() => Output::JsonPath(template.to_string()),
+                "jsonpath" | "jsonpath-as-json" | "go-template" | "template"
+                    if template.is_empty() =>
+                {
+                    return Err(usage(
+                        "error: template format specified but no template given",
+                    ));
+                }
+                // A format kubectl has: saying it does not exist would teach something false.
+                _ if real => {
+                    return Err(usage(format!(
+                        "error: kubedrill's demo prints -o json, yaml, name, wide and jsonpath=..., not -o {format}"
+                    )));
+                }
+                _ => {
+                    return Err(usage(format!(
+                        "error: unable to match a printer suitable for the output format \"{s}\", allowed formats are: {allowed}"
+                    )));
+                }
             }
-        },
+        }
     };
     Ok(out)
 }
@@ -103,6 +120,8 @@ pub enum Command {
     Scale {
         target: Target,
         replicas: i64,
+        /// `--current-replicas`: the precondition kubectl checks before it scales.
+        current_replicas: Option<i64>,
         output: Option<Output>,
     },
     Delete {
@@ -300,6 +319,7 @@ fn parse_flags(cmd: &str, words: &[String], specs: &[Flag]) -> Result<Flags, Usa
         ..Flags::default()
     };
     let mut i = 0;
+    let mut refused = None;
     let see = format!("See 'kubectl {cmd} --help' for usage.");
     while i < words.len() {
         let w = &words[i];
@@ -314,7 +334,15 @@ fn parse_flags(cmd: &str, words: &[String], specs: &[Flag]) -> Result<Flags, Usa
                 None => (rest, None),
             };
             let Some(spec) = specs.iter().find(|f| f.long == name) else {
-                return Err(usage(format!("error: unknown flag: --{name}\n{see}")));
+                // pflag reports the first flag it does not know; a real flag the demo does
+                // not model is refused only if none follows.
+                match unmodelled_flag(cmd, &format!("--{name}")) {
+                    Some(r) => {
+                        refused.get_or_insert(r);
+                        continue;
+                    }
+                    None => return Err(usage(format!("error: unknown flag: --{name}\n{see}"))),
+                }
             };
             let value = match (spec.value, inline) {
                 (_, Some(v)) => v,
@@ -337,9 +365,17 @@ fn parse_flags(cmd: &str, words: &[String], specs: &[Flag]) -> Result<Flags, Usa
             let chars = w[1..].char_indices();
             for (at, c) in chars {
                 let Some(spec) = specs.iter().find(|f| f.short == Some(c)) else {
-                    return Err(usage(format!(
-                        "error: unknown shorthand flag: '{c}' in {w}\n{see}"
-                    )));
+                    match unmodelled_flag(cmd, &format!("-{c}")) {
+                        Some(r) => {
+                            refused.get_or_insert(r);
+                            break;
+                        }
+                        None => {
+                            return Err(usage(format!(
+                                "error: unknown shorthand flag: '{c}' in {w}\n{see}"
+                            )));
+                        }
+                    }
                 };
                 let rest = &w[1 + at + c.len_utf8()..];
                 if !spec.value {
@@ -370,7 +406,109 @@ fn parse_flags(cmd: &str, words: &[String], specs: &[Flag]) -> Result<Flags, Usa
             out.positional.push(w.clone());
         }
     }
-    Ok(out)
+    match refused {
+        Some(r) => Err(r),
+        None => Ok(out),
+    }
+}
+
+/// The flags of each command kubectl 1.32 has (from its `--help`), for refusing a real
+/// flag the demo does not model in its own words instead of calling it unknown.
+const REAL_FLAGS: &[(&str, &str)] = &[
+    (
+        "get",
+        "-A --all-namespaces --allow-missing-template-keys --chunk-size --field-selector -f --filename --ignore-not-found -k --kustomize -L --label-columns --no-headers -o --output --output-watch-events --raw -R --recursive -l --selector --server-print --show-kind --show-labels --show-managed-fields --sort-by --subresource --template -w --watch --watch-only",
+    ),
+    (
+        "describe",
+        "-A --all-namespaces --chunk-size -f --filename -k --kustomize -R --recursive -l --selector --show-events",
+    ),
+    (
+        "scale",
+        "--all --allow-missing-template-keys --current-replicas --dry-run -f --filename -k --kustomize -o --output -R --recursive --replicas --resource-version -l --selector --show-managed-fields --template --timeout",
+    ),
+    (
+        "delete",
+        "--all -A --all-namespaces --cascade --dry-run --field-selector -f --filename --force --grace-period --ignore-not-found -i --interactive -k --kustomize --now -o --output --raw -R --recursive -l --selector --timeout --wait",
+    ),
+    (
+        "patch",
+        "--allow-missing-template-keys --dry-run --field-manager -f --filename -k --kustomize --local -o --output -p --patch --patch-file -R --recursive --show-managed-fields --subresource --template --type",
+    ),
+    (
+        "create",
+        "--allow-missing-template-keys --dry-run --edit --field-manager -f --filename -k --kustomize -o --output --raw -R --recursive --save-config -l --selector --show-managed-fields --template --validate --windows-line-endings",
+    ),
+    (
+        "create deployment",
+        "--allow-missing-template-keys --dry-run --field-manager --image -o --output --port -r --replicas --save-config --show-managed-fields --template --validate",
+    ),
+    (
+        "replace",
+        "--allow-missing-template-keys --cascade --dry-run --field-manager -f --filename --force --grace-period -k --kustomize -o --output --raw -R --recursive --save-config --show-managed-fields --subresource --template --timeout --validate --wait",
+    ),
+    (
+        "apply",
+        "--all --allow-missing-template-keys --cascade --dry-run --field-manager -f --filename --force --force-conflicts --grace-period -k --kustomize --openapi-patch -o --output --overwrite --prune --prune-allowlist -R --recursive -l --selector --server-side --show-managed-fields --subresource --template --timeout --validate --wait",
+    ),
+    (
+        "rollout status",
+        "-f --filename -k --kustomize -R --recursive --revision -l --selector --timeout -w --watch",
+    ),
+    (
+        "rollout history",
+        "--allow-missing-template-keys -f --filename -k --kustomize -o --output -R --recursive --revision -l --selector --show-managed-fields --template",
+    ),
+    (
+        "rollout undo",
+        "--allow-missing-template-keys --dry-run -f --filename -k --kustomize -o --output -R --recursive -l --selector --show-managed-fields --template --to-revision",
+    ),
+    (
+        "rollout restart",
+        "--allow-missing-template-keys --field-manager -f --filename -k --kustomize -o --output -R --recursive -l --selector --show-managed-fields --template",
+    ),
+    (
+        "rollout pause",
+        "--allow-missing-template-keys --field-manager -f --filename -k --kustomize -o --output -R --recursive -l --selector --show-managed-fields --template",
+    ),
+    (
+        "rollout resume",
+        "--allow-missing-template-keys --field-manager -f --filename -k --kustomize -o --output -R --recursive -l --selector --show-managed-fields --template",
+    ),
+    (
+        "label",
+        "--all -A --all-namespaces --allow-missing-template-keys --dry-run --field-manager --field-selector -f --filename -k --kustomize --list --local -o --output --overwrite -R --recursive --resource-version -l --selector --show-managed-fields --template",
+    ),
+    (
+        "annotate",
+        "--all -A --all-namespaces --allow-missing-template-keys --dry-run --field-manager --field-selector -f --filename -k --kustomize --list --local -o --output --overwrite -R --recursive --resource-version -l --selector --show-managed-fields --template",
+    ),
+    (
+        "set image",
+        "--all --allow-missing-template-keys --dry-run --field-manager -f --filename -k --kustomize --local -o --output -R --recursive -l --selector --show-managed-fields --template",
+    ),
+];
+
+/// kubectl's global flags (`kubectl options`), which every command takes.
+const GLOBAL_FLAGS: &str = "--as --as-group --as-uid --cache-dir --certificate-authority --client-certificate --client-key --cluster --context --disable-compression --insecure-skip-tls-verify --kubeconfig --log-flush-frequency --match-server-version -n --namespace --password --profile --profile-output --request-timeout -s --server --tls-server-name --token --user --username -v --v --vmodule --warnings-as-errors";
+
+/// A flag kubectl has (for `cmd`, or globally) that the demo does not model, refused as
+/// such.
+fn unmodelled_flag(cmd: &str, flag: &str) -> Option<UsageError> {
+    let has = |list: &str| list.split(' ').any(|f| f == flag);
+    if has(GLOBAL_FLAGS) {
+        return Some(usage(format!(
+            "error: kubedrill's demo is one built-in cluster with one namespace: it takes no {flag}"
+        )));
+    }
+    REAL_FLAGS
+        .iter()
+        .any(|(c, list)| *c == cmd && has(list))
+        .then(|| {
+            usage(format!(
+                "error: kubedrill's demo does not model {flag} for kubectl {cmd}; `help` lists what it runs"
+            ))
+        })
 }
 
 /// Resource types a real cluster serves that the demo does not model.
@@ -566,8 +704,116 @@ pub const VERBS: &[&str] = &[
     "label", "annotate", "set",
 ];
 
+/// kubectl's commands in the order it registers them, which is the order cobra suggests
+/// them in.
+const KUBECTL_COMMANDS: &[&str] = &[
+    "create",
+    "expose",
+    "run",
+    "set",
+    "explain",
+    "get",
+    "edit",
+    "delete",
+    "rollout",
+    "scale",
+    "autoscale",
+    "certificate",
+    "cluster-info",
+    "top",
+    "cordon",
+    "uncordon",
+    "drain",
+    "taint",
+    "describe",
+    "logs",
+    "attach",
+    "exec",
+    "port-forward",
+    "proxy",
+    "cp",
+    "auth",
+    "debug",
+    "events",
+    "diff",
+    "apply",
+    "patch",
+    "replace",
+    "wait",
+    "kustomize",
+    "label",
+    "annotate",
+    "completion",
+    "config",
+    "plugin",
+    "version",
+    "api-versions",
+    "api-resources",
+    "options",
+    "help",
+];
+
+/// cobra's SuggestionsFor: commands within two edits of what was typed, or that start
+/// with it.
+fn suggestions(typed: &str) -> Vec<&'static str> {
+    let t = typed.to_lowercase();
+    KUBECTL_COMMANDS
+        .iter()
+        .copied()
+        .filter(|c| strsim::levenshtein(c, &t) <= 2 || c.starts_with(&t))
+        .collect()
+}
+
+/// Global flags typed before the command: `-n NS` moves after it, as kubectl reads it
+/// anywhere; another real global flag is refused in the demo's words; anything else is
+/// what kubectl's plugin lookup says of it.
+fn leading_flags(words: &[String]) -> Result<Vec<String>, UsageError> {
+    let mut namespace = Vec::new();
+    let mut i = 0;
+    while let Some(w) = words.get(i).filter(|w| w.starts_with('-') && *w != "--") {
+        if w == "-n" || w == "--namespace" {
+            let v = words.get(i + 1).ok_or_else(|| {
+                usage(format!(
+                    "error: flag needs an argument: {}",
+                    if w == "-n" {
+                        "'n' in -n"
+                    } else {
+                        "--namespace"
+                    }
+                ))
+            })?;
+            namespace.extend([w.clone(), v.clone()]);
+            i += 2;
+        } else if w.starts_with("--namespace=") || (w.starts_with("-n") && w.len() > 2) {
+            namespace.push(w.clone());
+            i += 1;
+        } else {
+            let flag = w.split_once('=').map_or(w.as_str(), |(f, _)| f);
+            return Err(unmodelled_flag("", flag).unwrap_or_else(|| {
+                usage(format!(
+                    "Error: flags cannot be placed before plugin name: {w}"
+                ))
+            }));
+        }
+    }
+    let mut out: Vec<String> = words[i..].to_vec();
+    let at = out.iter().position(|w| w == "--").unwrap_or(out.len());
+    out.splice(at..at, namespace);
+    Ok(out)
+}
+
 /// Parses the words after `kubectl`.
 pub fn parse(words: &[String]) -> Result<Command, UsageError> {
+    let flags_end = words.iter().position(|w| w == "--").unwrap_or(words.len());
+    if words[..flags_end]
+        .iter()
+        .any(|w| w == "-h" || w == "--help")
+    {
+        return Err(usage(
+            "error: kubedrill's demo has no kubectl help pages; `help` lists what it runs",
+        ));
+    }
+    let words = &leading_flags(words)?;
     let Some(verb) = words.first() else {
         return Err(usage(
             "error: kubectl needs a command, for example `kubectl get pods`",
@@ -586,9 +832,9 @@ pub fn parse(words: &[String]) -> Result<Command, UsageError> {
         "create" => create(rest),
         "replace" => {
             let f = parse_flags("replace", rest, &[FILENAME, NAMESPACE, OUTPUT])?;
-            let file = f.get("filename").ok_or_else(|| {
-                usage("error: must specify --filename to replace\nSee 'kubectl replace -h' for help and examples")
-            })?;
+            let file = f
+                .get("filename")
+                .ok_or_else(|| usage("error: must specify one of -f and -k"))?;
             Ok(Command::Replace {
                 file: file.to_string(),
                 output: opt_output(&f)?,
@@ -607,9 +853,9 @@ pub fn parse(words: &[String]) -> Result<Command, UsageError> {
                     boolean("force-conflicts"),
                 ],
             )?;
-            let file = f.get("filename").ok_or_else(|| {
-                usage("error: must specify one of -f and -k\nSee 'kubectl apply -h' for help and examples")
-            })?;
+            let file = f
+                .get("filename")
+                .ok_or_else(|| usage("error: must specify one of -f and -k"))?;
             let server_side = f.bool("apply", "server-side")?;
             let force_conflicts = f.bool("apply", "force-conflicts")?;
             if force_conflicts && !server_side {
@@ -630,11 +876,7 @@ pub fn parse(words: &[String]) -> Result<Command, UsageError> {
         "set" => set(rest),
         other => {
             let mut msg = format!("error: unknown command \"{other}\" for \"kubectl\"");
-            let near: Vec<&str> = VERBS
-                .iter()
-                .copied()
-                .filter(|v| strsim::levenshtein(v, other) <= 2)
-                .collect();
+            let near = suggestions(other);
             if !near.is_empty() {
                 msg.push_str("\n\nDid you mean this?");
                 for n in near {
@@ -755,11 +997,13 @@ fn scale(rest: &[String]) -> Result<Command, UsageError> {
         // cobra checks required flags before the command runs.
         return Err(usage("error: required flag(s) \"replicas\" not set"));
     };
-    let target = one_target(&f.positional, "error: required resource not specified")?;
+    let current_replicas = f.int("scale", "current-replicas")?;
+    let target = one_target(&f.positional, NO_RESOURCES)?;
     match Some(replicas) {
         Some(n) if n >= 0 => Ok(Command::Scale {
             target,
             replicas: n,
+            current_replicas: current_replicas.filter(|c| *c >= 0),
             output: opt_output(&f)?,
         }),
         _ => Err(usage(
@@ -782,11 +1026,32 @@ fn delete(rest: &[String]) -> Result<Command, UsageError> {
             boolean("wait"),
             val("timeout", None),
             val("cascade", None),
+            boolean("all"),
         ],
     )?;
     let target = target(&f.positional)?;
     let file = f.get("filename").map(str::to_string);
-    let selector = f.get("selector").map(str::to_string);
+    // `--all` selects every object of the type, as an empty selector does.
+    let all = f.bool("delete", "all")?;
+    let selector = f
+        .get("selector")
+        .map(str::to_string)
+        .or_else(|| all.then(String::new));
+    if selector.is_some() {
+        match &target {
+            None if file.is_none() => {
+                return Err(usage(
+                    "error: at least one resource must be specified to use a selector",
+                ));
+            }
+            Some(t) if !t.names.is_empty() => {
+                return Err(usage(
+                    "error: name cannot be provided when a selector is specified",
+                ));
+            }
+            _ => {}
+        }
+    }
     match (&target, &file) {
         (None, None) => return Err(usage(NO_RESOURCES)),
         (Some(t), None) if t.names.is_empty() && selector.is_none() => {
@@ -851,7 +1116,7 @@ fn patch(rest: &[String]) -> Result<Command, UsageError> {
             OUTPUT,
         ],
     )?;
-    let target = one_target(&f.positional, "error: required resource not specified")?;
+    let target = one_target(&f.positional, NO_RESOURCES)?;
     let patch = f.get("patch").ok_or_else(|| {
         usage("error: must specify --patch or --patch-file containing the contents of the patch")
     })?;
@@ -900,6 +1165,11 @@ fn create(rest: &[String]) -> Result<Command, UsageError> {
                 OUTPUT,
             ],
         )?;
+        // cobra checks required flags before the command looks at its arguments.
+        let images = f.all("image");
+        if images.is_empty() {
+            return Err(usage("error: required flag(s) \"image\" not set"));
+        }
         let name = match f.positional.as_slice() {
             [n] => n.clone(),
             other => {
@@ -909,10 +1179,6 @@ fn create(rest: &[String]) -> Result<Command, UsageError> {
                 )));
             }
         };
-        let images = f.all("image");
-        if images.is_empty() {
-            return Err(usage("error: required flag(s) \"image\" not set"));
-        }
         let dry_run = match f.get("dry-run") {
             None | Some("none") => false,
             Some("client" | "server") => true,
@@ -937,14 +1203,45 @@ fn create(rest: &[String]) -> Result<Command, UsageError> {
             file: file.to_string(),
             output: opt_output(&f)?,
         }),
-        (None, Some(sub)) => Err(usage(format!(
+        (None, Some(sub)) if CREATE_SUBCOMMANDS.contains(&sub.as_str()) => Err(usage(format!(
             "error: kubedrill's demo can `create -f FILE` and `create deployment`, not `create {sub}`"
         ))),
-        (None, None) => Err(usage(
-            "error: must specify one of -f and -k\n\nerror: unable to read URLs from filename: no filename given",
-        )),
+        (None, Some(_)) => Err(usage(format!(
+            "error: Unexpected args: [{}]\nSee 'kubectl create -h' for help and examples",
+            f.positional.join(" ")
+        ))),
+        (None, None) => Err(usage("error: must specify one of -f and -k")),
     }
 }
+
+/// `kubectl create` subcommands a real kubectl has, with their aliases.
+const CREATE_SUBCOMMANDS: &[&str] = &[
+    "clusterrole",
+    "clusterrolebinding",
+    "configmap",
+    "cm",
+    "cronjob",
+    "cj",
+    "ingress",
+    "ing",
+    "job",
+    "namespace",
+    "ns",
+    "poddisruptionbudget",
+    "pdb",
+    "priorityclass",
+    "pc",
+    "quota",
+    "resourcequota",
+    "role",
+    "rolebinding",
+    "secret",
+    "service",
+    "svc",
+    "serviceaccount",
+    "sa",
+    "token",
+];
 
 fn rollout(rest: &[String]) -> Result<Command, UsageError> {
     let Some(sub) = rest.first() else {
@@ -959,9 +1256,11 @@ fn rollout(rest: &[String]) -> Result<Command, UsageError> {
         "restart" => RolloutAction::Restart,
         "pause" => RolloutAction::Pause,
         "resume" => RolloutAction::Resume,
-        other => {
+        _ => {
+            // DefaultSubCommandRun names every word it was given.
             return Err(usage(format!(
-                "error: unknown command \"{other}\"\nSee 'kubectl rollout -h' for help and examples"
+                "error: unknown command \"{}\"\nSee 'kubectl rollout -h' for help and examples",
+                rest.join(" ")
             )));
         }
     };
@@ -1021,53 +1320,117 @@ fn rollout(rest: &[String]) -> Result<Command, UsageError> {
     })
 }
 
+/// A label value's rule (IsValidLabelValue), with its message.
+const LABEL_VALUE_RULE: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+
+fn valid_label_value(v: &str) -> bool {
+    let ok = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
+    v.is_empty()
+        || (v.len() <= 63
+            && v.chars().all(ok)
+            && v.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && v.ends_with(|c: char| c.is_ascii_alphanumeric()))
+}
+
 fn label(verb: &str, rest: &[String]) -> Result<Command, UsageError> {
     let f = parse_flags(
         verb,
         rest,
         &[boolean("overwrite"), NAMESPACE, SELECTOR, OUTPUT],
     )?;
-    let (changes, objects): (Vec<&String>, Vec<&String>) = f
-        .positional
-        .iter()
-        .partition(|w| w.contains('=') || (w.ends_with('-') && !w.contains('/') && w.len() > 1));
-    let objects: Vec<String> = objects.into_iter().cloned().collect();
-    let target = one_target(&objects, NO_RESOURCES)?;
-    let what = if verb == "label" {
-        "label"
-    } else {
-        "annotation"
-    };
+    // GetResourcesAndPairs: resources first, then the changes (`k=v`, `k-`).
+    let mut objects = Vec::new();
+    let mut pairs = Vec::new();
+    for w in &f.positional {
+        let change = (w.contains('=') && !w.starts_with('=')) || (w.ends_with('-') && w != "-");
+        if change {
+            pairs.push(w.as_str());
+        } else if !pairs.is_empty() {
+            return Err(usage(format!(
+                "error: all resources must be specified before {verb} changes: {w}"
+            )));
+        } else {
+            objects.push(w.clone());
+        }
+    }
+    let annotate = verb == "annotate";
     let mut out = Vec::new();
-    for c in changes {
-        if let Some((k, v)) = c.split_once('=') {
-            if k.is_empty() || v.contains('=') {
-                return Err(usage(format!("error: invalid {what} spec: {c}")));
+    let mut removed = Vec::new();
+    let mut invalid = Vec::new();
+    for c in pairs {
+        if c.contains('=') {
+            // Labels split on every `=`, annotations on the first.
+            let (k, v) = c.split_once('=').unwrap_or((c, ""));
+            if !annotate && v.contains('=') {
+                return Err(usage(format!("error: invalid label spec: {c}")));
+            }
+            if !annotate && !valid_label_value(v) {
+                return Err(usage(format!(
+                    "error: invalid label value: \"{c}\": {LABEL_VALUE_RULE}"
+                )));
+            }
+            if annotate && k.is_empty() {
+                invalid.push(c);
+                continue;
             }
             out.push(MetaChange::Set(k.to_string(), v.to_string()));
         } else {
-            out.push(MetaChange::Remove(c.trim_end_matches('-').to_string()));
+            let k = c.trim_end_matches('-').to_string();
+            removed.push(k.clone());
+            out.push(MetaChange::Remove(k));
         }
+    }
+    if !invalid.is_empty() {
+        return Err(usage(format!(
+            "error: invalid annotation format: {}",
+            invalid.join(", ")
+        )));
+    }
+    let both: Vec<&str> = removed
+        .iter()
+        .filter(|k| {
+            out.iter()
+                .any(|c| matches!(c, MetaChange::Set(s, _) if s == *k))
+        })
+        .map(String::as_str)
+        .collect();
+    if !both.is_empty() {
+        return Err(usage(if annotate {
+            format!(
+                "error: can not both modify and remove the following annotation(s) in the same command: {}",
+                both.join(", ")
+            )
+        } else {
+            "error: can not both modify and remove a label in the same command".to_string()
+        }));
+    }
+    let what = if annotate { "annotation" } else { "label" };
+    if objects.is_empty() {
+        return Err(usage(
+            "error: one or more resources must be specified as <resource> <name> or <resource>/<name>",
+        ));
     }
     if out.is_empty() {
         return Err(usage(format!(
             "error: at least one {what} update is required"
         )));
     }
+    let target = one_target(&objects, NO_RESOURCES)?;
     Ok(Command::Label {
         target,
         changes: out,
         overwrite: f.bool(verb, "overwrite")?,
-        annotate: verb == "annotate",
+        annotate,
     })
 }
 
 fn set(rest: &[String]) -> Result<Command, UsageError> {
     match rest.first().map(String::as_str) {
         Some("image") => {}
-        Some(other) => {
+        Some(_) => {
             return Err(usage(format!(
-                "error: unknown command \"{other}\"\nSee 'kubectl set -h' for help and examples"
+                "error: unknown command \"{}\"\nSee 'kubectl set -h' for help and examples",
+                rest.join(" ")
             )));
         }
         None => {
@@ -1077,9 +1440,30 @@ fn set(rest: &[String]) -> Result<Command, UsageError> {
         }
     }
     let f = parse_flags("set image", &rest[1..], &[NAMESPACE, SELECTOR, OUTPUT])?;
-    let (pairs, objects): (Vec<&String>, Vec<&String>) =
-        f.positional.iter().partition(|w| w.contains('='));
-    let objects: Vec<String> = objects.into_iter().cloned().collect();
+    opt_output(&f)?;
+    // GetResourcesAndPairs, as for labels: resources first, then `container=image`.
+    let mut objects = Vec::new();
+    let mut pairs = Vec::new();
+    for w in &f.positional {
+        let change = (w.contains('=') && !w.starts_with('=')) || (w.ends_with('-') && w != "-");
+        if change {
+            pairs.push(w);
+        } else if !pairs.is_empty() {
+            return Err(usage(format!(
+                "error: all resources must be specified before image changes: {w}"
+            )));
+        } else {
+            objects.push(w.clone());
+        }
+    }
+    if let Some(bad) = pairs.iter().find(|p| !p.contains('=')) {
+        return Err(usage(format!("error: invalid image format: {bad}")));
+    }
+    if f.get("selector").is_some() && objects.iter().any(|o| o.contains('/')) {
+        return Err(usage(
+            "error: selectors and the all flag cannot be used when passing resource/name arguments",
+        ));
+    }
     let target = one_target(&objects, NO_RESOURCES)?;
     if pairs.is_empty() {
         return Err(usage("error: at least one image update is required"));
@@ -1231,10 +1615,7 @@ mod tests {
             err("scale deploy web"),
             "error: required flag(s) \"replicas\" not set"
         );
-        assert_eq!(
-            err("scale --replicas=2"),
-            "error: required resource not specified"
-        );
+        assert_eq!(err("scale --replicas=2"), NO_RESOURCES);
         assert_eq!(
             err("rollout status"),
             "error: required resource not specified"

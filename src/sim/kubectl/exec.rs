@@ -140,8 +140,11 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
             names, namespace, ..
         } => describe(cluster, names, namespace),
         Command::Scale {
-            target, replicas, ..
-        } => scale(cluster, target, *replicas),
+            target,
+            replicas,
+            current_replicas,
+            ..
+        } => scale(cluster, target, *replicas, *current_replicas),
         Command::Delete {
             target,
             file,
@@ -188,8 +191,16 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
             replicas,
             port,
             dry_run,
-            ..
-        } => create_deployment(cluster, name, images, *replicas, *port, *dry_run),
+            output,
+        } => create_deployment(
+            cluster,
+            name,
+            images,
+            *replicas,
+            *port,
+            *dry_run,
+            output.as_ref(),
+        ),
         Command::CreateFile { file, .. } => {
             with_manifests(files, file, |objs| create_file(cluster, file, objs))
         }
@@ -447,7 +458,7 @@ fn one<'a>(cluster: &'a Cluster, t: &Target) -> Result<(&'a Value, String), Outc
         .map_err(|e| Outcome::default().api(&e, None))
 }
 
-fn scale(cluster: &mut Cluster, t: &Target, replicas: i64) -> Outcome {
+fn scale(cluster: &mut Cluster, t: &Target, replicas: i64, current: Option<i64>) -> Outcome {
     if !matches!(t.kind, Kind::Deployment | Kind::ReplicaSet) {
         return Outcome::default().err(format!(
             "error: no scaler has been implemented for {{\"\" \"{}\"}}\n",
@@ -458,6 +469,13 @@ fn scale(cluster: &mut Cluster, t: &Target, replicas: i64) -> Outcome {
         Ok(x) => (x.0.clone(), x.1),
         Err(o) => return o,
     };
+    // ScalePrecondition: checked against the scale subresource before the write.
+    let was = obj::int(&cur, &["spec", "replicas"]).unwrap_or(1);
+    if let Some(want) = current.filter(|w| *w != was) {
+        return Outcome::default().err(format!(
+            "error: Expected replicas to be {want}, was {was}\n"
+        ));
+    }
     let mut next = cur;
     next["spec"]["replicas"] = json!(replicas);
     update_then(
@@ -659,6 +677,63 @@ fn wait_deleted(
     }
 }
 
+/// One object printed as `-o` asks, as kubectl prints what it would send or got back.
+fn print_object(kind: Kind, v: &Value, output: &Output) -> Outcome {
+    match output {
+        Output::Json => Outcome::default().out(to_json(v)),
+        Output::Yaml => Outcome::default().out(to_yaml(v)),
+        Output::JsonPath(t) => match jsonpath::parse(t).and_then(|jp| jp.execute(v)) {
+            Ok(s) => Outcome::default().out(s),
+            Err(e) => Outcome::default().err(format!("error: {e}\n")),
+        },
+        Output::Name | Output::Table | Output::Wide => {
+            Outcome::default().out(format!("{}/{}\n", kind.kind_group(), obj::name(v)))
+        }
+    }
+}
+
+/// The Deployment `kubectl create deployment --dry-run=client -o json` prints: a typed
+/// object, so its keys come in Go's struct order, not sorted as a fetched object's are.
+fn client_deployment_json(d: &Value) -> String {
+    let q = |v: &Value| serde_json::to_string(v).unwrap_or_default();
+    let name = q(&d["metadata"]["name"]);
+    let labels = q(&d["metadata"]["labels"]["app"]);
+    let containers: Vec<String> = d["spec"]["template"]["spec"]["containers"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+        .iter()
+        .map(|c| {
+            let ports = c["ports"].as_array().map_or(String::new(), |ps| {
+                let items: Vec<String> = ps
+                    .iter()
+                    .map(|p| {
+                        format!(
+                            "                            {{\n                                \"containerPort\": {}\n                            }}",
+                            p["containerPort"]
+                        )
+                    })
+                    .collect();
+                format!(
+                    "                        \"ports\": [\n{}\n                        ],\n",
+                    items.join(",\n")
+                )
+            });
+            format!(
+                "                    {{\n                        \"name\": {},\n                        \"image\": {},\n{ports}                        \"resources\": {{}}\n                    }}",
+                q(&c["name"]),
+                q(&c["image"])
+            )
+        })
+        .collect();
+    format!(
+        "{{\n    \"kind\": \"Deployment\",\n    \"apiVersion\": \"apps/v1\",\n    \"metadata\": {{\n        \"name\": {name},\n        \"creationTimestamp\": null,\n        \"labels\": {{\n            \"app\": {labels}\n        }}\n    }},\n    \"spec\": {{\n        \"replicas\": {},\n        \"selector\": {{\n            \"matchLabels\": {{\n                \"app\": {labels}\n            }}\n        }},\n        \"template\": {{\n            \"metadata\": {{\n                \"creationTimestamp\": null,\n                \"labels\": {{\n                    \"app\": {labels}\n                }}\n            }},\n            \"spec\": {{\n                \"containers\": [\n{}\n                ]\n            }}\n        }},\n        \"strategy\": {{}}\n    }},\n    \"status\": {{}}\n}}\n",
+        d["spec"]["replicas"],
+        containers.join(",\n")
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
 fn create_deployment(
     cluster: &mut Cluster,
     name: &str,
@@ -666,6 +741,7 @@ fn create_deployment(
     replicas: i64,
     port: Option<i64>,
     dry_run: bool,
+    output: Option<&Output>,
 ) -> Outcome {
     let mut d = crate::sim::scenario::deployment(name, &images[0], replicas);
     if images.len() > 1 {
@@ -682,7 +758,18 @@ fn create_deployment(
         d["spec"]["template"]["spec"]["containers"][0]["ports"] = json!([{"containerPort": p}]);
     }
     if dry_run {
-        return Outcome::default().out(format!("deployment.apps/{name} created (dry run)\n"));
+        return match output {
+            None => Outcome::default().out(format!("deployment.apps/{name} created (dry run)\n")),
+            // What kubectl would send: no server fields, null timestamps, empty status.
+            Some(Output::Json) => Outcome::default().out(client_deployment_json(&d)),
+            Some(out) => {
+                let mut sent = d;
+                sent["metadata"]["creationTimestamp"] = Value::Null;
+                sent["spec"]["template"]["metadata"]["creationTimestamp"] = Value::Null;
+                sent["status"] = json!({});
+                print_object(Kind::Deployment, &sent, out)
+            }
+        };
     }
     match cluster.api.create(Kind::Deployment, d, cluster.now()) {
         Ok(_) => Outcome::default().out(format!("deployment.apps/{name} created\n")),
@@ -751,6 +838,13 @@ fn rollout(
     let kg = t.kind.kind_group();
     match action {
         RolloutAction::Restart => {
+            // kubectl's objectRestarter refuses before sending anything.
+            if cur["spec"]["paused"] == json!(true) {
+                return Outcome::default().err(format!(
+                    "error: {} \"{name}\" can't restart paused deployment (run rollout resume first)\n",
+                    t.kind.group_resource()
+                ));
+            }
             let mut next = cur;
             obj::set(
                 &mut next,
@@ -1052,15 +1146,17 @@ fn label(
             format!("{kg}/{name} not labeled\n")
         });
     }
-    update_then(
-        cluster,
-        t.kind,
-        next,
-        format!(
-            "{kg}/{name} {}\n",
-            if annotate { "annotated" } else { "labeled" }
-        ),
-    )
+    // updateDataChangeMsg: without --overwrite, a label write that leaves the object
+    // shorter (a removal) is reported as "unlabeled".
+    let size = |v: &Value| serde_json::to_vec(v).map_or(0, |b| b.len());
+    let done = if annotate {
+        "annotated"
+    } else if !overwrite && size(&next) < size(&cur) {
+        "unlabeled"
+    } else {
+        "labeled"
+    };
+    update_then(cluster, t.kind, next, format!("{kg}/{name} {done}\n"))
 }
 
 fn set_image(cluster: &mut Cluster, t: &Target, images: &[(String, String)]) -> Outcome {
