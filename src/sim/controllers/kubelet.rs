@@ -109,9 +109,20 @@ impl Kubelet {
             let finalizers = pod["metadata"]["finalizers"]
                 .as_array()
                 .is_some_and(|a| !a.is_empty());
-            if deletion_due(pod) <= now_unix && !finalizers {
+            if deletion_due(pod) > now_unix {
+                continue;
+            }
+            if !finalizers {
                 api.remove(Kind::Pod, &name);
                 self.terminating.remove(&name);
+            } else if !matches!(pod["status"]["phase"].as_str(), Some("Succeeded" | "Failed")) {
+                // H4: the grace period is over, so the containers were killed; since 1.27
+                // the kubelet then gives a deleted pod a terminal phase. A finalizer keeps
+                // the object, so that status is what stays. (Without one the pod is
+                // removed in the same step, where nobody can see the status.)
+                let mut next = pod.clone();
+                terminate(&mut next, now);
+                let _ = api.update_status(Kind::Pod, next);
             }
         }
         for name in std::mem::take(&mut self.starting) {
@@ -348,6 +359,41 @@ fn pull_events(api: &mut ApiServer, before: &Value, after: &Value, now: u64) {
                 component: COMPONENT,
             };
             api.record_event(before, Kind::Pod, note, now);
+        }
+    }
+}
+
+/// The status of a pod whose containers were killed at the end of its grace period: they
+/// ignored SIGTERM (the demo's pods take their whole grace period), so SIGKILL's exit code
+/// 137 and phase Failed; Ready and ContainersReady False with the kubelet's PodCompleted.
+fn terminate(pod: &mut Value, now: u64) {
+    let ts = json!(rfc3339(now));
+    pod["status"]["phase"] = json!("Failed");
+    set_condition(pod, "PodReadyToStartContainers", false, &ts);
+    for t in ["ContainersReady", "Ready"] {
+        set_condition(pod, t, false, &ts);
+        if let Some(c) = pod["status"]["conditions"]
+            .as_array_mut()
+            .and_then(|cs| cs.iter_mut().find(|c| c["type"] == t))
+        {
+            c["reason"] = json!("PodCompleted");
+        }
+    }
+    if let Some(cs) = pod["status"]["containerStatuses"].as_array_mut() {
+        for c in cs {
+            let started = c["state"]["running"]["startedAt"].clone();
+            let mut terminated = json!({
+                "exitCode": 137,
+                "finishedAt": ts,
+                "reason": "Error",
+                "startedAt": started,
+            });
+            if let Some(id) = c.get("containerID") {
+                terminated["containerID"] = id.clone();
+            }
+            c["ready"] = json!(false);
+            c["started"] = json!(false);
+            c["state"] = json!({"terminated": terminated});
         }
     }
 }

@@ -139,11 +139,13 @@ fn status_of_active(rs: &Value, active: &[&Stored], now: u64) -> Value {
         .filter(|p| p.pod().available(min_ready, now_unix))
         .count();
     let mut status = json!({
-        "fullyLabeledReplicas": fully,
         "observedGeneration": obj::int(rs, &["metadata", "generation"]).unwrap_or(1),
         "replicas": active.len(),
     });
-    // The API omits zero counts (omitempty).
+    // The API omits zero counts (omitempty); only `replicas` is always there.
+    if fully > 0 {
+        status["fullyLabeledReplicas"] = json!(fully);
+    }
     if ready > 0 {
         status["readyReplicas"] = json!(ready);
     }
