@@ -796,10 +796,11 @@ impl ApiServer {
             Some((name, first)) => (name, json!(rfc3339(first))),
             None => {
                 self.event_seq += 1;
-                let name = format!(
-                    "{involved_name}.{:x}",
-                    0x181_7a00_0000_0000_u64 + self.event_seq * 0x1_0000
-                );
+                // The recorder names an event `<object>.<%x of UnixNano>`; events of one
+                // simulated second are told apart by microseconds.
+                let nanos = crate::sim::time::sim_unix(now) as u64 * 1_000_000_000
+                    + (self.event_seq % 1_000_000) * 1_000;
+                let name = format!("{involved_name}.{nanos:x}");
                 (name, ts.clone())
             }
         };

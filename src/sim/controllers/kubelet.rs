@@ -115,7 +115,10 @@ impl Kubelet {
             if !finalizers {
                 api.remove(Kind::Pod, &name);
                 self.terminating.remove(&name);
-            } else if !matches!(pod["status"]["phase"].as_str(), Some("Succeeded" | "Failed")) {
+            } else if !matches!(
+                pod["status"]["phase"].as_str(),
+                Some("Succeeded" | "Failed")
+            ) {
                 // H4: the grace period is over, so the containers were killed; since 1.27
                 // the kubelet then gives a deleted pod a terminal phase. A finalizer keeps
                 // the object, so that status is what stays. (Without one the pod is
