@@ -189,6 +189,8 @@ pub enum Command {
         target: Target,
         images: Vec<(String, String)>,
     },
+    /// `apply view-last-applied`: the annotation client-side apply keeps, as YAML or JSON.
+    ViewLastApplied { target: Target, json: bool },
 }
 
 impl Command {
@@ -202,7 +204,7 @@ impl Command {
             Command::Patch { .. } => "patch",
             Command::CreateFile { .. } | Command::CreateDeployment { .. } => "create",
             Command::Replace { .. } => "replace",
-            Command::Apply { .. } => "apply",
+            Command::Apply { .. } | Command::ViewLastApplied { .. } => "apply",
             Command::Rollout { .. } => "rollout",
             Command::Label {
                 annotate: false, ..
@@ -482,6 +484,10 @@ const REAL_FLAGS: &[(&str, &str)] = &[
     (
         "annotate",
         "--all -A --all-namespaces --allow-missing-template-keys --dry-run --field-manager --field-selector -f --filename -k --kustomize --list --local -o --output --overwrite -R --recursive --resource-version -l --selector --show-managed-fields --template",
+    ),
+    (
+        "apply view-last-applied",
+        "--all -f --filename -k --kustomize -o --output -R --recursive -l --selector",
     ),
     (
         "set image",
@@ -839,6 +845,33 @@ pub fn parse(words: &[String]) -> Result<Command, UsageError> {
                 file: file.to_string(),
                 output: opt_output(&f)?,
             })
+        }
+        "apply" if rest.first().is_some_and(|w| w == "view-last-applied") => {
+            let cmd = "apply view-last-applied";
+            let f = parse_flags(cmd, &rest[1..], &[NAMESPACE, OUTPUT])?;
+            let json = match f.get("output").unwrap_or("yaml") {
+                "yaml" => false,
+                "json" => true,
+                other => {
+                    return Err(usage(format!(
+                        "error: Unexpected -o output mode: {other}, the flag 'output' must be one of yaml|json\nSee 'kubectl {cmd} -h' for help and examples"
+                    )));
+                }
+            };
+            Ok(Command::ViewLastApplied {
+                target: one_target(&f.positional, NO_RESOURCES)?,
+                json,
+            })
+        }
+        "apply"
+            if rest
+                .first()
+                .is_some_and(|w| w == "edit-last-applied" || w == "set-last-applied") =>
+        {
+            Err(usage(format!(
+                "error: kubedrill's demo does not run `kubectl apply {}`; edit the manifest and apply it, or read the annotation with `kubectl apply view-last-applied`",
+                rest[0]
+            )))
         }
         "apply" => {
             let f = parse_flags(

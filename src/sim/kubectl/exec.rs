@@ -101,9 +101,10 @@ fn manager(cmd: &Command) -> (String, Option<&'static str>) {
         } => (m("kubectl-label"), None),
         Command::Label { annotate: true, .. } => (m("kubectl-annotate"), None),
         Command::SetImage { .. } => (m("kubectl-set"), None),
-        Command::Get { .. } | Command::Describe { .. } | Command::Delete { .. } => {
-            (m("kubectl"), None)
-        }
+        Command::Get { .. }
+        | Command::Describe { .. }
+        | Command::Delete { .. }
+        | Command::ViewLastApplied { .. } => (m("kubectl"), None),
     }
 }
 
@@ -246,6 +247,7 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
             annotate,
         } => label(cluster, target, changes, *overwrite, *annotate),
         Command::SetImage { target, images } => set_image(cluster, target, images),
+        Command::ViewLastApplied { target, json } => view_last_applied(cluster, target, *json),
     }
 }
 
@@ -1157,6 +1159,38 @@ fn label(
         "labeled"
     };
     update_then(cluster, t.kind, next, format!("{kg}/{name} {done}\n"))
+}
+
+/// `apply view-last-applied`: the annotation re-indented (json.Indent keeps its trailing
+/// newline) or converted to YAML.
+fn view_last_applied(cluster: &Cluster, t: &Target, json: bool) -> Outcome {
+    let (cur, name) = match one(cluster, t) {
+        Ok(x) => x,
+        Err(o) => return o,
+    };
+    let Some(text) = obj::str(
+        cur,
+        &[
+            "metadata",
+            "annotations",
+            crate::sim::merge::LAST_APPLIED_ANNOTATION,
+        ],
+    ) else {
+        return Outcome::default().err(format!(
+            "error: no last-applied-configuration annotation found on resource: {name}\n"
+        ));
+    };
+    match serde_json::from_str::<Value>(text) {
+        Ok(v) if json => {
+            let tail = if text.ends_with('\n') { "\n" } else { "" };
+            Outcome::default().out(format!(
+                "{}{tail}",
+                serde_json::to_string_pretty(&v).unwrap_or_default()
+            ))
+        }
+        Ok(v) => Outcome::default().out(to_yaml(&v)),
+        Err(e) => Outcome::default().err(format!("error: {e}\n")),
+    }
 }
 
 fn set_image(cluster: &mut Cluster, t: &Target, images: &[(String, String)]) -> Outcome {
