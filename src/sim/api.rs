@@ -397,6 +397,9 @@ impl ApiServer {
             );
         }
         super::defaults::apply(kind, &mut obj);
+        if kind == Kind::Pod {
+            super::defaults::admit_pod(&mut obj);
+        }
         super::validation::spec(kind, &obj, None)?;
         // Updates own the defaulted fields too; a create by server-side apply brings its
         // own managedFields.

@@ -84,6 +84,74 @@ pub fn apply(kind: Kind, obj: &mut Value) {
     }
 }
 
+/// What the default admission plugins add to a new pod: ServiceAccount (the `default`
+/// account and its projected token volume, mounted in every container) and
+/// DefaultTolerationSeconds (300 s for not-ready and unreachable nodes). The volume's
+/// random suffix comes from the pod's name, so it draws nothing from the seeded stream.
+pub fn admit_pod(pod: &mut Value) {
+    let Some(spec) = pod.get_mut("spec").filter(|s| s.is_object()) else {
+        return;
+    };
+    let name = spec
+        .get("serviceAccountName")
+        .and_then(Value::as_str)
+        .unwrap_or("default")
+        .to_string();
+    default(spec, "serviceAccountName", json!(name));
+    default(spec, "serviceAccount", json!(name));
+    let volume = format!("kube-api-access-{}", suffix(&pod["metadata"]["name"]));
+    let spec = &mut pod["spec"];
+    if let Some(cs) = spec.get_mut("containers").and_then(Value::as_array_mut) {
+        for c in cs {
+            default(c, "volumeMounts", json!([]));
+            if let Some(m) = c["volumeMounts"].as_array_mut() {
+                m.push(json!({
+                    "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount",
+                    "name": volume,
+                    "readOnly": true,
+                }));
+            }
+        }
+    }
+    default(spec, "volumes", json!([]));
+    if let Some(v) = spec["volumes"].as_array_mut() {
+        v.push(json!({
+            "name": volume,
+            "projected": {
+                "defaultMode": 420,
+                "sources": [
+                    {"serviceAccountToken": {"expirationSeconds": 3607, "path": "token"}},
+                    {"configMap": {"items": [{"key": "ca.crt", "path": "ca.crt"}], "name": "kube-root-ca.crt"}},
+                    {"downwardAPI": {"items": [{"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.namespace"}, "path": "namespace"}]}},
+                ],
+            },
+        }));
+    }
+    default(spec, "tolerations", json!([]));
+    if let Some(t) = spec["tolerations"].as_array_mut() {
+        for key in [
+            "node.kubernetes.io/not-ready",
+            "node.kubernetes.io/unreachable",
+        ] {
+            if !t.iter().any(|x| x["key"] == key) {
+                t.push(json!({"effect": "NoExecute", "key": key, "operator": "Exists", "tolerationSeconds": 300}));
+            }
+        }
+    }
+}
+
+/// Five characters of the API's name alphabet from a string (FNV-1a).
+fn suffix(seed: &Value) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in seed.as_str().unwrap_or("").bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+    }
+    let alphabet = super::api::NAME_ALPHABET;
+    (0..5)
+        .map(|i| alphabet[((h >> (i * 8)) % alphabet.len() as u64) as usize] as char)
+        .collect()
+}
+
 fn template(t: &mut Value) {
     if !t.is_object() {
         return;
