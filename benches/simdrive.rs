@@ -1,0 +1,52 @@
+//! A Deployment driven through rolling updates, shared by the `sim_tick` benchmark and the
+//! `rollout_cost` example.
+
+use kubedrill::sim::cluster::Cluster;
+use kubedrill::sim::kind::Kind;
+use kubedrill::sim::obj;
+use kubedrill::sim::scenario::deployment;
+use serde_json::json;
+
+/// A Deployment `web` of `replicas` pods, all available.
+pub fn converged(replicas: i64) -> Cluster {
+    let mut c = Cluster::new(1);
+    c.api
+        .create(
+            Kind::Deployment,
+            deployment("web", "nginx:1.27", replicas),
+            0,
+        )
+        .unwrap();
+    c.settle();
+    for _ in 0..5 {
+        c.tick();
+    }
+    let d = c.api.get(Kind::Deployment, "web").unwrap();
+    assert_eq!(
+        obj::int(d, &["status", "availableReplicas"]),
+        Some(replicas),
+        "the steady state is all replicas available"
+    );
+    c
+}
+
+/// Runs one rolling update to completion; returns the simulated seconds it took.
+pub fn rollout(c: &mut Cluster, image: u32, n: i64) -> u32 {
+    let mut d = c.api.get(Kind::Deployment, "web").unwrap().clone();
+    d["spec"]["template"]["spec"]["containers"][0]["image"] = json!(format!("nginx:1.{image}"));
+    c.api.update(Kind::Deployment, d, None).unwrap();
+    c.settle();
+    let done = |c: &Cluster| {
+        let d = c.api.get(Kind::Deployment, "web").unwrap();
+        ["updatedReplicas", "replicas", "availableReplicas"]
+            .iter()
+            .all(|f| obj::int(d, &["status", f]) == Some(n))
+    };
+    let mut secs = 0;
+    while secs == 0 || !done(c) {
+        c.tick();
+        secs += 1;
+        assert!(secs < 600, "rollout of {n} did not finish");
+    }
+    secs
+}
