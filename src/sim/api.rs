@@ -826,11 +826,14 @@ impl ApiServer {
                 "uid": obj::uid(involved),
             },
             "message": o.message,
+            // A core/v1 Event's eventTime is a non-pointer MicroTime: null when unset.
+            "eventTime": null,
             "metadata": {
                 "creationTimestamp": ts,
                 "name": name,
                 "namespace": "default",
                 "resourceVersion": self.rv.to_string(),
+                "uid": derived_uid(&name),
             },
             "reason": reason,
             "reportingComponent": reporting,
@@ -848,6 +851,29 @@ impl ApiServer {
     pub fn forget_recorder(&mut self, component: &str) {
         self.recorders.forget(component);
     }
+}
+
+/// A UUID (v4 layout) derived from a name, for objects whose uid should not draw from the
+/// seeded stream (that would change every later random name).
+fn derived_uid(seed: &str) -> String {
+    let fnv = |basis: u64| {
+        seed.bytes().fold(basis, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+        })
+    };
+    let h = format!(
+        "{:016x}{:016x}",
+        fnv(0xcbf2_9ce4_8422_2325),
+        fnv(0x8422_2325_cbf2_9ce4)
+    );
+    format!(
+        "{}-{}-4{}-a{}-{}",
+        &h[0..8],
+        &h[8..12],
+        &h[13..16],
+        &h[17..20],
+        &h[20..32]
+    )
 }
 
 /// The caller's own copy of a stored object.

@@ -85,8 +85,19 @@ pub fn spec(kind: Kind, o: &Value, old: Option<&Value>) -> Result<(), ApiError> 
     let mut errs = Vec::new();
     nonnegative(&mut errs, "spec.replicas", spec["replicas"].as_i64());
     let selector = spec.get("selector").filter(|s| !s.is_null());
+    let template_labels = obj::path(spec, &["template", "metadata", "labels"]);
+    let mismatch = || {
+        format!(
+            "spec.template.metadata.labels: Invalid value: {}: `selector` does not match template `labels`",
+            go_string_map(template_labels)
+        )
+    };
     match selector {
-        None => errs.push("spec.selector: Required value".into()),
+        None => {
+            errs.push("spec.selector: Required value".into());
+            // A missing selector converts to labels.Nothing(), which matches no labels.
+            errs.push(mismatch());
+        }
         Some(s) => {
             let labels = s["matchLabels"].as_object().map_or(0, |m| m.len());
             let exprs = s["matchExpressions"].as_array().map_or(0, Vec::len);
@@ -96,15 +107,8 @@ pub fn spec(kind: Kind, o: &Value, old: Option<&Value>) -> Result<(), ApiError> 
                     "spec.selector: Invalid value: {}: empty selector is invalid for deployment",
                     go_label_selector(s)
                 ));
-            } else {
-                let template_labels = obj::path(spec, &["template", "metadata", "labels"]);
-                let probe = serde_json::json!({"metadata": {"labels": template_labels.cloned().unwrap_or(Value::Null)}});
-                if !obj::selector_matches(s, &probe) {
-                    errs.push(format!(
-                        "spec.template.metadata.labels: Invalid value: {}: `selector` does not match template `labels`",
-                        go_string_map(template_labels)
-                    ));
-                }
+            } else if !obj::selector_matches_labels(s, template_labels.unwrap_or(&Value::Null)) {
+                errs.push(mismatch());
             }
         }
     }

@@ -1460,6 +1460,11 @@ fn label(verb: &str, rest: &[String]) -> Result<Command, UsageError> {
 fn set(rest: &[String]) -> Result<Command, UsageError> {
     match rest.first().map(String::as_str) {
         Some("image") => {}
+        Some(sub @ ("env" | "resources" | "selector" | "serviceaccount" | "sa" | "subject")) => {
+            return Err(usage(format!(
+                "error: kubedrill's demo runs `kubectl set image` only, not `kubectl set {sub}`"
+            )));
+        }
         Some(_) => {
             return Err(usage(format!(
                 "error: unknown command \"{}\"\nSee 'kubectl set -h' for help and examples",

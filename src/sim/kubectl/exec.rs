@@ -95,6 +95,11 @@ fn manager(cmd: &Command) -> (String, Option<&'static str>) {
                 .unwrap_or_else(|| m("kubectl-client-side-apply")),
             None,
         ),
+        // kubectl's undo patch names no field manager, so the user agent's `kubectl` owns it.
+        Command::Rollout {
+            action: RolloutAction::Undo,
+            ..
+        } => (m("kubectl"), None),
         Command::Rollout { .. } => (m("kubectl-rollout"), None),
         Command::Label {
             annotate: false, ..
