@@ -1,7 +1,7 @@
 //! `kubectl apply`: client-side (the last-applied three-way merge, F3) and server-side
 //! (field ownership and conflicts, F4-F7).
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::exec::{Outcome, each_object, strip_server_fields};
 use crate::sim::api::precondition;
@@ -78,6 +78,12 @@ fn client_side(
     warnings: &mut String,
 ) -> Result<&'static str, Failure> {
     let name = obj::name(&config).to_string();
+    // kubectl's resource builder sets the namespace on what it read before it records
+    // the configuration, so the annotation names it.
+    let mut config = config;
+    if obj::str(&config, &["metadata", "namespace"]).is_none() {
+        obj::set(&mut config, &["metadata", "namespace"], json!("default"));
+    }
     let annotated = with_last_applied(&config);
     let Ok(live) = cluster.api.get(kind, &name).cloned() else {
         let now = cluster.now();
