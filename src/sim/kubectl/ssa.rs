@@ -1,13 +1,30 @@
 //! Server-side apply against the simulated API server (F4-F8).
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::apply::Failure;
 use crate::sim::cluster::Cluster;
 use crate::sim::kind::Kind;
-use crate::sim::managed::{self, KUBECTL_MANAGER, ManagedField};
+use crate::sim::managed::{self, KUBECTL_MANAGER, ManagedField, Operation, PathElement};
+use crate::sim::merge::LAST_APPLIED_ANNOTATION;
 use crate::sim::obj;
 use crate::sim::time::rfc3339;
+
+/// The manager kubectl keeps the last-applied annotation under once server-side apply
+/// takes over (apply.go `fieldManagerLastAppliedAnnotation`).
+const LAST_APPLIED_MANAGER: &str = "kubectl-last-applied";
+
+/// Whether an Apply entry already owns the last-applied annotation (csaupgrade
+/// FindFieldsOwners).
+fn annotation_applied(entries: &[ManagedField]) -> bool {
+    let path: Vec<PathElement> = ["metadata", "annotations", LAST_APPLIED_ANNOTATION]
+        .iter()
+        .map(|f| PathElement::Field(f.to_string()))
+        .collect();
+    entries
+        .iter()
+        .any(|e| e.operation == Operation::Apply && e.fields.contains(&path))
+}
 
 /// kubectl's help after a conflict (staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go).
 const CONFLICT_HELP: &str =
@@ -49,11 +66,35 @@ pub fn server_side_apply(
                 .collect()
         })
         .unwrap_or_default();
+    let mut base = live.clone().unwrap_or_else(|| json!({}));
+    obj::remove(&mut base, &["metadata", "managedFields"]);
+    // saveLastApplyAnnotationIfNecessary: before kubectl's first server-side apply of an
+    // object client-side apply made, it applies the annotation alone as
+    // kubectl-last-applied, so the migration below does not orphan and drop it.
+    let annotation =
+        obj::str(&base, &["metadata", "annotations", LAST_APPLIED_ANNOTATION]).map(str::to_string);
+    if manager == KUBECTL_MANAGER
+        && let Some(a) = &annotation
+        && !annotation_applied(&entries)
+    {
+        let just = json!({
+            "apiVersion": config["apiVersion"],
+            "kind": config["kind"],
+            "metadata": {"name": name, "namespace": "default", "annotations": {LAST_APPLIED_ANNOTATION: a}},
+        });
+        base = managed::apply(
+            &mut entries,
+            &base,
+            &just,
+            LAST_APPLIED_MANAGER,
+            force,
+            &time,
+        )
+        .map_err(|c| Failure::Conflict(format!("error: {c}\n{CONFLICT_HELP}\n")))?;
+    }
     if manager == KUBECTL_MANAGER {
         managed::migrate_client_side(&mut entries);
     }
-    let mut base = live.clone().unwrap_or_else(|| serde_json::json!({}));
-    obj::remove(&mut base, &["metadata", "managedFields"]);
     let merged = managed::apply(&mut entries, &base, &config, manager, force, &time)
         .map_err(|c| Failure::Conflict(format!("error: {c}\n{CONFLICT_HELP}\n")))?;
     // A6: after the field-conflict check (the patch is applied first), a resourceVersion in
@@ -64,6 +105,36 @@ pub fn server_side_apply(
         return Err(Failure::Conflict(format!("error: {e}\n{CONFLICT_HELP}\n")));
     }
     let mut merged = merged;
+    // The API server's lastAppliedUpdater: an apply by `kubectl` rewrites an annotation
+    // that is still there to the configuration just applied (its JSON encoder ends it
+    // with a newline).
+    if manager == KUBECTL_MANAGER
+        && obj::str(
+            &merged,
+            &["metadata", "annotations", LAST_APPLIED_ANNOTATION],
+        )
+        .is_some()
+    {
+        let mut applied = config.clone();
+        obj::remove(
+            &mut applied,
+            &["metadata", "annotations", LAST_APPLIED_ANNOTATION],
+        );
+        if applied["metadata"]["annotations"]
+            .as_object()
+            .is_some_and(|m| m.is_empty())
+        {
+            obj::remove(&mut applied, &["metadata", "annotations"]);
+        }
+        if obj::str(&applied, &["metadata", "namespace"]).is_none() {
+            obj::set(&mut applied, &["metadata", "namespace"], json!("default"));
+        }
+        obj::set(
+            &mut merged,
+            &["metadata", "annotations", LAST_APPLIED_ANNOTATION],
+            json!(format!("{applied}\n")),
+        );
+    }
     obj::set(
         &mut merged,
         &["metadata", "managedFields"],
