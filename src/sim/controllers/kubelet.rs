@@ -213,15 +213,20 @@ impl Kubelet {
             pod["status"]["podIP"] = json!(ip);
             pod["status"]["podIPs"] = json!([{"ip": ip}]);
             set_condition(pod, "PodReadyToStartContainers", true, &ts);
+            let uid = obj::uid(pod).to_string();
             if let Some(cs) = pod["status"]["containerStatuses"].as_array_mut() {
                 for c in cs {
+                    // What containerd reports once the container runs: the image's full
+                    // reference, its repository digest, a container id of its own.
+                    let image = normalized_image(c["image"].as_str().unwrap_or(""));
+                    let repo = image.rsplit_once(':').map_or(image.as_str(), |(r, _)| r);
+                    c["imageID"] = json!(format!("{repo}@sha256:{}", hex256(&image)));
+                    c["image"] = json!(image);
                     c["started"] = json!(true);
                     c["state"] = json!({"running": {"startedAt": ts}});
-                    c["imageID"] = json!(format!(
-                        "docker.io/library/{}",
-                        c["image"].as_str().unwrap_or("")
-                    ));
-                    c["containerID"] = json!(format!("containerd://{:064x}", now * 7919 + age));
+                    let name = c["name"].as_str().unwrap_or("");
+                    c["containerID"] =
+                        json!(format!("containerd://{}", hex256(&format!("{uid}/{name}"))));
                 }
             }
         }
@@ -401,6 +406,38 @@ fn terminate(pod: &mut Value, now: u64) {
     }
 }
 
+/// An image reference as containerd reports it: registry and `library/` for Docker Hub
+/// names, `:latest` when untagged.
+fn normalized_image(image: &str) -> String {
+    let (first, _) = image.split_once('/').unwrap_or(("", image));
+    let domain = first.contains('.') || first.contains(':') || first == "localhost";
+    let mut full = if !image.contains('/') {
+        format!("docker.io/library/{image}")
+    } else if !domain {
+        format!("docker.io/{image}")
+    } else {
+        image.to_string()
+    };
+    let last = full.rsplit('/').next().unwrap_or("");
+    if !last.contains(':') && !full.contains('@') {
+        full.push_str(":latest");
+    }
+    full
+}
+
+/// 64 hex digits derived from `seed` (four FNV-1a passes): a stand-in for a digest or a
+/// container id that is the same for the same input and differs between inputs.
+fn hex256(seed: &str) -> String {
+    (0..4u64)
+        .map(|i| {
+            let h = seed.bytes().fold(0xcbf2_9ce4_8422_2325 ^ i, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+            });
+            format!("{h:016x}")
+        })
+        .collect()
+}
+
 fn set_condition(pod: &mut Value, t: &str, status: bool, ts: &Value) {
     let s = if status { "True" } else { "False" };
     if let Some(conds) = pod["status"]["conditions"].as_array_mut()
@@ -415,6 +452,26 @@ fn set_condition(pod: &mut Value, t: &str, status: bool, ts: &Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn images_are_reported_as_containerd_names_them() {
+        assert_eq!(
+            normalized_image("nginx:1.27"),
+            "docker.io/library/nginx:1.27"
+        );
+        assert_eq!(normalized_image("nginx"), "docker.io/library/nginx:latest");
+        assert_eq!(
+            normalized_image("bitnami/redis:7"),
+            "docker.io/bitnami/redis:7"
+        );
+        assert_eq!(normalized_image("ghcr.io/a/b:1"), "ghcr.io/a/b:1");
+        assert_eq!(
+            normalized_image("localhost:5000/app"),
+            "localhost:5000/app:latest"
+        );
+        assert_ne!(hex256("uid-1/app"), hex256("uid-2/app"));
+        assert_eq!(hex256("x").len(), 64);
+    }
 
     #[test]
     fn a_failing_pull_backs_off_doubling_up_to_five_minutes() {
