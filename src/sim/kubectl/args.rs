@@ -184,16 +184,38 @@ pub enum Command {
         changes: Vec<MetaChange>,
         overwrite: bool,
         annotate: bool,
+        output: Option<Output>,
     },
     SetImage {
         target: Target,
         images: Vec<(String, String)>,
+        output: Option<Output>,
     },
     /// `apply view-last-applied`: the annotation client-side apply keeps, as YAML or JSON.
     ViewLastApplied { target: Target, json: bool },
 }
 
 impl Command {
+    /// The `-o` a write was given: kubectl then prints the object the server returned
+    /// instead of its success line.
+    pub fn printed_output(&self) -> Option<&Output> {
+        match self {
+            Command::Scale { output, .. }
+            | Command::Patch { output, .. }
+            | Command::CreateFile { output, .. }
+            | Command::Replace { output, .. }
+            | Command::Apply { output, .. }
+            | Command::Label { output, .. }
+            | Command::SetImage { output, .. } => output.as_ref(),
+            Command::CreateDeployment {
+                output,
+                dry_run: false,
+                ..
+            } => output.as_ref(),
+            _ => None,
+        }
+    }
+
     /// The verb, as `ran("verb")` in goals counts it.
     pub fn verb(&self) -> &'static str {
         match self {
@@ -1454,6 +1476,7 @@ fn label(verb: &str, rest: &[String]) -> Result<Command, UsageError> {
         changes: out,
         overwrite: f.bool(verb, "overwrite")?,
         annotate,
+        output: opt_output(&f)?,
     })
 }
 
@@ -1478,7 +1501,7 @@ fn set(rest: &[String]) -> Result<Command, UsageError> {
         }
     }
     let f = parse_flags("set image", &rest[1..], &[NAMESPACE, SELECTOR, OUTPUT])?;
-    opt_output(&f)?;
+    let output = opt_output(&f)?;
     // GetResourcesAndPairs, as for labels: resources first, then `container=image`.
     let mut objects = Vec::new();
     let mut pairs = Vec::new();
@@ -1513,7 +1536,11 @@ fn set(rest: &[String]) -> Result<Command, UsageError> {
                 .map(|(c, i)| (c.to_string(), i.to_string()))
         })
         .collect();
-    Ok(Command::SetImage { target, images })
+    Ok(Command::SetImage {
+        target,
+        images,
+        output,
+    })
 }
 
 #[cfg(test)]

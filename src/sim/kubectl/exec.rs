@@ -116,10 +116,55 @@ fn manager(cmd: &Command) -> (String, Option<&'static str>) {
 pub fn run(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
     let (mgr, sub) = manager(cmd);
     cluster.api.set_manager(&mgr, sub);
-    let out = run_command(cluster, files, cmd);
+    let mut out = run_command(cluster, files, cmd);
     cluster.api.reset_manager();
+    if !out.failed
+        && let Some(format) = cmd.printed_output()
+    {
+        // What the server returned, before any controller reacts to it.
+        out.stdout = written(cmd, files)
+            .iter()
+            .filter_map(|(kind, name)| cluster.api.get(*kind, name).ok().map(|v| (*kind, v)))
+            .enumerate()
+            .map(|(i, (kind, v))| {
+                let sep = if i > 0 && *format == Output::Yaml {
+                    "---\n"
+                } else {
+                    ""
+                };
+                let printed = print_object(kind, &hide_managed_fields(v.clone()), format);
+                format!("{sep}{}", printed.stdout)
+            })
+            .collect();
+        let end = out.stdout.len();
+        for (at, _) in &mut out.warnings {
+            *at = (*at).min(end);
+        }
+    }
     cluster.settle();
     out
+}
+
+/// The objects a write with `-o` prints: its target, or its manifest's objects in order.
+fn written(cmd: &Command, files: &Files) -> Vec<(Kind, String)> {
+    let target = |t: &Target| vec![(t.kind, t.names.first().cloned().unwrap_or_default())];
+    match cmd {
+        Command::Scale { target: t, .. }
+        | Command::Patch { target: t, .. }
+        | Command::Label { target: t, .. }
+        | Command::SetImage { target: t, .. } => target(t),
+        Command::CreateDeployment { name, .. } => vec![(Kind::Deployment, name.clone())],
+        Command::CreateFile { file, .. }
+        | Command::Replace { file, .. }
+        | Command::Apply { file, .. } => files
+            .get(file)
+            .and_then(|text| parse_manifest(text).ok())
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|o| Some((manifest_kind(o).ok()?, obj::name(o).to_string())))
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
@@ -250,8 +295,9 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
             changes,
             overwrite,
             annotate,
+            ..
         } => label(cluster, target, changes, *overwrite, *annotate),
-        Command::SetImage { target, images } => set_image(cluster, target, images),
+        Command::SetImage { target, images, .. } => set_image(cluster, target, images),
         Command::ViewLastApplied { target, json } => view_last_applied(cluster, target, *json),
     }
 }
