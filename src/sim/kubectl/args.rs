@@ -297,6 +297,12 @@ impl Flags {
             .map(|(_, v)| v.as_str())
     }
 
+    /// Every `-f`, repeated or comma-separated, as one comma-separated list.
+    fn files(&self) -> Option<String> {
+        let all = self.all("filename");
+        (!all.is_empty()).then(|| all.join(","))
+    }
+
     fn all(&self, long: &str) -> Vec<String> {
         self.values
             .iter()
@@ -861,7 +867,7 @@ pub fn parse(words: &[String]) -> Result<Command, UsageError> {
         "replace" => {
             let f = parse_flags("replace", rest, &[FILENAME, NAMESPACE, OUTPUT])?;
             let file = f
-                .get("filename")
+                .files()
                 .ok_or_else(|| usage("error: must specify one of -f and -k"))?;
             Ok(Command::Replace {
                 file: file.to_string(),
@@ -909,7 +915,7 @@ pub fn parse(words: &[String]) -> Result<Command, UsageError> {
                 ],
             )?;
             let file = f
-                .get("filename")
+                .files()
                 .ok_or_else(|| usage("error: must specify one of -f and -k"))?;
             let server_side = f.bool("apply", "server-side")?;
             let force_conflicts = f.bool("apply", "force-conflicts")?;
@@ -1253,7 +1259,7 @@ fn create(rest: &[String]) -> Result<Command, UsageError> {
         });
     }
     let f = parse_flags("create", rest, &[FILENAME, NAMESPACE, OUTPUT])?;
-    match (f.get("filename"), f.positional.first()) {
+    match (f.files(), f.positional.first()) {
         (Some(file), _) => Ok(Command::CreateFile {
             file: file.to_string(),
             output: opt_output(&f)?,

@@ -43,6 +43,20 @@ impl Outcome {
             .push((self.stdout.len(), s.as_ref().to_string()));
         self
     }
+    /// This outcome followed by `next`, as one command's output.
+    pub(super) fn then(mut self, next: Outcome) -> Self {
+        let at = self.stdout.len();
+        self.warnings
+            .extend(next.warnings.into_iter().map(|(i, w)| (i + at, w)));
+        self.stdout.push_str(&next.stdout);
+        self.stderr.push_str(&next.stderr);
+        self.error = next.error.or(self.error);
+        self.failed |= next.failed;
+        self.deleted_pods += next.deleted_pods;
+        self.forged += next.forged;
+        self
+    }
+
     pub(super) fn err(mut self, s: impl AsRef<str>) -> Self {
         self.stderr.push_str(s.as_ref());
         self.failed = true;
@@ -156,12 +170,12 @@ fn written(cmd: &Command, files: &Files) -> Vec<(Kind, String)> {
         Command::CreateDeployment { name, .. } => vec![(Kind::Deployment, name.clone())],
         Command::CreateFile { file, .. }
         | Command::Replace { file, .. }
-        | Command::Apply { file, .. } => files
-            .get(file)
-            .and_then(|text| parse_manifest(text).ok())
-            .unwrap_or_default()
-            .iter()
-            .filter_map(|o| Some((manifest_kind(o).ok()?, obj::name(o).to_string())))
+        | Command::Apply { file, .. } => file
+            .split(',')
+            .filter_map(|f| files.get(f))
+            .filter_map(|text| parse_manifest(text).ok())
+            .flatten()
+            .filter_map(|o| Some((manifest_kind(&o).ok()?, obj::name(&o).to_string())))
             .collect(),
         _ => Vec::new(),
     }
@@ -253,10 +267,10 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
             output.as_ref(),
         ),
         Command::CreateFile { file, .. } => {
-            with_manifests(files, file, |objs| create_file(cluster, file, objs))
+            with_manifests(files, file, |file, objs| create_file(cluster, file, objs))
         }
         Command::Replace { file, .. } => {
-            with_manifests(files, file, |objs| replace_file(cluster, file, objs))
+            with_manifests(files, file, |file, objs| replace_file(cluster, file, objs))
         }
         Command::Apply {
             file,
@@ -264,7 +278,7 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
             field_manager,
             force_conflicts,
             ..
-        } => with_manifests(files, file, |objs| {
+        } => with_manifests(files, file, |file, objs| {
             super::apply::apply(
                 cluster,
                 file,
@@ -302,17 +316,32 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
     }
 }
 
-fn with_manifests(files: &Files, file: &str, f: impl FnOnce(Vec<Value>) -> Outcome) -> Outcome {
-    let Some(text) = files.get(file) else {
-        return Outcome::default().err(format!("error: the path \"{file}\" does not exist\n"));
-    };
-    match parse_manifest(text) {
-        Ok(objs) if objs.is_empty() => {
-            Outcome::default().err("error: no objects passed to apply\n")
+/// Reads every file of a comma-separated `-f` list first (kubectl's builder fails before
+/// any write if one is missing or broken), then runs `f` on each file's objects in order.
+fn with_manifests(
+    files: &Files,
+    list: &str,
+    mut f: impl FnMut(&str, Vec<Value>) -> Outcome,
+) -> Outcome {
+    let mut read = Vec::new();
+    for file in list.split(',').filter(|s| !s.is_empty()) {
+        let Some(text) = files.get(file) else {
+            return Outcome::default().err(format!("error: the path \"{file}\" does not exist\n"));
+        };
+        match parse_manifest(text) {
+            Ok(objs) => read.push((file, objs)),
+            Err(e) => {
+                return Outcome::default().err(format!("error: error parsing {file}: {e}\n"));
+            }
         }
-        Ok(objs) => f(objs),
-        Err(e) => Outcome::default().err(format!("error: error parsing {file}: {e}\n")),
     }
+    if read.iter().all(|(_, objs)| objs.is_empty()) {
+        return Outcome::default().err("error: no objects passed to apply\n");
+    }
+    read.into_iter()
+        .fold(Outcome::default(), |done, (file, objs)| {
+            done.then(f(file, objs))
+        })
 }
 
 fn manifest_kind(o: &Value) -> Result<Kind, String> {
