@@ -35,68 +35,229 @@ pub fn script(s: &Session) -> String {
         ));
     }
     out.push('\n');
+    let mut state = Replay::default();
     for line in &s.lines {
-        out.push_str(&translate(line));
+        out.push_str(&state.translate(line));
+    }
+    if state.gitops_running {
+        out.push_str(
+            "echo \"The GitOps loop keeps running as PID $gitops_pid: kill $gitops_pid to stop it\"\n",
+        );
     }
     out
 }
 
-fn translate(line: &str) -> String {
-    let Ok(words) = shell::split(line) else {
-        return format!("# (not valid shell) {line}\n");
-    };
-    if words.first().map(String::as_str) == Some("kubectl") {
+/// What the replay has set up so far: a later line builds on it (a second `autoscaler`
+/// patches the HPA the first created; a new GitOps loop replaces the running one).
+#[derive(Default)]
+struct Replay {
+    /// The HPA's replica count, once one was made, and whether it exists now.
+    hpa: Option<u32>,
+    hpa_exists: bool,
+    /// The GitOps loop's command, once one was started, and whether it runs now.
+    gitops: Option<String>,
+    gitops_running: bool,
+}
+
+/// A simulator pod name (`web-<template hash>-<5 characters>`): random on a real cluster.
+fn is_pod_name(w: &str) -> bool {
+    let w = w
+        .strip_prefix("pod/")
+        .or_else(|| w.strip_prefix("pods/"))
+        .unwrap_or(w);
+    let parts: Vec<&str> = w.split('-').collect();
+    matches!(parts.as_slice(), ["web", hash, suffix]
+        if (6..=10).contains(&hash.len())
+            && suffix.len() == 5
+            && suffix.bytes().all(|b| super::api::NAME_ALPHABET.contains(&b)))
+}
+
+impl Replay {
+    fn translate(&mut self, line: &str) -> String {
+        let Ok(words) = shell::split(line) else {
+            return format!("# (not valid shell) {line}\n");
+        };
+        if words.first().map(String::as_str) == Some("kubectl") {
+            return kubectl_line(line, &words);
+        }
+        let Some(Ok(d)) = directive::parse(&words) else {
+            return format!("# {line}\n");
+        };
+        let kcm = "stop kube-controller-manager (on kind: docker exec kind-control-plane mv /etc/kubernetes/manifests/kube-controller-manager.yaml /root/), or run it with --controllers=*,-deployment-controller to leave one controller out";
+        let kcm_back = "start it again (on kind: docker exec kind-control-plane mv /root/kube-controller-manager.yaml /etc/kubernetes/manifests/)";
+        match d {
+            Directive::Tick(n) => format!("sleep {n}\n"),
+            Directive::Pause(c) | Directive::Crash(c) if c.is_controller() => format!(
+                "# {line}: a real {c} controller has no switch that stops its workers and keeps its informer; to see the same lag, {kcm}\n"
+            ),
+            Directive::Resume(c) | Directive::Restart(c) if c.is_controller() => format!(
+                "# {line}: {kcm_back}; on start it lists everything and reconciles from current state\n"
+            ),
+            Directive::Pause(Component::Kubelet) | Directive::Crash(Component::Kubelet) => format!(
+                "# {line}: stop a node's kubelet (on kind: docker exec kind-worker systemctl stop kubelet)\n"
+            ),
+            Directive::Resume(Component::Kubelet) | Directive::Restart(Component::Kubelet) => {
+                format!("# {line}: docker exec kind-worker systemctl start kubelet\n")
+            }
+            Directive::Drop(..) => format!(
+                "# {line}: cannot be staged: a real informer never loses an event (a watch resumes from its resourceVersion, or relists)\n"
+            ),
+            Directive::Trigger(..) => format!(
+                "# {line}: cannot be staged: the built-in controllers are always level-triggered\n"
+            ),
+            Directive::AutoscalerTarget(n) => {
+                self.hpa = Some(n);
+                let existed = std::mem::replace(&mut self.hpa_exists, true);
+                let cmd = match existed.then_some(()) {
+                    // minReplicas = maxReplicas: the HPA enforces the range before it reads
+                    // any metric, so no metrics-server is needed.
+                    None => {
+                        format!("kubectl autoscale deploy web --min={n} --max={n} --cpu-percent=80")
+                    }
+                    Some(_) => format!(
+                        "kubectl patch hpa web -p '{{\"spec\":{{\"minReplicas\":{n},\"maxReplicas\":{n}}}}}'"
+                    ),
+                };
+                format!(
+                    "# {line}: an HPA pinned to {n} replicas (min = max, so it needs no metrics)\n{cmd}\n"
+                )
+            }
+            Directive::Pause(Component::Autoscaler) | Directive::Crash(Component::Autoscaler) => {
+                if std::mem::replace(&mut self.hpa_exists, false) {
+                    format!(
+                        "# {line}: without its HPA nothing rescales web\nkubectl delete hpa web\n"
+                    )
+                } else {
+                    format!("# {line}\n")
+                }
+            }
+            Directive::Resume(Component::Autoscaler)
+            | Directive::Restart(Component::Autoscaler) => {
+                match self.hpa.filter(|_| !self.hpa_exists) {
+                    Some(n) => {
+                        self.hpa_exists = true;
+                        format!(
+                            "# {line}: the HPA again\nkubectl autoscale deploy web --min={n} --max={n} --cpu-percent=80\n"
+                        )
+                    }
+                    None => format!("# {line}\n"),
+                }
+            }
+            Directive::GitopsEvery(every, mode, file) => {
+                let file = file.unwrap_or_else(|| "gitops.yaml".into());
+                let flags = if mode == ApplyMode::ServerSide {
+                    " --server-side --force-conflicts"
+                } else {
+                    ""
+                };
+                let cmd = format!(
+                    "while sleep {every}; do kubectl apply -f {file}{flags} --field-manager=gitops-syncer; done &\ngitops_pid=$!\n"
+                );
+                let stop = self.stop_gitops();
+                self.gitops = Some(cmd.clone());
+                self.gitops_running = true;
+                format!("# {line}: a GitOps-style loop, replacing any before it\n{stop}{cmd}")
+            }
+            Directive::Pause(Component::Gitops) | Directive::Crash(Component::Gitops) => {
+                let stop = self.stop_gitops();
+                format!("# {line}\n{stop}")
+            }
+            Directive::Resume(Component::Gitops) | Directive::Restart(Component::Gitops) => {
+                match self.gitops.clone().filter(|_| !self.gitops_running) {
+                    Some(cmd) => {
+                        self.gitops_running = true;
+                        format!("# {line}\n{cmd}")
+                    }
+                    None => format!("# {line}\n"),
+                }
+            }
+            Directive::Pause(_)
+            | Directive::Resume(_)
+            | Directive::Crash(_)
+            | Directive::Restart(_)
+            | Directive::Files
+            | Directive::Cat(_)
+            | Directive::Status
+            | Directive::Help => format!("# {line}\n"),
+        }
+    }
+
+    /// Stops the running GitOps loop, if any (its settings are kept for a resume).
+    fn stop_gitops(&mut self) -> String {
+        if std::mem::replace(&mut self.gitops_running, false) {
+            "kill \"$gitops_pid\"\n".into()
+        } else {
+            String::new()
+        }
+    }
+}
+
+/// A kubectl line as is, except that pod names, random on a real cluster, become a
+/// lookup of one of web's pods.
+fn kubectl_line(line: &str, words: &[String]) -> String {
+    let pods: Vec<&String> = words.iter().filter(|w| is_pod_name(w)).collect();
+    if pods.is_empty() {
         return format!("{line}\n");
     }
-    let Some(Ok(d)) = directive::parse(&words) else {
-        return format!("# {line}\n");
-    };
-    let kcm = "stop kube-controller-manager (on kind: docker exec kind-control-plane mv /etc/kubernetes/manifests/kube-controller-manager.yaml /root/)";
-    let kcm_back = "start it again (on kind: docker exec kind-control-plane mv /root/kube-controller-manager.yaml /etc/kubernetes/manifests/)";
-    match d {
-        Directive::Tick(n) => format!("sleep {n}\n"),
-        Directive::Pause(c) | Directive::Crash(c) if c.is_controller() => format!(
-            "# {line}: a real {c} controller cannot be paused alone; to see the same lag, {kcm}\n"
-        ),
-        Directive::Resume(c) | Directive::Restart(c) if c.is_controller() => {
-            format!(
-                "# {line}: {kcm_back}; on start it lists everything and reconciles from current state\n"
-            )
-        }
-        Directive::Pause(Component::Kubelet) | Directive::Crash(Component::Kubelet) => format!(
-            "# {line}: stop a node's kubelet (on kind: docker exec kind-worker systemctl stop kubelet)\n"
-        ),
-        Directive::Resume(Component::Kubelet) | Directive::Restart(Component::Kubelet) => {
-            format!("# {line}: docker exec kind-worker systemctl start kubelet\n")
-        }
-        Directive::Drop(..) => format!(
-            "# {line}: cannot be staged: a real informer never loses an event (a watch resumes from its resourceVersion, or relists)\n"
-        ),
-        Directive::Trigger(..) => format!(
-            "# {line}: cannot be staged: the built-in controllers are always level-triggered\n"
-        ),
-        Directive::AutoscalerTarget(n) => format!(
-            "# {line}: an HPA that wants {n} replicas (needs metrics-server):\nkubectl autoscale deploy web --min={n} --max={n} --cpu-percent=80\n"
-        ),
-        Directive::GitopsEvery(every, mode, file) => {
-            let file = file.unwrap_or_else(|| "gitops.yaml".into());
-            let flags = if mode == ApplyMode::ServerSide {
-                " --server-side --force-conflicts"
-            } else {
-                ""
-            };
-            format!(
-                "# {line}: a GitOps-style loop (stop it with: kill %1)\nwhile sleep {every}; do kubectl apply -f {file}{flags} --field-manager=gitops-syncer; done &\n"
-            )
-        }
-        Directive::Pause(_)
-        | Directive::Resume(_)
-        | Directive::Crash(_)
-        | Directive::Restart(_) => {
-            format!("# {line}\n")
-        }
-        Directive::Files | Directive::Cat(_) | Directive::Status | Directive::Help => {
-            format!("# {line}\n")
-        }
+    let mut out = String::from(
+        "# Pod names are random: the simulator's are replaced by pods of web on this cluster.\n",
+    );
+    let mut replaced = line.to_string();
+    for (i, name) in pods.iter().enumerate() {
+        let prefix = if name.contains('/') { "pod/" } else { "" };
+        out.push_str(&format!(
+            "pod{i}=$(kubectl get pods -l app=web -o jsonpath='{{.items[{i}].metadata.name}}')\n"
+        ));
+        replaced = replaced.replace(name.as_str(), &format!("{prefix}\"$pod{i}\""));
+    }
+    out.push_str(&replaced);
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn replay(lines: &[&str]) -> String {
+        let mut r = Replay::default();
+        lines.iter().map(|l| r.translate(l)).collect()
+    }
+
+    #[test]
+    fn simulator_pod_names_become_lookups_of_real_pods() {
+        assert!(is_pod_name("web-85cc69484d-b9z74"));
+        assert!(is_pod_name("pod/web-85cc69484d-b9z74"));
+        assert!(!is_pod_name("web-85cc69484d"), "a ReplicaSet");
+        assert!(!is_pod_name("web"));
+        let out = replay(&["kubectl delete pod web-85cc69484d-b9z74 --now"]);
+        assert!(out.contains(
+            "pod0=$(kubectl get pods -l app=web -o jsonpath='{.items[0].metadata.name}')\n"
+        ));
+        assert!(
+            out.ends_with("kubectl delete pod \"$pod0\" --now\n"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn a_second_autoscaler_target_patches_the_hpa_the_first_made() {
+        let out = replay(&["autoscaler 5", "autoscaler 2"]);
+        assert_eq!(out.matches("kubectl autoscale deploy web").count(), 1);
+        assert!(out.contains(
+            "kubectl patch hpa web -p '{\"spec\":{\"minReplicas\":2,\"maxReplicas\":2}}'"
+        ));
+    }
+
+    #[test]
+    fn a_new_gitops_loop_stops_the_one_before_and_pause_stops_it_once() {
+        let out = replay(&[
+            "gitops every 10 client-side",
+            "gitops every 5 server-side",
+            "pause gitops",
+            "pause gitops",
+        ]);
+        assert_eq!(out.matches("kill \"$gitops_pid\"").count(), 2, "{out}");
+        assert_eq!(out.matches("done &\ngitops_pid=$!").count(), 2);
     }
 }
