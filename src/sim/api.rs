@@ -516,7 +516,8 @@ impl ApiServer {
     ) -> Result<Arc<Stored>, ApiError> {
         super::validation::status(kind, &obj)?;
         self.track_status_update(kind, &old, &mut obj);
-        self.store_modified(kind, name.to_string(), old, obj)
+        // The callers compared already: `obj` differs from `old`.
+        self.store_changed(kind, name.to_string(), obj)
     }
 
     /// Metadata-only write by the server itself (ownerReferences, finalizers, labels).
@@ -547,11 +548,12 @@ impl ApiServer {
         kind: Kind,
         name: String,
         old: Arc<Stored>,
-        mut obj: Value,
+        obj: Value,
     ) -> Result<Arc<Stored>, ApiError> {
         // A write that changes nothing is not persisted: same resourceVersion, no event.
         // The new version is compared with the old one's resourceVersion in place (the
         // bump below overwrites it), which saves copying the object.
+        let mut obj = obj;
         obj::set(
             &mut obj,
             &["metadata", "resourceVersion"],
@@ -560,6 +562,17 @@ impl ApiServer {
         if obj == **old {
             return Ok(old);
         }
+        self.store_changed(kind, name, obj)
+    }
+
+    /// [`Self::store_modified`] for a write its caller knows changes the object: a
+    /// pod's deep comparison is a fifth of a rollout's cost.
+    fn store_changed(
+        &mut self,
+        kind: Kind,
+        name: String,
+        mut obj: Value,
+    ) -> Result<Arc<Stored>, ApiError> {
         self.bump(&mut obj);
         let obj = Arc::new(Stored::interned(kind, obj, &mut self.labels));
         // H5: with finalizers gone, a deleting object is removed.
@@ -697,7 +710,8 @@ impl ApiServer {
         if let Some(g) = obj::int(&old, &["metadata", "generation"]) {
             obj::set(&mut obj, &["metadata", "generation"], json!(g + 1));
         }
-        self.store_modified(kind, name.to_string(), old, obj)
+        // deletionTimestamp was unset (checked above): this is a change.
+        self.store_changed(kind, name.to_string(), obj)
     }
 
     /// Removes an object outright (the kubelet's final delete, or a delete with no grace).
