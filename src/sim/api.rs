@@ -320,15 +320,7 @@ impl ApiServer {
     fn uid(&mut self) -> String {
         let b: [u8; 16] = self.rng.random();
         let h: String = b.iter().map(|x| format!("{x:02x}")).collect();
-        // UUID v4 layout.
-        format!(
-            "{}-{}-4{}-a{}-{}",
-            &h[0..8],
-            &h[8..12],
-            &h[13..16],
-            &h[17..20],
-            &h[20..32]
-        )
+        uuid_v4(&h)
     }
 
     /// A1: POST. Assigns name (from generateName), uid, creationTimestamp, generation 1 for
@@ -875,11 +867,15 @@ fn derived_uid(seed: &str) -> String {
             (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
         })
     };
-    let h = format!(
+    uuid_v4(&format!(
         "{:016x}{:016x}",
         fnv(0xcbf2_9ce4_8422_2325),
         fnv(0x8422_2325_cbf2_9ce4)
-    );
+    ))
+}
+
+/// 32 hex digits in the UUID v4 layout.
+fn uuid_v4(h: &str) -> String {
     format!(
         "{}-{}-4{}-a{}-{}",
         &h[0..8],

@@ -324,14 +324,12 @@ impl DeploymentController {
             let scaled_down = self.scale_down_old(api, &d, &mut rss, new_idx, now);
             if !scaled_down && !self.old_pods_running(&rss, new_idx) {
                 if new_idx.is_none() {
-                    match self.create_new_rs(api, &d, &rss, replicas, surge, now) {
-                        Some((rs, created)) => {
-                            rss.push(rs);
-                            new_idx = Some(rss.len() - 1);
-                            created_new = created;
-                        }
-                        None => return,
-                    }
+                    let Some(created) = self.add_new_rs(api, &d, &mut rss, replicas, surge, now)
+                    else {
+                        return;
+                    };
+                    new_idx = Some(rss.len() - 1);
+                    created_new = created;
                 }
                 if let Some(ni) = new_idx {
                     let mut rs = rss[ni].clone();
@@ -347,14 +345,11 @@ impl DeploymentController {
                 } else {
                     replicas
                 };
-                match self.create_new_rs(api, &d, &rss, initial, surge, now) {
-                    Some((rs, created)) => {
-                        rss.push(rs);
-                        new_idx = Some(rss.len() - 1);
-                        created_new = created;
-                    }
-                    None => return,
-                }
+                let Some(created) = self.add_new_rs(api, &d, &mut rss, initial, surge, now) else {
+                    return;
+                };
+                new_idx = Some(rss.len() - 1);
+                created_new = created;
             }
             if let Some(ni) = new_idx
                 && !created_new
@@ -381,6 +376,22 @@ impl DeploymentController {
             self.cleanup(api, &d, &rss, new_idx);
         }
         self.write_status(api, &d, &rss, new_idx, now, created_new, path);
+    }
+
+    /// [`Self::create_new_rs`], appended to `rss`: whether this sync created it, or `None`
+    /// when it could be neither made nor found.
+    fn add_new_rs(
+        &mut self,
+        api: &mut ApiServer,
+        d: &Value,
+        rss: &mut Vec<Arc<Stored>>,
+        replicas: i64,
+        surge: i64,
+        now: u64,
+    ) -> Option<bool> {
+        let (rs, created) = self.create_new_rs(api, d, rss, replicas, surge, now)?;
+        rss.push(rs);
+        Some(created)
     }
 
     fn create_new_rs(
