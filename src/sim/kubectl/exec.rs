@@ -128,6 +128,12 @@ fn manager(cmd: &Command) -> (String, Option<&'static str>) {
 }
 
 pub fn run(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
+    // kubectl builds its printer before it sends anything: a broken template writes nothing.
+    if let Some(Output::JsonPath(t)) = cmd.printed_output()
+        && let Err(e) = jsonpath::parse(t)
+    {
+        return Outcome::default().err(format!("error: {e}\n"));
+    }
     let (mgr, sub) = manager(cmd);
     cluster.api.set_manager(&mgr, sub);
     let mut out = run_command(cluster, files, cmd);
