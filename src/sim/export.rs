@@ -74,11 +74,12 @@ fn is_pod_name(w: &str) -> bool {
 
 impl Replay {
     fn translate(&mut self, line: &str) -> String {
+        let line = &comment(line);
         let Ok(words) = shell::split(line) else {
             return format!("# (not valid shell) {line}\n");
         };
         if words.first().map(String::as_str) == Some("kubectl") {
-            return kubectl_line(line, &words);
+            return kubectl_line(&words);
         }
         let Some(Ok(d)) = directive::parse(&words) else {
             return format!("# {line}\n");
@@ -192,27 +193,60 @@ impl Replay {
     }
 }
 
-/// A kubectl line as is, except that pod names, random on a real cluster, become a
-/// lookup of one of web's pods.
-fn kubectl_line(line: &str, words: &[String]) -> String {
-    let pods: Vec<&String> = words.iter().filter(|w| is_pod_name(w)).collect();
-    if pods.is_empty() {
-        return format!("{line}\n");
+/// One shell word, quoted only when it needs it: the script runs what the learner typed,
+/// word for word, and nothing else (no expansion, no second command).
+fn quote(w: &str) -> String {
+    let plain = !w.is_empty()
+        && w.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_@%+=:,./-".contains(&b));
+    if plain {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', "'\\''"))
     }
-    let mut out = String::from(
-        "# Pod names are random: the simulator's are replaced by pods of web on this cluster.\n",
-    );
-    let mut replaced = line.to_string();
-    for (i, name) in pods.iter().enumerate() {
-        let prefix = if name.contains('/') { "pod/" } else { "" };
-        out.push_str(&format!(
-            "pod{i}=$(kubectl get pods -l app=web -o jsonpath='{{.items[{i}].metadata.name}}')\n"
-        ));
-        replaced = replaced.replace(name.as_str(), &format!("{prefix}\"$pod{i}\""));
+}
+
+/// A kubectl line rebuilt from its words, with pod names, random on a real cluster,
+/// replaced by a lookup of one of web's pods.
+fn kubectl_line(words: &[String]) -> String {
+    let mut out = String::new();
+    let mut pods: Vec<&str> = Vec::new();
+    let mut rebuilt = Vec::new();
+    for w in words {
+        if is_pod_name(w) {
+            let (prefix, name) = w.split_once('/').map_or(("", w.as_str()), |(p, n)| (p, n));
+            let i = pods.iter().position(|p| *p == name).unwrap_or_else(|| {
+                pods.push(name);
+                pods.len() - 1
+            });
+            let prefix = if prefix.is_empty() {
+                String::new()
+            } else {
+                format!("{prefix}/")
+            };
+            rebuilt.push(format!("{prefix}\"$pod{i}\""));
+        } else {
+            rebuilt.push(quote(w));
+        }
     }
-    out.push_str(&replaced);
+    if !pods.is_empty() {
+        out.push_str(
+            "# Pod names are random: the simulator's are replaced by pods of web on this cluster.\n",
+        );
+        for i in 0..pods.len() {
+            out.push_str(&format!(
+                "pod{i}=$(kubectl get pods -l app=web -o jsonpath='{{.items[{i}].metadata.name}}')\n"
+            ));
+        }
+    }
+    out.push_str(&rebuilt.join(" "));
     out.push('\n');
     out
+}
+
+/// A line shown in a comment: one line, whatever it held.
+fn comment(line: &str) -> String {
+    line.replace(['\n', '\r'], " ")
 }
 
 #[cfg(test)]
@@ -238,6 +272,25 @@ mod tests {
             out.ends_with("kubectl delete pod \"$pod0\" --now\n"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn a_replayed_line_runs_its_own_words_and_nothing_else() {
+        let out = replay(&["kubectl get pods $(id)", "kubectl get pods;echo hi"]);
+        assert!(out.contains("kubectl get pods '$(id)'\n"), "{out}");
+        assert!(out.contains("kubectl get 'pods;echo' hi\n"), "{out}");
+        let jp = replay(&["kubectl get deploy web -o jsonpath='{.spec.replicas}'"]);
+        assert!(
+            jp.contains("kubectl get deploy web -o 'jsonpath={.spec.replicas}'\n"),
+            "{jp}"
+        );
+        let quoted = replay(&["kubectl delete pod 'web-85cc69484d-b9z74'"]);
+        assert!(
+            quoted.ends_with("kubectl delete pod \"$pod0\"\n"),
+            "{quoted}"
+        );
+        let apostrophe = replay(&["kubectl annotate deploy web note=\"it's\""]);
+        assert!(apostrophe.contains("'note=it'\\''s'"), "{apostrophe}");
     }
 
     #[test]

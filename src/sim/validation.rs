@@ -66,6 +66,19 @@ fn go_label_selector(v: &Value) -> String {
     )
 }
 
+/// A selector with empty lists dropped: the API stores an empty list as none.
+fn normal_selector(s: &Value) -> Value {
+    let mut s = s.clone();
+    if let Some(m) = s.as_object_mut() {
+        m.retain(|_, v| {
+            !(v.is_null()
+                || v.as_object().is_some_and(|o| o.is_empty())
+                || v.as_array().is_some_and(|a| a.is_empty()))
+        });
+    }
+    s
+}
+
 /// An IntOrString as an int: a percentage of 100, as getIntOrPercentValue reads it.
 fn int_or_percent(v: &Value) -> Option<i64> {
     match v {
@@ -82,6 +95,7 @@ pub fn spec(kind: Kind, o: &Value, old: Option<&Value>) -> Result<(), ApiError> 
         return Ok(());
     }
     let spec = &o["spec"];
+    decodes(kind, spec)?;
     let mut errs = Vec::new();
     nonnegative(&mut errs, "spec.replicas", spec["replicas"].as_i64());
     let selector = spec.get("selector").filter(|s| !s.is_null());
@@ -150,7 +164,7 @@ pub fn spec(kind: Kind, o: &Value, old: Option<&Value>) -> Result<(), ApiError> 
         }
     }
     if let (Some(old), Some(new)) = (old, selector)
-        && old["spec"].get("selector") != Some(new)
+        && old["spec"].get("selector").map(normal_selector) != Some(normal_selector(new))
     {
         errs.push(format!(
             "spec.selector: Invalid value: {}: field is immutable",
@@ -159,6 +173,49 @@ pub fn spec(kind: Kind, o: &Value, old: Option<&Value>) -> Result<(), ApiError> 
     }
     invalid(kind, o, errs)
 }
+
+/// The int32 fields a request must decode into before any validation: a number that is
+/// not a whole int32 is refused as the server's JSON decoder refuses it. Past that, the
+/// demo's own limit on replicas, which a real cluster would accept.
+fn decodes(kind: Kind, spec: &Value) -> Result<(), ApiError> {
+    let go_struct = match kind {
+        Kind::Deployment => "DeploymentSpec",
+        _ => "ReplicaSetSpec",
+    };
+    for f in [
+        "replicas",
+        "minReadySeconds",
+        "revisionHistoryLimit",
+        "progressDeadlineSeconds",
+    ] {
+        let Some(v) = spec.get(f).filter(|v| !v.is_null()) else {
+            continue;
+        };
+        let fits = v.as_i64().is_some_and(|n| i32::try_from(n).is_ok());
+        if !fits {
+            let what = if v.is_number() { "number" } else { "value" };
+            return Err(ApiError {
+                reason: super::api::Reason::BadRequest,
+                message: format!(
+                    "{kind} in version \"v1\" cannot be handled as a {kind}: json: cannot unmarshal {what} {v} into Go struct field {go_struct}.spec.{f} of type int32",
+                    kind = kind.kind_name()
+                ),
+            });
+        }
+    }
+    if let Some(n) = spec["replicas"].as_i64().filter(|n| *n > MAX_REPLICAS) {
+        return Err(ApiError::invalid(format!(
+            "error: kubedrill's demo runs at most {MAX_REPLICAS} replicas: {n} is valid on a real cluster, but the demo would not keep up"
+        )));
+    }
+    Ok(())
+}
+
+/// The most replicas the demo simulates.
+pub const MAX_REPLICAS: i64 = 10_000;
+
+/// IsValidPercent's message.
+const PERCENT_RULE: &str = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
 
 /// ValidateDeploymentStrategy.
 fn strategy(errs: &mut Vec<String>, s: &Value) {
@@ -179,8 +236,20 @@ fn strategy(errs: &mut Vec<String>, s: &Value) {
             let unavailable = int_or_percent(&r["maxUnavailable"]);
             let surge = int_or_percent(&r["maxSurge"]);
             for (f, v) in [("maxUnavailable", unavailable), ("maxSurge", surge)] {
-                if r[f].is_number() {
-                    nonnegative(errs, &format!("spec.strategy.rollingUpdate.{f}"), v);
+                let field = format!("spec.strategy.rollingUpdate.{f}");
+                match &r[f] {
+                    Value::Number(_) => nonnegative(errs, &field, v),
+                    Value::String(s) => {
+                        let digits = s.strip_suffix('%').unwrap_or("");
+                        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                            errs.push(format!("{field}: Invalid value: {s}: {PERCENT_RULE}"));
+                        } else if f == "maxUnavailable" && v.is_none_or(|p| p > 100) {
+                            errs.push(format!(
+                                "{field}: Invalid value: {s}: must not be greater than 100%"
+                            ));
+                        }
+                    }
+                    _ => {}
                 }
             }
             if unavailable == Some(0) && surge == Some(0) {

@@ -143,7 +143,7 @@ pub fn available_check_at(rs: &Value, pods: &[&Stored], now: u64) -> Option<u64>
         .filter(|p| p.active && p.ready)
         .filter(|p| !p.available(min_ready, sim_unix(now)))
         .filter_map(|p| p.ready_since)
-        .map(|t| tick_of(t + min_ready + 1, now).max(now + 1))
+        .map(|t| tick_of(t.saturating_add(min_ready).saturating_add(1), now).max(now + 1))
         .min()
 }
 

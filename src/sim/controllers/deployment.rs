@@ -36,8 +36,12 @@ fn resolve(v: &Value, total: i64, round_up: bool) -> i64 {
         Value::Number(n) => n.as_i64().unwrap_or(0),
         Value::String(s) => {
             let pct: i64 = s.trim_end_matches('%').parse().unwrap_or(0);
-            let x = pct * total;
-            if round_up { (x + 99) / 100 } else { x / 100 }
+            let x = pct.saturating_mul(total);
+            if round_up {
+                x.saturating_add(99) / 100
+            } else {
+                x / 100
+            }
         }
         _ => 0,
     }
@@ -154,7 +158,7 @@ impl DeploymentController {
             && c["reason"] != "ProgressDeadlineExceeded"
         {
             let deadline = obj::int(d, &["spec", "progressDeadlineSeconds"]).unwrap_or(600);
-            let after = last + deadline - sim_unix(now);
+            let after = last.saturating_add(deadline) - sim_unix(now);
             // Under a second: the source requeues at once (rate limited); a tick here.
             let at = now + u64::try_from(after.max(0)).unwrap_or(0) + 1;
             // AddAfter, through the informer's delayed queue (lost on a crash).

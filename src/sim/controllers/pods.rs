@@ -42,7 +42,9 @@ pub fn is_available(pod: &Value, min_ready_seconds: i64, now_unix: i64) -> bool 
 }
 
 fn available(ready: bool, since: Option<i64>, min_ready_seconds: i64, now_unix: i64) -> bool {
-    ready && (min_ready_seconds == 0 || since.is_some_and(|t| t + min_ready_seconds < now_unix))
+    ready
+        && (min_ready_seconds == 0
+            || since.is_some_and(|t| t.saturating_add(min_ready_seconds) < now_unix))
 }
 
 fn phase_rank(pod: &Value) -> u8 {

@@ -1064,7 +1064,8 @@ fn scale(rest: &[String]) -> Result<Command, UsageError> {
         Some(n) if n >= 0 => Ok(Command::Scale {
             target,
             replicas: n,
-            current_replicas: current_replicas.filter(|c| *c >= 0),
+            // -1 is kubectl's "no precondition".
+            current_replicas: current_replicas.filter(|c| *c != -1),
             output: opt_output(&f)?,
         }),
         _ => Err(usage(

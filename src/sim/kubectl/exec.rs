@@ -142,20 +142,19 @@ pub fn run(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
         && let Some(format) = cmd.printed_output()
     {
         // What the server returned, before any controller reacts to it.
-        out.stdout = written(cmd, files)
-            .iter()
-            .filter_map(|(kind, name)| cluster.api.get(*kind, name).ok().map(|v| (*kind, v)))
-            .enumerate()
-            .map(|(i, (kind, v))| {
-                let sep = if i > 0 && *format == Output::Yaml {
-                    "---\n"
-                } else {
-                    ""
-                };
-                let printed = print_object(kind, &hide_managed_fields(v.clone()), format);
-                format!("{sep}{}", printed.stdout)
-            })
-            .collect();
+        let mut printed = Outcome::default();
+        for (i, (kind, name)) in written(cmd, files).iter().enumerate() {
+            if let Ok(v) = cluster.api.get(*kind, name) {
+                if i > 0 && *format == Output::Yaml {
+                    printed = printed.out("---\n");
+                }
+                printed =
+                    printed.then(print_object(*kind, &hide_managed_fields(v.clone()), format));
+            }
+        }
+        out.stdout = printed.stdout;
+        out.stderr.push_str(&printed.stderr);
+        out.failed |= printed.failed;
         let end = out.stdout.len();
         for (at, _) in &mut out.warnings {
             *at = (*at).min(end);
