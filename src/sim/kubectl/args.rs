@@ -831,6 +831,10 @@ fn leading_flags(words: &[String]) -> Result<Vec<String>, UsageError> {
         }
     }
     let mut out: Vec<String> = words[i..].to_vec();
+    if out.is_empty() {
+        // Flags and no command: the command is what is missing.
+        return Ok(out);
+    }
     let at = out.iter().position(|w| w == "--").unwrap_or(out.len());
     out.splice(at..at, namespace);
     Ok(out)
