@@ -1386,6 +1386,29 @@ fn rollout(rest: &[String]) -> Result<Command, UsageError> {
     })
 }
 
+/// GetResourcesAndPairs: the resources come first, then the changes (`k=v`, `k-`); a
+/// resource after a change is refused.
+fn resources_and_pairs<'a>(
+    words: &'a [String],
+    what: &str,
+) -> Result<(Vec<String>, Vec<&'a str>), UsageError> {
+    let mut objects = Vec::new();
+    let mut pairs = Vec::new();
+    for w in words {
+        let change = (w.contains('=') && !w.starts_with('=')) || (w.ends_with('-') && w != "-");
+        if change {
+            pairs.push(w.as_str());
+        } else if !pairs.is_empty() {
+            return Err(usage(format!(
+                "error: all resources must be specified before {what} changes: {w}"
+            )));
+        } else {
+            objects.push(w.clone());
+        }
+    }
+    Ok((objects, pairs))
+}
+
 /// A label value's rule (IsValidLabelValue), with its message.
 const LABEL_VALUE_RULE: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 
@@ -1404,21 +1427,7 @@ fn label(verb: &str, rest: &[String]) -> Result<Command, UsageError> {
         rest,
         &[boolean("overwrite"), NAMESPACE, SELECTOR, OUTPUT],
     )?;
-    // GetResourcesAndPairs: resources first, then the changes (`k=v`, `k-`).
-    let mut objects = Vec::new();
-    let mut pairs = Vec::new();
-    for w in &f.positional {
-        let change = (w.contains('=') && !w.starts_with('=')) || (w.ends_with('-') && w != "-");
-        if change {
-            pairs.push(w.as_str());
-        } else if !pairs.is_empty() {
-            return Err(usage(format!(
-                "error: all resources must be specified before {verb} changes: {w}"
-            )));
-        } else {
-            objects.push(w.clone());
-        }
-    }
+    let (objects, pairs) = resources_and_pairs(&f.positional, verb)?;
     let annotate = verb == "annotate";
     let mut out = Vec::new();
     let mut removed = Vec::new();
@@ -1513,21 +1522,7 @@ fn set(rest: &[String]) -> Result<Command, UsageError> {
     }
     let f = parse_flags("set image", &rest[1..], &[NAMESPACE, SELECTOR, OUTPUT])?;
     let output = opt_output(&f)?;
-    // GetResourcesAndPairs, as for labels: resources first, then `container=image`.
-    let mut objects = Vec::new();
-    let mut pairs = Vec::new();
-    for w in &f.positional {
-        let change = (w.contains('=') && !w.starts_with('=')) || (w.ends_with('-') && w != "-");
-        if change {
-            pairs.push(w);
-        } else if !pairs.is_empty() {
-            return Err(usage(format!(
-                "error: all resources must be specified before image changes: {w}"
-            )));
-        } else {
-            objects.push(w.clone());
-        }
-    }
+    let (objects, pairs) = resources_and_pairs(&f.positional, "image")?;
     if let Some(bad) = pairs.iter().find(|p| !p.contains('=')) {
         return Err(usage(format!("error: invalid image format: {bad}")));
     }
