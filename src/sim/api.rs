@@ -862,15 +862,11 @@ impl ApiServer {
 /// A UUID (v4 layout) derived from a name, for objects whose uid should not draw from the
 /// seeded stream (that would change every later random name).
 fn derived_uid(seed: &str) -> String {
-    let fnv = |basis: u64| {
-        seed.bytes().fold(basis, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-        })
-    };
+    use super::controllers::hash::{FNV64_BASIS, fnv64a};
     uuid_v4(&format!(
         "{:016x}{:016x}",
-        fnv(0xcbf2_9ce4_8422_2325),
-        fnv(0x8422_2325_cbf2_9ce4)
+        fnv64a(seed.as_bytes(), FNV64_BASIS),
+        fnv64a(seed.as_bytes(), 0x8422_2325_cbf2_9ce4)
     ))
 }
 

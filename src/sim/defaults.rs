@@ -142,10 +142,8 @@ pub fn admit_pod(pod: &mut Value) {
 
 /// Five characters of the API's name alphabet from a string (FNV-1a).
 fn suffix(seed: &Value) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in seed.as_str().unwrap_or("").bytes() {
-        h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
-    }
+    use super::controllers::hash::{FNV64_BASIS, fnv64a};
+    let h = fnv64a(seed.as_str().unwrap_or("").as_bytes(), FNV64_BASIS);
     let alphabet = super::api::NAME_ALPHABET;
     (0..5)
         .map(|i| alphabet[((h >> (i * 8)) % alphabet.len() as u64) as usize] as char)

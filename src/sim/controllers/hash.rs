@@ -13,6 +13,18 @@ fn fnv32a(bytes: &[u8], mut h: u32) -> u32 {
     h
 }
 
+/// FNV-1a's 64-bit offset basis.
+pub const FNV64_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a, 64 bits, from `basis`: the simulator's stand-in for ids and digests a real
+/// component would draw at random, so they come from a name without touching the seeded
+/// stream.
+pub fn fnv64a(bytes: &[u8], basis: u64) -> u64 {
+    bytes.iter().fold(basis, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
 /// The hash of a pod template. Kubernetes hashes Go's deep printing of the struct; the
 /// simulator hashes its canonical JSON, so values differ from a real cluster's but have
 /// the same form and stability.

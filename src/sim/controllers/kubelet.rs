@@ -430,10 +430,10 @@ fn normalized_image(image: &str) -> String {
 fn hex256(seed: &str) -> String {
     (0..4u64)
         .map(|i| {
-            let h = seed.bytes().fold(0xcbf2_9ce4_8422_2325 ^ i, |h, b| {
-                (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-            });
-            format!("{h:016x}")
+            format!(
+                "{:016x}",
+                super::hash::fnv64a(seed.as_bytes(), super::hash::FNV64_BASIS ^ i)
+            )
         })
         .collect()
 }
