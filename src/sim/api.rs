@@ -15,7 +15,7 @@ use super::kind::Kind;
 use super::managed::{self, ManagedField};
 use super::obj;
 use super::recorder::{Incoming, Recorders};
-use super::stored::{LabelSets, Stored};
+use super::stored::{Draft, LabelSets, Stored};
 
 /// The user agent, and so the field manager, of the built-in controllers (F8).
 pub const CONTROLLER_MANAGER: &str = "kube-controller-manager";
@@ -233,7 +233,8 @@ impl ApiServer {
         name: &str,
         rv: Option<&str>,
     ) -> Result<(), ApiError> {
-        let current = obj::str(self.get(kind, name)?, &["metadata", "resourceVersion"]);
+        let stored = self.get_shared(kind, name)?;
+        let current = stored.meta("resourceVersion").and_then(Value::as_str);
         match rv {
             Some(rv) if current != Some(rv) => Err(ApiError::conflict(kind, name)),
             _ => Ok(()),
@@ -292,13 +293,9 @@ impl ApiServer {
         }
     }
 
-    fn bump(&mut self, obj: &mut Value) {
+    fn bump(&mut self, obj: &mut Draft) {
         self.rv += 1;
-        obj::set(
-            obj,
-            &["metadata", "resourceVersion"],
-            json!(self.rv.to_string()),
-        );
+        obj.set_meta("resourceVersion", json!(self.rv.to_string()));
     }
 
     fn emit(&mut self, kind: Kind, event: EventType, object: &Arc<Stored>) {
@@ -398,8 +395,9 @@ impl ApiServer {
         if obj::path(&obj, &["metadata", "managedFields"]).is_none() {
             self.track_update(kind, &managed::zero_object(), &mut obj);
         }
+        let mut obj = Draft::from(obj);
         self.bump(&mut obj);
-        let obj = Arc::new(Stored::interned(kind, obj, &mut self.labels));
+        let obj = Arc::new(Stored::from_draft(kind, obj, &mut self.labels));
         self.emit(kind, EventType::Added, &obj);
         self.objects
             .entry(kind)
@@ -504,12 +502,25 @@ impl ApiServer {
         kind: Kind,
         name: &str,
         old: Arc<Stored>,
-        mut obj: Value,
+        obj: Value,
     ) -> Result<Arc<Stored>, ApiError> {
+        let mut obj = obj;
         super::validation::status(kind, &obj)?;
         self.track_status_update(kind, &old, &mut obj);
         // The callers compared already: `obj` differs from `old`.
-        self.store_changed(kind, name.to_string(), obj)
+        self.store_changed(kind, name.to_string(), Draft::from(obj))
+    }
+
+    /// A pod's status as the kubelet writes it: the next version shares the pod's
+    /// metadata and spec with `old` (pods have no status validation or managedFields here).
+    pub(crate) fn store_pod_status(
+        &mut self,
+        old: &Stored,
+        status: Value,
+    ) -> Result<Arc<Stored>, ApiError> {
+        let mut draft = old.draft();
+        draft.set("status", status);
+        self.store_changed(Kind::Pod, old.name().to_string(), draft)
     }
 
     /// Metadata-only write by the server itself (ownerReferences, finalizers, labels).
@@ -545,13 +556,12 @@ impl ApiServer {
         // A write that changes nothing is not persisted: same resourceVersion, no event.
         // The new version is compared with the old one's resourceVersion in place (the
         // bump below overwrites it), which saves copying the object.
-        let mut obj = obj;
-        obj::set(
-            &mut obj,
-            &["metadata", "resourceVersion"],
-            old["metadata"]["resourceVersion"].clone(),
+        let mut obj = Draft::from(obj);
+        obj.set_meta(
+            "resourceVersion",
+            old.meta("resourceVersion").cloned().unwrap_or(Value::Null),
         );
-        if obj == **old {
+        if obj.same_as(&old) {
             return Ok(old);
         }
         self.store_changed(kind, name, obj)
@@ -563,15 +573,16 @@ impl ApiServer {
         &mut self,
         kind: Kind,
         name: String,
-        mut obj: Value,
+        mut obj: Draft,
     ) -> Result<Arc<Stored>, ApiError> {
         self.bump(&mut obj);
-        let obj = Arc::new(Stored::interned(kind, obj, &mut self.labels));
+        let obj = Arc::new(Stored::from_draft(kind, obj, &mut self.labels));
         // H5: with finalizers gone, a deleting object is removed.
-        let finalizers_empty = obj::path(&obj, &["metadata", "finalizers"])
+        let finalizers_empty = obj
+            .meta("finalizers")
             .and_then(Value::as_array)
             .is_none_or(|a| a.is_empty());
-        if obj::is_deleting(&obj) && finalizers_empty && kind != Kind::Pod {
+        if obj.facts().deleting && finalizers_empty && kind != Kind::Pod {
             self.emit(kind, EventType::Deleted, &obj);
             if let Some(m) = self.objects.get_mut(&kind) {
                 m.remove(&name);
@@ -637,7 +648,7 @@ impl ApiServer {
     ) -> Result<Arc<Stored>, ApiError> {
         let mut old = self.get_shared(kind, name)?;
         if let Some(f) = propagation.finalizer()
-            && !obj::is_deleting(&old)
+            && !old.facts().deleting
         {
             Arc::make_mut(&mut old).edit(&mut self.labels, |o| {
                 let list = o["metadata"]
@@ -650,15 +661,19 @@ impl ApiServer {
                 }
             });
         }
-        let has_finalizers = obj::path(&old, &["metadata", "finalizers"])
+        let has_finalizers = old
+            .meta("finalizers")
             .and_then(Value::as_array)
             .is_some_and(|a| !a.is_empty());
         if kind == Kind::Pod {
             let terminal = matches!(
-                obj::str(&old, &["status", "phase"]),
+                old.field("status").and_then(|s| s["phase"].as_str()),
                 Some("Succeeded" | "Failed")
             );
-            let default = obj::int(&old, &["spec", "terminationGracePeriodSeconds"]).unwrap_or(30);
+            let default = old
+                .field("spec")
+                .and_then(|s| obj::int(s, &["terminationGracePeriodSeconds"]))
+                .unwrap_or(30);
             let grace = if terminal {
                 0
             } else {
@@ -685,22 +700,14 @@ impl ApiServer {
         at: u64,
         grace: i64,
     ) -> Result<Arc<Stored>, ApiError> {
-        if obj::is_deleting(&old) {
+        if old.facts().deleting {
             return Ok(old);
         }
-        let mut obj = old.value().clone();
-        obj::set(
-            &mut obj,
-            &["metadata", "deletionTimestamp"],
-            json!(rfc3339(at)),
-        );
-        obj::set(
-            &mut obj,
-            &["metadata", "deletionGracePeriodSeconds"],
-            json!(grace),
-        );
-        if let Some(g) = obj::int(&old, &["metadata", "generation"]) {
-            obj::set(&mut obj, &["metadata", "generation"], json!(g + 1));
+        let mut obj = old.draft();
+        obj.set_meta("deletionTimestamp", json!(rfc3339(at)));
+        obj.set_meta("deletionGracePeriodSeconds", json!(grace));
+        if let Some(g) = old.meta("generation").and_then(Value::as_i64) {
+            obj.set_meta("generation", json!(g + 1));
         }
         // deletionTimestamp was unset (checked above): this is a change.
         self.store_changed(kind, name.to_string(), obj)
@@ -728,14 +735,14 @@ impl ApiServer {
     pub fn collect_garbage(&mut self, now: u64) {
         let live: std::collections::HashSet<String> = [Kind::Deployment, Kind::ReplicaSet]
             .iter()
-            .flat_map(|k| self.list(*k).map(|o| obj::uid(o).to_string()))
+            .flat_map(|k| self.list_shared(*k).map(|o| o.uid().to_string()))
             .collect();
         for kind in [Kind::ReplicaSet, Kind::Pod] {
             let orphans: Vec<String> = self
-                .list(kind)
-                .filter(|o| !obj::is_deleting(o))
-                .filter(|o| obj::controller_uid(o).is_some_and(|u| !live.contains(u)))
-                .map(|o| obj::name(o).to_string())
+                .list_shared(kind)
+                .filter(|o| !o.facts().deleting)
+                .filter(|o| o.controller_uid().is_some_and(|u| !live.contains(u)))
+                .map(|o| o.name().to_string())
                 .collect();
             for n in orphans {
                 let _ = self.delete_shared(kind, &n, None, now);

@@ -10,7 +10,6 @@ use serde_json::Value;
 use super::api::{ApiServer, EventType, WatchEvent};
 use super::directive::Trigger;
 use super::kind::Kind;
-use super::obj;
 use super::stored::Stored;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,7 +55,7 @@ struct Store {
 impl Store {
     fn insert(&mut self, name: String, o: Arc<Stored>) -> Option<Arc<Stored>> {
         let old = self.remove(&name);
-        self.by_uid.insert(obj::uid(&o).to_string(), name.clone());
+        self.by_uid.insert(o.uid().to_string(), name.clone());
         match o.controller_uid() {
             Some(u) => {
                 self.by_owner
@@ -74,7 +73,7 @@ impl Store {
 
     fn remove(&mut self, name: &str) -> Option<Arc<Stored>> {
         let old = self.by_name.remove(name)?;
-        let uid = obj::uid(&old);
+        let uid = old.uid();
         if self.by_uid.get(uid).is_some_and(|n| n == name) {
             self.by_uid.remove(uid);
         }
@@ -251,7 +250,7 @@ impl Informer {
         self.cursor = api.next_seq();
         let mut out = Vec::with_capacity(events.len());
         for e in events {
-            let name = obj::name(&e.object).to_string();
+            let name = e.object.name().to_string();
             let store = self.cache.entry(e.kind).or_default();
             let old = match e.event {
                 EventType::Deleted => store.remove(&name),
@@ -306,7 +305,7 @@ impl Informer {
                 self.cache
                     .entry(*kind)
                     .or_default()
-                    .insert(obj::name(&o).to_string(), Arc::clone(&o));
+                    .insert(o.name().to_string(), Arc::clone(&o));
                 out.push(Delta {
                     kind: *kind,
                     event: EventType::Added,

@@ -24,7 +24,12 @@ pub fn uid(v: &Value) -> &str {
 }
 
 pub fn is_deleting(v: &Value) -> bool {
-    path(v, &["metadata", "deletionTimestamp"]).is_some_and(|t| !t.is_null())
+    is_deleting_in(&v["metadata"])
+}
+
+/// [`is_deleting`] of an object's metadata.
+pub fn is_deleting_in(meta: &Value) -> bool {
+    meta.get("deletionTimestamp").is_some_and(|t| !t.is_null())
 }
 
 /// Sets `p` to `value`, creating objects on the way.
@@ -144,7 +149,12 @@ pub fn label_query_matches(query: &str, obj: &Value) -> bool {
 
 /// The controller ownerReference's uid, if any.
 pub fn controller_uid(v: &Value) -> Option<&str> {
-    path(v, &["metadata", "ownerReferences"])?
+    controller_uid_in(&v["metadata"])
+}
+
+/// [`controller_uid`] of an object's metadata.
+pub fn controller_uid_in(meta: &Value) -> Option<&str> {
+    meta.get("ownerReferences")?
         .as_array()?
         .iter()
         .find(|r| r.get("controller").and_then(Value::as_bool) == Some(true))?

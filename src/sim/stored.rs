@@ -1,25 +1,42 @@
-//! A stored object: the JSON the API serves, with the facts controllers look up on every
-//! sync read out of it once, when it is written. Stored objects are immutable and shared
-//! (`Arc<Stored>`) by the API, its watch log and the informer caches, so a ReplicaSet sync
-//! over a thousand pods reads a thousand small structs instead of walking a thousand JSON
-//! trees.
+//! A stored object: the JSON the API serves, kept as its top-level fields, each shared
+//! with the earlier versions that have the same one, plus the facts controllers look up
+//! on every sync, read once when it is written.
+//!
+//! Stored objects are immutable and shared (`Arc<Stored>`) by the API, its watch log and
+//! the informer caches. A write makes a [`Draft`] of the stored version, which copies
+//! only the fields it changes: the kubelet's status write copies a pod's status, not its
+//! spec, and a delete copies its metadata. The object as one JSON tree is built the first
+//! time a reader asks for it ([`Stored::value`]); controllers read fields and facts and
+//! never need it.
 
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::ops::Deref;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::controllers::pods::PodFacts;
 use super::kind::Kind;
 use super::obj;
 
-#[derive(Debug, Clone, PartialEq)]
+static NULL: Value = Value::Null;
+
+/// Top-level fields in key order (the order serde_json's map keeps).
+type Fields = Vec<(String, Arc<Value>)>;
+
 pub struct Stored {
-    value: Value,
     kind: Kind,
     facts: Facts,
+    shape: Shape,
+    /// The whole object, built on first read.
+    whole: OnceLock<Value>,
+}
+
+enum Shape {
+    Object(Fields),
+    /// Not an object: what `remove` returns for an object that was not there.
+    Other(Value),
 }
 
 /// What every controller asks of an object.
@@ -36,29 +53,141 @@ pub struct Facts {
 }
 
 impl Facts {
-    fn of(kind: Kind, v: &Value, labels: Arc<Value>) -> Self {
+    fn of(kind: Kind, meta: &Value, status: &Value, labels: Arc<Value>) -> Self {
         Facts {
             labels,
-            controller: obj::controller_uid(v).map(str::to_string),
-            deleting: obj::is_deleting(v),
-            pod: (kind == Kind::Pod).then(|| PodFacts::of(v)),
+            controller: obj::controller_uid_in(meta).map(str::to_string),
+            deleting: obj::is_deleting_in(meta),
+            pod: (kind == Kind::Pod).then(|| PodFacts::from_parts(meta, status)),
         }
     }
+}
+
+/// A new version of an object being written: its fields, shared with the version it
+/// was made from until [`Draft::edit`] copies one.
+#[derive(Debug, Clone, Default)]
+pub struct Draft {
+    fields: Fields,
+}
+
+impl Draft {
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        find(&self.fields, key).map(|i| &*self.fields[i].1)
+    }
+
+    /// The field to change, copied first if an earlier version shares it; a missing
+    /// field is added as null.
+    pub fn edit(&mut self, key: &str) -> &mut Value {
+        let i = match self.fields.binary_search_by(|(k, _)| k.as_str().cmp(key)) {
+            Ok(i) => i,
+            Err(i) => {
+                self.fields
+                    .insert(i, (key.to_string(), Arc::new(Value::Null)));
+                i
+            }
+        };
+        Arc::make_mut(&mut self.fields[i].1)
+    }
+
+    /// Sets a top-level field.
+    pub fn set(&mut self, key: &str, value: Value) {
+        *self.edit(key) = value;
+    }
+
+    /// Sets `metadata.<key>`.
+    pub fn set_meta(&mut self, key: &str, value: Value) {
+        obj::set(self.edit("metadata"), &[key], value);
+    }
+
+    pub fn meta(&self, key: &str) -> Option<&Value> {
+        self.get("metadata")?.get(key)
+    }
+
+    /// Whether this draft would store the same object as `stored`: fields the two
+    /// share are equal without being compared.
+    pub fn same_as(&self, stored: &Stored) -> bool {
+        let Shape::Object(fields) = &stored.shape else {
+            return false;
+        };
+        self.fields.len() == fields.len()
+            && self
+                .fields
+                .iter()
+                .zip(fields)
+                .all(|((k, a), (l, b))| k == l && (Arc::ptr_eq(a, b) || a == b))
+    }
+
+    pub fn into_value(self) -> Value {
+        Value::Object(
+            self.fields
+                .into_iter()
+                .map(|(k, v)| (k, Arc::unwrap_or_clone(v)))
+                .collect(),
+        )
+    }
+}
+
+impl From<Value> for Draft {
+    /// Splits an object into its fields; anything else is an empty object.
+    fn from(v: Value) -> Self {
+        let fields = match v {
+            Value::Object(m) => m.into_iter().map(|(k, v)| (k, Arc::new(v))).collect(),
+            _ => Vec::new(),
+        };
+        Draft { fields }
+    }
+}
+
+fn find(fields: &Fields, key: &str) -> Option<usize> {
+    fields.binary_search_by(|(k, _)| k.as_str().cmp(key)).ok()
 }
 
 impl Stored {
     /// An object with labels of its own (tests, and objects nobody compares).
     pub fn new(kind: Kind, value: Value) -> Self {
-        let labels = Arc::new(labels_of(&value).clone());
-        let facts = Facts::of(kind, &value, labels);
-        Stored { value, kind, facts }
+        if !value.is_object() {
+            return Stored {
+                kind,
+                facts: Facts::of(kind, &NULL, &NULL, Arc::new(Value::Null)),
+                shape: Shape::Other(value),
+                whole: OnceLock::new(),
+            };
+        }
+        let draft = Draft::from(value);
+        let labels = Arc::new(labels_of(draft.get("metadata")).clone());
+        Self::build(kind, draft, labels)
     }
 
     /// An object whose labels are shared with others that have the same ones.
     pub fn interned(kind: Kind, value: Value, sets: &mut LabelSets) -> Self {
-        let labels = sets.intern(labels_of(&value));
-        let facts = Facts::of(kind, &value, labels);
-        Stored { value, kind, facts }
+        Self::from_draft(kind, Draft::from(value), sets)
+    }
+
+    /// The version a write made.
+    pub fn from_draft(kind: Kind, draft: Draft, sets: &mut LabelSets) -> Self {
+        let labels = sets.intern(labels_of(draft.get("metadata")));
+        Self::build(kind, draft, labels)
+    }
+
+    fn build(kind: Kind, draft: Draft, labels: Arc<Value>) -> Self {
+        let field = |k| draft.get(k).unwrap_or(&NULL);
+        let facts = Facts::of(kind, field("metadata"), field("status"), labels);
+        Stored {
+            kind,
+            facts,
+            shape: Shape::Object(draft.fields),
+            whole: OnceLock::new(),
+        }
+    }
+
+    /// A draft of the next version: every field shared until it is edited.
+    pub fn draft(&self) -> Draft {
+        match &self.shape {
+            Shape::Object(fields) => Draft {
+                fields: fields.clone(),
+            },
+            Shape::Other(_) => Draft::default(),
+        }
     }
 
     pub fn kind(&self) -> Kind {
@@ -78,27 +207,104 @@ impl Stored {
         self.facts.controller.as_deref()
     }
 
+    /// A top-level field (`metadata`, `spec`, `status`), without building the object.
+    pub fn field(&self, key: &str) -> Option<&Value> {
+        match &self.shape {
+            Shape::Object(fields) => find(fields, key).map(|i| &*fields[i].1),
+            Shape::Other(_) => None,
+        }
+    }
+
+    /// `metadata.<key>`.
+    pub fn meta(&self, key: &str) -> Option<&Value> {
+        self.field("metadata")?.get(key)
+    }
+
+    pub fn name(&self) -> &str {
+        self.meta("name").and_then(Value::as_str).unwrap_or("")
+    }
+
+    pub fn uid(&self) -> &str {
+        self.meta("uid").and_then(Value::as_str).unwrap_or("")
+    }
+
+    /// The object as one JSON tree.
     pub fn value(&self) -> &Value {
-        &self.value
+        match &self.shape {
+            Shape::Other(v) => v,
+            Shape::Object(fields) => self.whole.get_or_init(|| {
+                Value::Object(
+                    fields
+                        .iter()
+                        .map(|(k, v)| (k.clone(), Value::clone(v)))
+                        .collect::<Map<_, _>>(),
+                )
+            }),
+        }
     }
 
     pub fn into_value(self) -> Value {
-        self.value
+        match self.shape {
+            Shape::Other(v) => v,
+            Shape::Object(fields) => match self.whole.into_inner() {
+                Some(v) => v,
+                None => Draft { fields }.into_value(),
+            },
+        }
     }
 
     /// Changes the object in place (only where it is not shared) and reads its facts again.
     pub fn edit<T>(&mut self, sets: &mut LabelSets, f: impl FnOnce(&mut Value) -> T) -> T {
-        let out = f(&mut self.value);
-        let labels = sets.intern(labels_of(&self.value));
-        self.facts = Facts::of(self.kind, &self.value, labels);
+        let mut value = std::mem::replace(self, Stored::new(self.kind, Value::Null)).into_value();
+        let out = f(&mut value);
+        *self = Stored::interned(self.kind, value, sets);
         out
     }
 }
 
-fn labels_of(v: &Value) -> &Value {
-    obj::path(v, &["metadata", "labels"]).unwrap_or(&Value::Null)
+impl Clone for Stored {
+    /// Shares the fields; the built object is not copied.
+    fn clone(&self) -> Self {
+        Stored {
+            kind: self.kind,
+            facts: self.facts.clone(),
+            shape: match &self.shape {
+                Shape::Object(f) => Shape::Object(f.clone()),
+                Shape::Other(v) => Shape::Other(v.clone()),
+            },
+            whole: OnceLock::new(),
+        }
+    }
 }
 
+impl PartialEq for Stored {
+    fn eq(&self, other: &Self) -> bool {
+        self.kind == other.kind && self.value() == other.value()
+    }
+}
+
+impl std::fmt::Debug for Stored {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Stored")
+            .field("kind", &self.kind)
+            .field("value", self.value())
+            .finish()
+    }
+}
+
+/// Reading a stored object as JSON builds it once (see [`Stored::value`]); code that runs
+/// for every pod on every sync reads [`Stored::field`] and the facts instead.
+impl Deref for Stored {
+    type Target = Value;
+
+    fn deref(&self) -> &Value {
+        self.value()
+    }
+}
+
+fn labels_of(meta: Option<&Value>) -> &Value {
+    meta.and_then(|m| m.get("labels")).unwrap_or(&NULL)
+}
 /// The label sets of stored objects, one shared copy of each: a thousand pods of one
 /// ReplicaSet hold one labels map between them, so a sync checks its selector once.
 #[derive(Default)]
@@ -145,14 +351,6 @@ impl LabelSets {
     }
 }
 
-impl Deref for Stored {
-    type Target = Value;
-
-    fn deref(&self) -> &Value {
-        &self.value
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -175,6 +373,47 @@ mod tests {
         assert!(!p.pod().active, "a terminating pod is not active");
         let rs = Stored::new(Kind::ReplicaSet, json!({"metadata": {"name": "rs1"}}));
         assert_eq!(rs.facts().pod, None);
+    }
+
+    #[test]
+    fn a_draft_copies_only_the_fields_it_edits() {
+        let pod = json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "a", "uid": "u1", "resourceVersion": "7"},
+            "spec": {"containers": [{"name": "app", "image": "nginx"}]},
+            "status": {"phase": "Pending"}});
+        let old = Stored::new(Kind::Pod, pod.clone());
+        assert_eq!(
+            old.value(),
+            &pod,
+            "the fields put back together are the object"
+        );
+        assert_eq!((old.name(), old.uid()), ("a", "u1"));
+        let mut d = old.draft();
+        assert!(d.same_as(&old));
+        d.edit("status")["phase"] = json!("Running");
+        assert!(!d.same_as(&old));
+        let new = Stored::from_draft(Kind::Pod, d, &mut LabelSets::default());
+        let shared = |k| std::ptr::eq(old.field(k).unwrap(), new.field(k).unwrap());
+        assert!(shared("spec") && shared("metadata") && !shared("status"));
+        assert_eq!(old.field("status"), Some(&json!({"phase": "Pending"})));
+        assert_eq!(new.value()["status"]["phase"], "Running");
+        assert!(new.pod().active && !new.pod().ready);
+        // A field a draft adds lands in key order, as in a JSON object.
+        let mut d = new.draft();
+        d.set_meta("deletionTimestamp", json!("2025-01-06T10:00:30Z"));
+        d.set("apiVersion", json!("v1"));
+        d.set("data", json!({}));
+        let keys: Vec<String> = d
+            .into_value()
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+        assert_eq!(
+            keys,
+            ["apiVersion", "data", "kind", "metadata", "spec", "status"]
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use crate::sim::api::{ApiServer, EventType, Note};
 use crate::sim::informer::RunState;
 use crate::sim::kind::Kind;
-use crate::sim::obj;
+use crate::sim::stored::Stored;
 use crate::sim::time::{parse_rfc3339, rfc3339, sim_unix};
 
 /// The source of the kubelet's events.
@@ -48,11 +48,11 @@ impl Kubelet {
 
     /// Starts tracking every existing pod, as after a restart.
     pub fn relist(&mut self, api: &ApiServer) {
-        for p in api.list(Kind::Pod) {
-            let name = obj::name(p).to_string();
-            if obj::is_deleting(p) {
+        for p in api.list_shared(Kind::Pod) {
+            let name = p.name().to_string();
+            if p.facts().deleting {
                 self.terminating.insert(name, deletion_due(p));
-            } else if !super::pods::is_ready(p) {
+            } else if !p.pod().ready {
                 self.starting.insert(name);
             }
         }
@@ -64,13 +64,13 @@ impl Kubelet {
             if e.kind != Kind::Pod {
                 continue;
             }
-            let name = obj::name(&e.object).to_string();
+            let name = e.object.name().to_string();
             match e.event {
                 EventType::Deleted => {
                     self.starting.remove(&name);
                     self.terminating.remove(&name);
                 }
-                _ if obj::is_deleting(&e.object) => {
+                _ if e.object.facts().deleting => {
                     self.starting.remove(&name);
                     self.terminating.insert(name, deletion_due(&e.object));
                 }
@@ -102,46 +102,48 @@ impl Kubelet {
             .map(|(n, _)| n.clone())
             .collect();
         for name in due {
-            let Ok(pod) = api.get(Kind::Pod, &name) else {
+            let Ok(pod) = api.get_shared(Kind::Pod, &name) else {
                 self.terminating.remove(&name);
                 continue;
             };
-            let finalizers = pod["metadata"]["finalizers"]
-                .as_array()
+            let finalizers = pod
+                .meta("finalizers")
+                .and_then(Value::as_array)
                 .is_some_and(|a| !a.is_empty());
-            if deletion_due(pod) > now_unix {
+            if deletion_due(&pod) > now_unix {
                 continue;
             }
+            let status = pod.field("status").unwrap_or(&Value::Null);
             if !finalizers {
                 api.remove(Kind::Pod, &name);
                 self.terminating.remove(&name);
-            } else if !matches!(
-                pod["status"]["phase"].as_str(),
-                Some("Succeeded" | "Failed")
-            ) {
+            } else if !matches!(status["phase"].as_str(), Some("Succeeded" | "Failed")) {
                 // H4: the grace period is over, so the containers were killed; since 1.27
                 // the kubelet then gives a deleted pod a terminal phase. A finalizer keeps
                 // the object, so that status is what stays. (Without one the pod is
                 // removed in the same step, where nobody can see the status.)
-                let mut next = pod.clone();
+                let mut next = status.clone();
                 terminate(&mut next, now);
-                let _ = api.update_status(Kind::Pod, next);
+                let _ = api.store_pod_status(&pod, next);
             }
         }
         for name in std::mem::take(&mut self.starting) {
             let Ok(pod) = api.get_shared(Kind::Pod, &name) else {
                 continue;
             };
-            let created = obj::str(&pod, &["metadata", "creationTimestamp"])
+            let created = pod
+                .meta("creationTimestamp")
+                .and_then(Value::as_str)
                 .and_then(parse_rfc3339)
                 .unwrap_or(now_unix);
             let age = (now_unix - created).max(0) as u64;
             // The pod's status moves on in one copy of it; an unchanged one is not written.
-            let mut next = pod.value().clone();
-            let done = self.advance(&mut next, age, now);
-            if next != **pod {
+            let before = pod.field("status").unwrap_or(&Value::Null);
+            let mut next = before.clone();
+            let done = self.advance(&pod, &mut next, age, now);
+            if next != *before {
                 pull_events(api, &pod, &next, now);
-                let _ = api.store_status(Kind::Pod, &name, pod, next);
+                let _ = api.store_pod_status(&pod, next);
             }
             if !done {
                 self.starting.insert(name);
@@ -150,10 +152,11 @@ impl Kubelet {
         self.observe(api);
     }
 
-    /// Moves one pod along; returns true once it is Ready.
-    fn advance(&mut self, pod: &mut Value, age: u64, now: u64) -> bool {
+    /// Moves one pod's status along; returns true once it is Ready.
+    fn advance(&mut self, pod: &Stored, status: &mut Value, age: u64, now: u64) -> bool {
         let ts = json!(rfc3339(now));
-        let containers: Vec<String> = pod["spec"]["containers"]
+        let spec = pod.field("spec").unwrap_or(&Value::Null);
+        let containers: Vec<String> = spec["containers"]
             .as_array()
             .map(|a| {
                 a.iter()
@@ -162,7 +165,7 @@ impl Kubelet {
             })
             .unwrap_or_default();
         let image = |name: &str| -> Value {
-            pod["spec"]["containers"]
+            spec["containers"]
                 .as_array()
                 .and_then(|a| a.iter().find(|c| c["name"] == name))
                 .map_or(Value::Null, |c| c["image"].clone())
@@ -170,16 +173,14 @@ impl Kubelet {
         let pulls = containers
             .iter()
             .all(|c| image(c).as_str().is_some_and(pullable));
-        let phase = obj::str(pod, &["status", "phase"])
-            .unwrap_or("Pending")
-            .to_string();
+        let phase = status["phase"].as_str().unwrap_or("Pending").to_string();
         let cond = |t: &str, s: bool, at: &Value| json!({"lastProbeTime": null, "lastTransitionTime": at, "status": if s { "True" } else { "False" }, "type": t});
-        if phase == "Pending" && pod["status"].get("containerStatuses").is_none() {
+        if phase == "Pending" && status.get("containerStatuses").is_none() {
             let statuses: Vec<Value> = containers
                 .iter()
                 .map(|c| json!({"image": image(c), "imageID": "", "lastState": {}, "name": c, "ready": false, "restartCount": 0, "started": false, "state": {"waiting": {"reason": "ContainerCreating"}}}))
                 .collect();
-            pod["status"] = json!({
+            *status = json!({
                 "conditions": [cond("PodReadyToStartContainers", false, &ts), cond("Initialized", true, &ts), cond("Ready", false, &ts), cond("ContainersReady", false, &ts), cond("PodScheduled", true, &ts)],
                 "containerStatuses": statuses,
                 "phase": "Pending",
@@ -190,8 +191,8 @@ impl Kubelet {
         if phase == "Pending" && age >= self.start_after && !pulls {
             // The image cannot be pulled: the pod stays Pending, never Ready.
             let reason = pull_state(age - self.start_after);
-            set_condition(pod, "PodReadyToStartContainers", true, &ts);
-            if let Some(cs) = pod["status"]["containerStatuses"].as_array_mut() {
+            set_condition(status, "PodReadyToStartContainers", true, &ts);
+            if let Some(cs) = status["containerStatuses"].as_array_mut() {
                 for c in cs {
                     let image = c["image"].as_str().unwrap_or("").to_string();
                     if !pullable(&image) {
@@ -209,12 +210,12 @@ impl Kubelet {
             } else {
                 self.next_ip + 1
             };
-            pod["status"]["phase"] = json!("Running");
-            pod["status"]["podIP"] = json!(ip);
-            pod["status"]["podIPs"] = json!([{"ip": ip}]);
-            set_condition(pod, "PodReadyToStartContainers", true, &ts);
-            let uid = obj::uid(pod).to_string();
-            if let Some(cs) = pod["status"]["containerStatuses"].as_array_mut() {
+            status["phase"] = json!("Running");
+            status["podIP"] = json!(ip);
+            status["podIPs"] = json!([{"ip": ip}]);
+            set_condition(status, "PodReadyToStartContainers", true, &ts);
+            let uid = pod.uid();
+            if let Some(cs) = status["containerStatuses"].as_array_mut() {
                 for c in cs {
                     // What containerd reports once the container runs: the image's full
                     // reference, its repository digest, a container id of its own.
@@ -230,11 +231,11 @@ impl Kubelet {
                 }
             }
         }
-        let running = obj::str(pod, &["status", "phase"]) == Some("Running");
+        let running = status["phase"] == "Running";
         if running && age >= self.ready_after {
-            set_condition(pod, "ContainersReady", true, &ts);
-            set_condition(pod, "Ready", true, &ts);
-            if let Some(cs) = pod["status"]["containerStatuses"].as_array_mut() {
+            set_condition(status, "ContainersReady", true, &ts);
+            set_condition(status, "Ready", true, &ts);
+            if let Some(cs) = status["containerStatuses"].as_array_mut() {
                 for c in cs {
                     c["ready"] = json!(true);
                 }
@@ -252,8 +253,9 @@ impl Default for Kubelet {
 }
 
 /// The Unix second a terminating pod's grace period ends.
-fn deletion_due(pod: &Value) -> i64 {
-    obj::str(pod, &["metadata", "deletionTimestamp"])
+fn deletion_due(pod: &Stored) -> i64 {
+    pod.meta("deletionTimestamp")
+        .and_then(Value::as_str)
         .and_then(parse_rfc3339)
         .unwrap_or(0)
 }
@@ -320,16 +322,17 @@ fn pull_message(reason: &str, image: &str) -> String {
 /// image", `Failed` "Error: ErrImagePull") or a sync during the back-off (`BackOff`,
 /// `Failed` "Error: ImagePullBackOff"), as image_manager.go and startContainer do.
 /// Repeats fold into the event's count.
-fn pull_events(api: &mut ApiServer, before: &Value, after: &Value, now: u64) {
-    let waiting = |p: &Value, name: &str| -> Option<String> {
-        p["status"]["containerStatuses"]
+fn pull_events(api: &mut ApiServer, pod: &Stored, after: &Value, now: u64) {
+    let before = pod.field("status").unwrap_or(&Value::Null);
+    let waiting = |status: &Value, name: &str| -> Option<String> {
+        status["containerStatuses"]
             .as_array()?
             .iter()
             .find(|c| c["name"] == name)
             .and_then(|c| c["state"]["waiting"]["reason"].as_str())
             .map(String::from)
     };
-    let Some(cs) = after["status"]["containerStatuses"].as_array() else {
+    let Some(cs) = after["containerStatuses"].as_array() else {
         return;
     };
     for c in cs {
@@ -366,7 +369,7 @@ fn pull_events(api: &mut ApiServer, before: &Value, after: &Value, now: u64) {
                 message,
                 component: COMPONENT,
             };
-            api.record_event(before, Kind::Pod, note, now);
+            api.record_event(pod.value(), Kind::Pod, note, now);
         }
     }
 }
@@ -374,20 +377,20 @@ fn pull_events(api: &mut ApiServer, before: &Value, after: &Value, now: u64) {
 /// The status of a pod whose containers were killed at the end of its grace period: they
 /// ignored SIGTERM (the demo's pods take their whole grace period), so SIGKILL's exit code
 /// 137 and phase Failed; Ready and ContainersReady False with the kubelet's PodCompleted.
-fn terminate(pod: &mut Value, now: u64) {
+fn terminate(status: &mut Value, now: u64) {
     let ts = json!(rfc3339(now));
-    pod["status"]["phase"] = json!("Failed");
-    set_condition(pod, "PodReadyToStartContainers", false, &ts);
+    status["phase"] = json!("Failed");
+    set_condition(status, "PodReadyToStartContainers", false, &ts);
     for t in ["ContainersReady", "Ready"] {
-        set_condition(pod, t, false, &ts);
-        if let Some(c) = pod["status"]["conditions"]
+        set_condition(status, t, false, &ts);
+        if let Some(c) = status["conditions"]
             .as_array_mut()
             .and_then(|cs| cs.iter_mut().find(|c| c["type"] == t))
         {
             c["reason"] = json!("PodCompleted");
         }
     }
-    if let Some(cs) = pod["status"]["containerStatuses"].as_array_mut() {
+    if let Some(cs) = status["containerStatuses"].as_array_mut() {
         for c in cs {
             let started = c["state"]["running"]["startedAt"].clone();
             let mut terminated = json!({
@@ -438,9 +441,9 @@ fn hex256(seed: &str) -> String {
         .collect()
 }
 
-fn set_condition(pod: &mut Value, t: &str, status: bool, ts: &Value) {
+fn set_condition(pod_status: &mut Value, t: &str, status: bool, ts: &Value) {
     let s = if status { "True" } else { "False" };
-    if let Some(conds) = pod["status"]["conditions"].as_array_mut()
+    if let Some(conds) = pod_status["conditions"].as_array_mut()
         && let Some(c) = conds.iter_mut().find(|c| c["type"] == t)
         && c["status"] != s
     {

@@ -10,27 +10,36 @@ use crate::sim::time::parse_rfc3339;
 
 /// C1: not terminating and not Succeeded or Failed.
 pub fn is_active(pod: &Value) -> bool {
-    !obj::is_deleting(pod)
+    active(&pod["metadata"], &pod["status"])
+}
+
+fn active(meta: &Value, status: &Value) -> bool {
+    !obj::is_deleting_in(meta)
         && !matches!(
-            obj::str(pod, &["status", "phase"]),
+            status.get("phase").and_then(Value::as_str),
             Some("Succeeded" | "Failed")
         )
 }
 
-fn ready_condition(pod: &Value) -> Option<&Value> {
-    obj::path(pod, &["status", "conditions"])?
+fn ready_condition(status: &Value) -> Option<&Value> {
+    status
+        .get("conditions")?
         .as_array()?
         .iter()
         .find(|c| c["type"] == "Ready")
 }
 
 pub fn is_ready(pod: &Value) -> bool {
-    ready_condition(pod).is_some_and(|c| c["status"] == "True")
+    ready(&pod["status"])
+}
+
+fn ready(status: &Value) -> bool {
+    ready_condition(status).is_some_and(|c| c["status"] == "True")
 }
 
 /// Unix seconds at which the pod became Ready.
-pub fn ready_since(pod: &Value) -> Option<i64> {
-    ready_condition(pod)
+fn ready_since(status: &Value) -> Option<i64> {
+    ready_condition(status)
         .filter(|c| c["status"] == "True")
         .and_then(|c| c["lastTransitionTime"].as_str())
         .and_then(parse_rfc3339)
@@ -38,7 +47,13 @@ pub fn ready_since(pod: &Value) -> Option<i64> {
 
 /// H3: Ready, and Ready for longer than minReadySeconds.
 pub fn is_available(pod: &Value, min_ready_seconds: i64, now_unix: i64) -> bool {
-    available(is_ready(pod), ready_since(pod), min_ready_seconds, now_unix)
+    let status = &pod["status"];
+    available(
+        ready(status),
+        ready_since(status),
+        min_ready_seconds,
+        now_unix,
+    )
 }
 
 fn available(ready: bool, since: Option<i64>, min_ready_seconds: i64, now_unix: i64) -> bool {
@@ -47,37 +62,35 @@ fn available(ready: bool, since: Option<i64>, min_ready_seconds: i64, now_unix: 
             || since.is_some_and(|t| t.saturating_add(min_ready_seconds) < now_unix))
 }
 
-fn phase_rank(pod: &Value) -> u8 {
-    match obj::str(pod, &["status", "phase"]) {
+fn phase_rank(status: &Value) -> u8 {
+    match status.get("phase").and_then(Value::as_str) {
         Some("Pending") | None => 0,
         Some("Unknown") => 1,
         _ => 2,
     }
 }
 
-fn deletion_cost(pod: &Value) -> i64 {
+fn deletion_cost(meta: &Value) -> i64 {
     obj::str(
-        pod,
-        &[
-            "metadata",
-            "annotations",
-            "controller.kubernetes.io/pod-deletion-cost",
-        ],
+        meta,
+        &["annotations", "controller.kubernetes.io/pod-deletion-cost"],
     )
     .and_then(|s| s.parse().ok())
     .unwrap_or(0)
 }
 
-fn restarts(pod: &Value) -> i64 {
-    obj::path(pod, &["status", "containerStatuses"])
+fn restarts(status: &Value) -> i64 {
+    status
+        .get("containerStatuses")
         .and_then(Value::as_array)
         .map_or(0, |a| {
             a.iter().filter_map(|c| c["restartCount"].as_i64()).sum()
         })
 }
 
-fn created(pod: &Value) -> i64 {
-    obj::str(pod, &["metadata", "creationTimestamp"])
+fn created(meta: &Value) -> i64 {
+    meta.get("creationTimestamp")
+        .and_then(Value::as_str)
         .and_then(parse_rfc3339)
         .unwrap_or(0)
 }
@@ -99,14 +112,19 @@ pub struct PodFacts {
 
 impl PodFacts {
     pub fn of(pod: &Value) -> Self {
+        Self::from_parts(&pod["metadata"], &pod["status"])
+    }
+
+    /// The facts of a pod with this metadata and status.
+    pub fn from_parts(meta: &Value, status: &Value) -> Self {
         PodFacts {
-            active: is_active(pod),
-            ready: is_ready(pod),
-            ready_since: ready_since(pod),
-            phase_rank: phase_rank(pod),
-            deletion_cost: deletion_cost(pod),
-            restarts: restarts(pod),
-            created: created(pod),
+            active: active(meta, status),
+            ready: ready(status),
+            ready_since: ready_since(status),
+            phase_rank: phase_rank(status),
+            deletion_cost: deletion_cost(meta),
+            restarts: restarts(status),
+            created: created(meta),
         }
     }
 

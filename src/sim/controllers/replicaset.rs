@@ -39,7 +39,7 @@ fn merged<'a>(
     let mut out = Vec::new();
     loop {
         let next = match (a.peek(), b.peek()) {
-            (Some(x), Some(y)) if obj::name(x) <= obj::name(y) => a.next(),
+            (Some(x), Some(y)) if x.name() <= y.name() => a.next(),
             (Some(_), Some(_)) => b.next(),
             (Some(_), None) => a.next(),
             (None, _) => b.next(),
@@ -73,14 +73,14 @@ fn claim<'a>(informer: &'a Informer, api: &mut ApiServer, rs: &Value) -> Vec<&'a
             Some(u) if u == uid && matches => owned.push(pod),
             Some(u) if u == uid => {
                 // Labels no longer match: release it.
-                let _ = api.update_metadata_shared(Kind::Pod, obj::name(pod), |p| {
+                let _ = api.update_metadata_shared(Kind::Pod, pod.name(), |p| {
                     obj::remove(p, &["metadata", "ownerReferences"]);
                 });
             }
             None if matches && !pod.facts().deleting => {
                 let r = obj::owner_ref(rs, "ReplicaSet");
                 if api
-                    .update_metadata_shared(Kind::Pod, obj::name(pod), |p| {
+                    .update_metadata_shared(Kind::Pod, pod.name(), |p| {
                         obj::set(p, &["metadata", "ownerReferences"], json!([r]));
                     })
                     .is_ok()
@@ -343,7 +343,7 @@ impl ReplicaSetController {
                 // need ordering.
                 let mut ranked: Vec<_> = active
                     .iter()
-                    .map(|p| (p.pod().deletion_key(obj::uid(p)), *p))
+                    .map(|p| (p.pod().deletion_key(p.uid()), *p))
                     .collect();
                 let k = diff.min(BURST) as usize;
                 if k < ranked.len() {
@@ -351,10 +351,7 @@ impl ReplicaSetController {
                     ranked.truncate(k);
                 }
                 ranked.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-                victims = ranked
-                    .iter()
-                    .map(|(_, p)| obj::name(p).to_string())
-                    .collect();
+                victims = ranked.iter().map(|(_, p)| p.name().to_string()).collect();
             }
             let create = if satisfied && diff < 0 {
                 (-diff).min(BURST)
@@ -409,7 +406,7 @@ impl ReplicaSetController {
                 }
                 if let Ok(p) = api.create_shared(Kind::Pod, pod, now) {
                     self.created += 1;
-                    let msg = format!("Created pod: {}", obj::name(&p));
+                    let msg = format!("Created pod: {}", p.name());
                     api.record_event(
                         rs,
                         Kind::ReplicaSet,
