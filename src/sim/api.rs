@@ -392,7 +392,8 @@ impl ApiServer {
         super::validation::spec(kind, &obj, None)?;
         // Updates own the defaulted fields too; a create by server-side apply brings its
         // own managedFields.
-        if obj::path(&obj, &["metadata", "managedFields"]).is_none() {
+        if tracks_managed_fields(kind) && obj::path(&obj, &["metadata", "managedFields"]).is_none()
+        {
             self.track_update(kind, &managed::zero_object(), &mut obj);
         }
         let mut obj = Draft::from(obj);
@@ -682,12 +683,12 @@ impl ApiServer {
             if grace > 0 || has_finalizers {
                 return self.mark_deleting(kind, name, old, now + grace as u64, grace);
             }
-            return Ok(self.remove_shared(kind, name));
+            return Ok(self.remove(kind, name));
         }
         if has_finalizers {
             return self.mark_deleting(kind, name, old, now, 0);
         }
-        Ok(self.remove_shared(kind, name))
+        Ok(self.remove(kind, name))
     }
 
     /// Sets `deletionTimestamp` once (a repeat delete changes nothing); A4: the first one
@@ -713,12 +714,9 @@ impl ApiServer {
         self.store_changed(kind, name.to_string(), obj)
     }
 
-    /// Removes an object outright (the kubelet's final delete, or a delete with no grace).
-    pub fn remove(&mut self, kind: Kind, name: &str) -> Value {
-        unshare(self.remove_shared(kind, name))
-    }
-
-    fn remove_shared(&mut self, kind: Kind, name: &str) -> Arc<Stored> {
+    /// Removes an object outright (the kubelet's final delete, or a delete with no grace),
+    /// returning it as last stored.
+    pub fn remove(&mut self, kind: Kind, name: &str) -> Arc<Stored> {
         let Some(obj) = self.objects.get_mut(&kind).and_then(|m| m.remove(name)) else {
             return Arc::new(Stored::new(kind, Value::Null));
         };
@@ -921,13 +919,18 @@ fn set_generation(kind: Kind, old: &Value, new: &mut Value) {
 
 /// Runs `record` on a Deployment's managedFields entries and both sides of a write with
 /// managedFields taken out, then puts the entries back on `new` (none: no field).
+/// managedFields are kept for Deployments, the objects the demo's questions are about.
+fn tracks_managed_fields(kind: Kind) -> bool {
+    kind == Kind::Deployment
+}
+
 fn track_managed(
     kind: Kind,
     old: &Value,
     new: &mut Value,
     record: impl FnOnce(&mut Vec<ManagedField>, &Value, &Value),
 ) {
-    if kind != Kind::Deployment {
+    if !tracks_managed_fields(kind) {
         return;
     }
     let mut entries: Vec<ManagedField> = old["metadata"]["managedFields"]

@@ -53,8 +53,24 @@ struct Store {
 }
 
 impl Store {
-    fn insert(&mut self, name: String, o: Arc<Stored>) -> Option<Arc<Stored>> {
-        let old = self.remove(&name);
+    fn insert(&mut self, name: &str, o: Arc<Stored>) -> Option<Arc<Stored>> {
+        // A new version of an object with the same uid and controller keeps its index
+        // entries: only the shared pointers change (most watch events are such updates).
+        if let Some(slot) = self.by_name.get_mut(name)
+            && slot.uid() == o.uid()
+            && slot.controller_uid() == o.controller_uid()
+        {
+            let entry = match o.controller_uid() {
+                Some(u) => self.by_owner.get_mut(u).and_then(|m| m.get_mut(name)),
+                None => self.orphans.get_mut(name),
+            };
+            if let Some(entry) = entry {
+                *entry = Arc::clone(&o);
+                return Some(std::mem::replace(slot, o));
+            }
+        }
+        let old = self.remove(name);
+        let name = name.to_string();
         self.by_uid.insert(o.uid().to_string(), name.clone());
         match o.controller_uid() {
             Some(u) => {
@@ -250,11 +266,10 @@ impl Informer {
         self.cursor = api.next_seq();
         let mut out = Vec::with_capacity(events.len());
         for e in events {
-            let name = e.object.name().to_string();
             let store = self.cache.entry(e.kind).or_default();
             let old = match e.event {
-                EventType::Deleted => store.remove(&name),
-                _ => store.insert(name, Arc::clone(&e.object)),
+                EventType::Deleted => store.remove(e.object.name()),
+                _ => store.insert(e.object.name(), Arc::clone(&e.object)),
             };
             if self.drop_next > 0 {
                 // The notification is lost; the cache is still right, so anything that
@@ -305,7 +320,7 @@ impl Informer {
                 self.cache
                     .entry(*kind)
                     .or_default()
-                    .insert(o.name().to_string(), Arc::clone(&o));
+                    .insert(o.name(), Arc::clone(&o));
                 out.push(Delta {
                     kind: *kind,
                     event: EventType::Added,

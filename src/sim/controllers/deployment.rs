@@ -166,8 +166,8 @@ impl DeploymentController {
         }
     }
 
-    fn owner_of(&self, o: &Value, kind: Kind) -> Option<String> {
-        let uid = obj::controller_uid(o)?;
+    fn owner_of(&self, o: &Stored, kind: Kind) -> Option<String> {
+        let uid = o.controller_uid()?;
         self.informer.name_by_uid(kind, uid).map(str::to_string)
     }
 
@@ -188,11 +188,11 @@ impl DeploymentController {
                 continue;
             }
             match d.kind {
-                Kind::Deployment => self.informer.enqueue(obj::name(&d.object)),
+                Kind::Deployment => self.informer.enqueue(d.object.name()),
                 Kind::ReplicaSet => {
                     if let Some(dep) = self.owner_of(&d.object, Kind::Deployment) {
                         self.informer.enqueue(&dep);
-                    } else if obj::controller_uid(&d.object).is_none() {
+                    } else if d.object.controller_uid().is_none() {
                         // An orphan: every Deployment that could adopt it.
                         for dep in super::claim::selecting(&self.informer, &d.object) {
                             self.informer.enqueue(&dep);
@@ -204,7 +204,7 @@ impl DeploymentController {
                     // is woken, and only once none of its pods are left in the cache.
                     let dep = self
                         .owner_of(&d.object, Kind::ReplicaSet)
-                        .and_then(|rs| self.informer.get(Kind::ReplicaSet, &rs))
+                        .and_then(|rs| self.informer.get_shared(Kind::ReplicaSet, &rs))
                         .and_then(|rs| self.owner_of(rs, Kind::Deployment))
                         .and_then(|n| self.informer.get_shared(Kind::Deployment, &n).cloned());
                     if let Some(dep) = dep
