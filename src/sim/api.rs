@@ -503,9 +503,8 @@ impl ApiServer {
         kind: Kind,
         name: &str,
         old: Arc<Stored>,
-        obj: Value,
+        mut obj: Value,
     ) -> Result<Arc<Stored>, ApiError> {
-        let mut obj = obj;
         super::validation::status(kind, &obj)?;
         self.track_status_update(kind, &old, &mut obj);
         // The callers compared already: `obj` differs from `old`.
@@ -917,13 +916,13 @@ fn set_generation(kind: Kind, old: &Value, new: &mut Value) {
     obj::set(new, &["metadata", "generation"], json!(g));
 }
 
-/// Runs `record` on a Deployment's managedFields entries and both sides of a write with
-/// managedFields taken out, then puts the entries back on `new` (none: no field).
 /// managedFields are kept for Deployments, the objects the demo's questions are about.
 fn tracks_managed_fields(kind: Kind) -> bool {
     kind == Kind::Deployment
 }
 
+/// Runs `record` on a Deployment's managedFields entries and both sides of a write with
+/// managedFields taken out, then puts the entries back on `new` (none: no field).
 fn track_managed(
     kind: Kind,
     old: &Value,
