@@ -650,16 +650,17 @@ impl ApiServer {
         if let Some(f) = propagation.finalizer()
             && !old.facts().deleting
         {
-            Arc::make_mut(&mut old).edit(&mut self.labels, |o| {
-                let list = o["metadata"]
-                    .as_object_mut()
-                    .map(|m| m.entry("finalizers").or_insert_with(|| json!([])));
-                if let Some(Value::Array(a)) = list
-                    && !a.iter().any(|x| x == f)
-                {
-                    a.push(json!(f));
-                }
-            });
+            let mut with_finalizer = old.draft();
+            let list = with_finalizer
+                .edit("metadata")
+                .as_object_mut()
+                .map(|m| m.entry("finalizers").or_insert_with(|| json!([])));
+            if let Some(Value::Array(a)) = list
+                && !a.iter().any(|x| x == f)
+            {
+                a.push(json!(f));
+            }
+            old = Arc::new(Stored::from_draft(kind, with_finalizer, &mut self.labels));
         }
         let has_finalizers = old
             .meta("finalizers")
@@ -794,13 +795,12 @@ impl ApiServer {
                 .and_then(|m| m.get_mut(name))
         });
         if let Some(e) = stored {
-            let rv = self.rv.to_string();
-            Arc::make_mut(e).edit(&mut self.labels, |e| {
-                e["count"] = json!(o.count);
-                e["lastTimestamp"] = ts;
-                e["message"] = json!(o.message);
-                e["metadata"]["resourceVersion"] = json!(rv);
-            });
+            let mut repeat = e.draft();
+            repeat.set("count", json!(o.count));
+            repeat.set("lastTimestamp", ts);
+            repeat.set("message", json!(o.message));
+            repeat.set_meta("resourceVersion", json!(self.rv.to_string()));
+            *e = Arc::new(Stored::from_draft(Kind::Event, repeat, &mut self.labels));
             return;
         }
         // A repeat of an event the API has since expired is created again under its old

@@ -78,7 +78,7 @@ impl Draft {
     /// The field to change, copied first if an earlier version shares it; a missing
     /// field is added as null.
     pub fn edit(&mut self, key: &str) -> &mut Value {
-        let i = match self.fields.binary_search_by(|(k, _)| k.as_str().cmp(key)) {
+        let i = match search(&self.fields, key) {
             Ok(i) => i,
             Err(i) => {
                 self.fields
@@ -138,8 +138,13 @@ impl From<Value> for Draft {
     }
 }
 
+/// Where `key` is in `fields`, or where it would go.
+fn search(fields: &Fields, key: &str) -> Result<usize, usize> {
+    fields.binary_search_by(|(k, _)| k.as_str().cmp(key))
+}
+
 fn find(fields: &Fields, key: &str) -> Option<usize> {
-    fields.binary_search_by(|(k, _)| k.as_str().cmp(key)).ok()
+    search(fields, key).ok()
 }
 
 impl Stored {
@@ -252,14 +257,6 @@ impl Stored {
             },
         }
     }
-
-    /// Changes the object in place (only where it is not shared) and reads its facts again.
-    pub fn edit<T>(&mut self, sets: &mut LabelSets, f: impl FnOnce(&mut Value) -> T) -> T {
-        let mut value = std::mem::replace(self, Stored::new(self.kind, Value::Null)).into_value();
-        let out = f(&mut value);
-        *self = Stored::interned(self.kind, value, sets);
-        out
-    }
 }
 
 impl Clone for Stored {
@@ -305,6 +302,7 @@ impl Deref for Stored {
 fn labels_of(meta: Option<&Value>) -> &Value {
     meta.and_then(|m| m.get("labels")).unwrap_or(&NULL)
 }
+
 /// The label sets of stored objects, one shared copy of each: a thousand pods of one
 /// ReplicaSet hold one labels map between them, so a sync checks its selector once.
 #[derive(Default)]
@@ -359,16 +357,16 @@ mod tests {
 
     #[test]
     fn facts_follow_edits() {
-        let mut p = Stored::new(
+        let p = Stored::new(
             Kind::Pod,
             json!({"metadata": {"name": "a", "ownerReferences": [{"controller": true, "uid": "rs1"}]},
                    "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}]}}),
         );
         assert_eq!(p.controller_uid(), Some("rs1"));
         assert!(p.pod().active && p.pod().ready);
-        p.edit(&mut LabelSets::default(), |v| {
-            v["metadata"]["deletionTimestamp"] = json!("2025-01-06T10:00:30Z")
-        });
+        let mut d = p.draft();
+        d.set_meta("deletionTimestamp", json!("2025-01-06T10:00:30Z"));
+        let p = Stored::from_draft(Kind::Pod, d, &mut LabelSets::default());
         assert!(p.facts().deleting);
         assert!(!p.pod().active, "a terminating pod is not active");
         let rs = Stored::new(Kind::ReplicaSet, json!({"metadata": {"name": "rs1"}}));
