@@ -6,6 +6,7 @@ use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
 use super::api::{ApiServer, EventType};
+use super::client::RateLimit;
 use super::controllers::deployment::DeploymentController;
 use super::controllers::kubelet::Kubelet;
 use super::controllers::replicaset::ReplicaSetController;
@@ -51,6 +52,8 @@ impl Cluster {
         if self.now.is_multiple_of(60) {
             self.api.expire_events(self.now);
         }
+        self.deployments.client.tick();
+        self.replicasets.client.tick();
         self.kubelet.tick(&mut self.api, self.now);
         // Keys the controllers asked to see again at this second (AddAfter).
         self.deployments.informer.release_due(self.now);
@@ -130,6 +133,13 @@ impl Cluster {
             && let Some(component) = event_source(c)
         {
             self.api.forget_recorder(component);
+            // The restarted process builds a new client, whose bucket starts full.
+            let fresh = |l: &RateLimit| RateLimit::new(l.qps, l.burst);
+            match c {
+                Component::Deployment => self.deployments.client = fresh(&self.deployments.client),
+                Component::ReplicaSet => self.replicasets.client = fresh(&self.replicasets.client),
+                _ => {}
+            }
         }
         match (c, state) {
             (Component::Deployment, RunState::Crashed) => self.deployments.informer.crash(),
@@ -163,6 +173,12 @@ impl Cluster {
             Component::ReplicaSet => self.replicasets.informer.trigger = t,
             _ => {}
         }
+    }
+
+    /// kube-controller-manager's `--kube-api-qps`/`--kube-api-burst`, for every controller.
+    pub fn set_client_limit(&mut self, qps: u32, burst: u32) {
+        self.deployments.client.set(qps, burst);
+        self.replicasets.client.set(qps, burst);
     }
 
     pub fn drop_events(&mut self, c: Component, n: u32) {
@@ -223,6 +239,95 @@ mod tests {
                     && crate::sim::controllers::pods::is_ready(p)
             })
             .count()
+    }
+
+    fn pods(c: &Cluster) -> usize {
+        c.api.count(Kind::Pod)
+    }
+
+    fn scale(c: &mut Cluster, n: i64) {
+        let mut d = c.api.get(Kind::Deployment, "web").unwrap().clone();
+        d["spec"]["replicas"] = serde_json::json!(n);
+        c.api.update(Kind::Deployment, d, None).unwrap();
+        c.settle();
+    }
+
+    fn rs_status_replicas(c: &Cluster) -> Option<i64> {
+        let rs = c.api.list(Kind::ReplicaSet).next().unwrap();
+        obj::int(rs, &["status", "replicas"])
+    }
+
+    #[test]
+    fn a_big_scale_up_goes_at_the_client_rate() {
+        let mut c = web(1);
+        run(&mut c, 5);
+        scale(&mut c, 203);
+        // The burst and the first second's refill (50 requests) go to the first creates
+        // and their Events; then 20 requests a second, Events included until the
+        // recorder's spam filter stops sending them.
+        let mut counts = vec![pods(&c)];
+        while pods(&c) < 203 {
+            run(&mut c, 1);
+            counts.push(pods(&c));
+            assert!(counts.len() < 30, "still creating after 30 s: {counts:?}");
+        }
+        assert!(counts[0] > 3 && counts[0] <= 3 + 50, "{counts:?}");
+        for w in counts.windows(2) {
+            assert!(
+                w[1] - w[0] <= 20,
+                "more than 20 requests in a second: {counts:?}"
+            );
+        }
+        // 200 creates and 25 Events at 20 a second, after the first 50.
+        assert!(counts.len() >= 9, "{counts:?}");
+    }
+
+    #[test]
+    fn a_busy_sync_reports_the_pods_it_started_from() {
+        let mut c = web(1);
+        run(&mut c, 5);
+        scale(&mut c, 100);
+        run(&mut c, 1);
+        assert!(pods(&c) > 3);
+        assert_eq!(
+            rs_status_replicas(&c),
+            Some(3),
+            "written only when the sync ends"
+        );
+        run(&mut c, 10);
+        assert_eq!(pods(&c), 100);
+        assert_eq!(
+            rs_status_replicas(&c),
+            Some(100),
+            "the key, dirty meanwhile, synced again"
+        );
+    }
+
+    #[test]
+    fn a_crash_loses_the_requests_still_waiting() {
+        let mut c = web(1);
+        run(&mut c, 5);
+        scale(&mut c, 100);
+        let before = pods(&c);
+        c.set_state(Component::ReplicaSet, RunState::Crashed);
+        assert_eq!(c.replicasets.waiting(), 0);
+        run(&mut c, 5);
+        assert_eq!(pods(&c), before, "nothing more is created while it is down");
+        c.set_state(Component::ReplicaSet, RunState::Running);
+        run(&mut c, 10);
+        assert_eq!(
+            pods(&c),
+            100,
+            "the restarted controller creates what is missing"
+        );
+    }
+
+    #[test]
+    fn a_faster_client_scales_up_in_one_second() {
+        let mut c = web(1);
+        c.set_client_limit(1000, 1000);
+        scale(&mut c, 300);
+        assert_eq!(pods(&c), 300);
     }
 
     #[test]

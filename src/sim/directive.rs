@@ -88,6 +88,9 @@ pub enum Directive {
     AutoscalerTarget(u32),
     /// The GitOps syncer re-applies a manifest (default `gitops.yaml`) every N seconds.
     GitopsEvery(u64, ApplyMode, Option<String>),
+    /// kube-controller-manager's `--kube-api-qps` and, if given, `--kube-api-burst`: the
+    /// client rate limit of each controller.
+    ApiQps(u32, Option<u32>),
     /// List the scenario's files, or print one.
     Files,
     Cat(String),
@@ -108,6 +111,8 @@ kubedrill sim: one command per line.
   autoscaler N                the autoscaler's metrics now want N replicas
   gitops every N [client-side|server-side] [FILE]
                               the GitOps syncer re-applies FILE (gitops.yaml) every N seconds
+  api-qps QPS [BURST]         kube-controller-manager's client rate limit, per controller
+                              (default 20 requests per second, bursts of 30)
   files | cat FILE            list the scenario's manifest files / print one
   status                      controllers: running, paused or crashed; trigger; queue length
   help                        this text
@@ -116,7 +121,10 @@ CONTROLLER is deployment, replicaset, kubelet, autoscaler or gitops; a paused or
 autoscaler or gitops syncer stops writing and keeps its settings for resume|restart.
 The demo simplifies: one namespace (default), no scheduler and no nodes (pods run at once),
 no real containers (a pod is Running one second after creation and Ready a second later);
-managedFields are kept for Deployments only.
+managedFields are kept for Deployments only. The deployment and replicaset controllers
+wait for their client's rate limit as kube-controller-manager's do (Events count too), so
+a big scale-up creates about 20 pods a second; the kubelet, standing for many nodes, does
+not wait.
 The registry has every image except names containing `nonexistent` (ErrImagePull);
 the kubelet records events only for such failed pulls (Pulling, Failed, BackOff).
 `kubectl delete` waits in simulated time as kubectl does (--wait=false returns at once);
@@ -186,6 +194,20 @@ pub fn parse(words: &[String]) -> Option<Result<Directive, String>> {
                 })
             }
         }
+        "api-qps" => {
+            let positive = |i: usize, what: &str| -> Result<Option<u32>, String> {
+                match args.get(i) {
+                    None => Ok(None),
+                    Some(w) => match w.parse::<u32>() {
+                        Ok(n) if (1..=100_000).contains(&n) => Ok(Some(n)),
+                        _ => Err(format!("error: `api-qps` needs {what} from 1 to 100000 (got `{w}`)")),
+                    },
+                }
+            };
+            positive(0, "requests per second")
+                .and_then(|q| q.ok_or_else(|| "error: usage: `api-qps QPS [BURST]`, e.g. `api-qps 20 30` (the defaults)".to_string()))
+                .and_then(|q| Ok(Directive::ApiQps(q, positive(1, "a burst")?)))
+        }
         "files" => Ok(Directive::Files),
         "cat" => args
             .first()
@@ -209,6 +231,7 @@ pub const WORDS: &[&str] = &[
     "trigger",
     "autoscaler",
     "gitops",
+    "api-qps",
     "files",
     "cat",
     "status",
@@ -251,6 +274,11 @@ mod tests {
             p("cat web.yaml"),
             Some(Ok(Directive::Cat("web.yaml".into())))
         );
+        assert_eq!(
+            p("api-qps 100 150"),
+            Some(Ok(Directive::ApiQps(100, Some(150))))
+        );
+        assert_eq!(p("api-qps 5"), Some(Ok(Directive::ApiQps(5, None))));
         assert_eq!(p("kubectl get pods"), None);
     }
 
@@ -281,5 +309,13 @@ mod tests {
                 .unwrap_err()
                 .contains("at least 1")
         );
+        assert!(p("api-qps").unwrap().unwrap_err().contains("usage"));
+        assert!(
+            p("api-qps 0")
+                .unwrap()
+                .unwrap_err()
+                .contains("from 1 to 100000 (got `0`)")
+        );
+        assert!(p("api-qps 20 x").unwrap().unwrap_err().contains("a burst"));
     }
 }

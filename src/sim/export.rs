@@ -172,6 +172,12 @@ impl Replay {
                     None => format!("# {line}\n"),
                 }
             }
+            Directive::ApiQps(qps, burst) => {
+                let burst = burst.map_or(String::new(), |b| format!(" --kube-api-burst={b}"));
+                format!(
+                    "# {line}: restart kube-controller-manager with --kube-api-qps={qps}{burst} (on kind: edit /etc/kubernetes/manifests/kube-controller-manager.yaml on the control-plane node; the kubelet restarts the static pod)\n"
+                )
+            }
             Directive::Pause(_)
             | Directive::Resume(_)
             | Directive::Crash(_)

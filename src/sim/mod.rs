@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod catalog;
+pub mod client;
 pub mod cluster;
 pub mod controllers;
 pub mod defaults;

@@ -406,6 +406,13 @@ impl Session {
                     "gitops: applying {file} every {every}s ({m}) as gitops-syncer\n"
                 ))
             }
+            Directive::ApiQps(qps, burst) => {
+                let burst = burst.unwrap_or(self.cluster.replicasets.client.burst);
+                self.cluster.set_client_limit(qps, burst);
+                say(format!(
+                    "kube-controller-manager: --kube-api-qps={qps} --kube-api-burst={burst} (each controller's client)\n"
+                ))
+            }
             Directive::Files => say(self.files.keys().map(|k| format!("{k}\n")).collect()),
             Directive::Cat(f) => match self.files.get(&f) {
                 Some(t) => say(t.clone()),
@@ -472,6 +479,16 @@ impl Session {
             };
             s.push_str(&format!("{:<11} {state}{extra}\n", c.name()));
         }
+        let limit = self.cluster.replicasets.client;
+        s.push_str(&format!(
+            "client rate limit: {} requests/s, burst {}, per controller",
+            limit.qps, limit.burst
+        ));
+        let waiting = self.cluster.replicasets.waiting();
+        if waiting > 0 {
+            s.push_str(&format!("; replicaset has {waiting} request(s) waiting"));
+        }
+        s.push('\n');
         s
     }
 

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use crate::sim::api::{ApiServer, EventType, Note, Reason};
+use crate::sim::client::RateLimit;
 use crate::sim::directive::Trigger;
 use crate::sim::informer::{Delta, Informer, RunState};
 use crate::sim::kind::Kind;
@@ -127,12 +128,15 @@ fn scaling_event(api: &mut ApiServer, d: &Value, msg: &str, now: u64) {
 
 pub struct DeploymentController {
     pub informer: Informer,
+    /// kube-controller-manager's client for this controller.
+    pub client: RateLimit,
 }
 
 impl DeploymentController {
     pub fn new(resync: u64) -> Self {
         DeploymentController {
             informer: Informer::new(WATCHES, resync),
+            client: RateLimit::default(),
         }
     }
 
@@ -238,7 +242,9 @@ impl DeploymentController {
             return 0;
         }
         let mut n = 0;
-        loop {
+        // A sync makes a few requests at most: it starts while the client has tokens and
+        // the ones it owes delay the next (see RateLimit).
+        while self.client.ready() {
             let key = match self.informer.trigger {
                 Trigger::Level => self.informer.pop(),
                 Trigger::Edge => self
@@ -248,7 +254,9 @@ impl DeploymentController {
                     .map(|d| obj::name(&d.object).to_string()),
             };
             let Some(key) = key else { break };
+            let before = api.resource_version();
             self.sync(api, &key, now);
+            self.client.spend(api.resource_version() - before);
             n += 1;
         }
         n

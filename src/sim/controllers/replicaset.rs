@@ -1,12 +1,13 @@
 //! The ReplicaSet controller (k8s-semantics C1-C7): claims pods, keeps the active count at
 //! `spec.replicas` with expectations and slow-start batches, and reports status.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
 use serde_json::{Value, json};
 
 use crate::sim::api::{ApiServer, EventType, Note};
+use crate::sim::client::RateLimit;
 use crate::sim::directive::Trigger;
 use crate::sim::informer::{Delta, Informer, RunState};
 use crate::sim::kind::Kind;
@@ -52,15 +53,17 @@ fn merged<'a>(
 }
 
 /// Pods owned by the ReplicaSet after adoption and release (C1), read from the cache
-/// without copying them. Only its own pods and ownerless ones can be claimed, so only
-/// those are visited (in name order, as a full scan would meet them).
-fn claim<'a>(informer: &'a Informer, api: &mut ApiServer, rs: &Value) -> Vec<&'a Stored> {
+/// without copying them, and the writes that adoption and release take. Only its own pods
+/// and ownerless ones can be claimed, so only those are visited (in name order, as a full
+/// scan would meet them).
+fn claim<'a>(informer: &'a Informer, rs: &Value) -> (Vec<&'a Stored>, Vec<Op>) {
     let uid = obj::uid(rs);
     let selector = &rs["spec"]["selector"];
     // Pods of one ReplicaSet share one labels map (see LabelSets): each distinct one is
     // checked once.
     let mut seen = LabelMemo::default();
     let mut owned = Vec::new();
+    let mut writes = Vec::new();
     let candidates = merged(
         informer.owned_by(Kind::Pod, uid),
         informer.orphans(Kind::Pod),
@@ -71,27 +74,16 @@ fn claim<'a>(informer: &'a Informer, api: &mut ApiServer, rs: &Value) -> Vec<&'a
         });
         match pod.controller_uid() {
             Some(u) if u == uid && matches => owned.push(pod),
-            Some(u) if u == uid => {
-                // Labels no longer match: release it.
-                let _ = api.update_metadata_shared(Kind::Pod, pod.name(), |p| {
-                    obj::remove(p, &["metadata", "ownerReferences"]);
-                });
-            }
+            // Labels no longer match: release it.
+            Some(u) if u == uid => writes.push(Op::Release(pod.name().to_string())),
             None if matches && !pod.facts().deleting => {
-                let r = obj::owner_ref(rs, "ReplicaSet");
-                if api
-                    .update_metadata_shared(Kind::Pod, pod.name(), |p| {
-                        obj::set(p, &["metadata", "ownerReferences"], json!([r]));
-                    })
-                    .is_ok()
-                {
-                    owned.push(pod);
-                }
+                owned.push(pod);
+                writes.push(Op::Adopt(pod.name().to_string()));
             }
             _ => {}
         }
     }
-    owned
+    (owned, writes)
 }
 
 /// Answers about label sets, by the shared copy's address: a sync sees a handful.
@@ -164,9 +156,40 @@ fn write_status(api: &mut ApiServer, rs: &Value, status: Value) {
     }
 }
 
+/// One request a sync still has to make. A real worker makes them in this order (adoption
+/// and release, then the slow-start batches or the concurrent deletes, then status), each
+/// waiting in the client's rate limiter; the demo keeps the ones still waiting.
+#[derive(Debug, Clone, PartialEq)]
+enum Op {
+    Adopt(String),
+    Release(String),
+    /// A pod from the template, in slow-start batch N.
+    Create(usize),
+    Delete(String),
+    Status(Value),
+}
+
+/// A sync whose requests are not all made yet: its ReplicaSet key stays processing, so
+/// changes to it wait for the sync to end (the work queue's dirty set), as in client-go.
+struct Busy {
+    key: String,
+    /// The ReplicaSet as the sync read it: its template and owner reference are used.
+    rs: Value,
+    ops: VecDeque<Op>,
+}
+
+/// `--concurrent-replicaset-syncs`: ReplicaSets synced at once.
+pub const WORKERS: usize = 5;
+
 pub struct ReplicaSetController {
     pub informer: Informer,
+    /// kube-controller-manager's client for this controller.
+    pub client: RateLimit,
     expectations: HashMap<String, Expectation>,
+    busy: Vec<Busy>,
+    dirty: HashSet<String>,
+    /// The busy sync whose request goes next: workers take turns at the rate limiter.
+    turn: usize,
     /// Pods this controller created, for the demo's counters.
     pub created: u64,
 }
@@ -188,7 +211,11 @@ impl ReplicaSetController {
     pub fn new(resync: u64) -> Self {
         ReplicaSetController {
             informer: Informer::new(WATCHES, resync),
+            client: RateLimit::default(),
             expectations: HashMap::new(),
+            busy: Vec::new(),
+            dirty: HashSet::new(),
+            turn: 0,
             created: 0,
         }
     }
@@ -197,6 +224,11 @@ impl ReplicaSetController {
         self.informer
             .name_by_uid(Kind::ReplicaSet, uid)
             .map(str::to_string)
+    }
+
+    /// Requests waiting for the rate limiter.
+    pub fn waiting(&self) -> usize {
+        self.busy.iter().map(|b| b.ops.len()).sum()
     }
 
     /// Event handlers: map each delta to the ReplicaSet keys it concerns, and observe
@@ -276,32 +308,150 @@ impl ReplicaSetController {
         }
     }
 
+    /// The process dies: syncs waiting for the rate limiter never make their remaining
+    /// requests.
     pub fn crash(&mut self) {
         self.informer.crash();
         self.expectations.clear();
+        self.busy.clear();
+        self.dirty.clear();
     }
 
-    /// Runs the workers until the queue is empty. Returns how many items were processed.
+    /// Runs the workers while the rate limiter lets them: first the requests of syncs
+    /// already under way, then new keys (or, edge-triggered, deltas). Returns how many
+    /// requests and syncs were made.
     pub fn process(&mut self, api: &mut ApiServer, now: u64) -> usize {
         if self.informer.state != RunState::Running {
             return 0;
         }
-        let mut n = 0;
-        match self.informer.trigger {
-            Trigger::Level => {
-                while let Some(key) = self.informer.pop() {
-                    self.sync(api, &key, now);
-                    n += 1;
+        let mut n = self.pump(api, now);
+        while self.client.ready() {
+            match self.informer.trigger {
+                Trigger::Level => {
+                    if self.busy.len() >= WORKERS {
+                        break;
+                    }
+                    let Some(key) = self.next_idle_key() else {
+                        break;
+                    };
+                    self.sync(&key, now);
+                }
+                Trigger::Edge => {
+                    let Some(d) = self.informer.deltas.pop_front() else {
+                        break;
+                    };
+                    self.edge(api, &d, now);
                 }
             }
-            Trigger::Edge => {
-                while let Some(d) = self.informer.deltas.pop_front() {
-                    self.edge(api, &d, now);
-                    n += 1;
+            n += 1 + self.pump(api, now);
+        }
+        n
+    }
+
+    /// The next queued key no worker holds; a held one is marked dirty instead.
+    fn next_idle_key(&mut self) -> Option<String> {
+        while let Some(k) = self.informer.pop() {
+            if self.busy.iter().any(|b| b.key == k) {
+                self.dirty.insert(k);
+            } else {
+                return Some(k);
+            }
+        }
+        None
+    }
+
+    /// Makes waiting requests, the busy syncs taking turns, until the limiter says wait.
+    fn pump(&mut self, api: &mut ApiServer, now: u64) -> usize {
+        let mut n = 0;
+        while self.client.ready() && !self.busy.is_empty() {
+            let i = self.turn % self.busy.len();
+            if let Some(op) = self.busy[i].ops.pop_front() {
+                let before = api.resource_version();
+                let rs = std::mem::take(&mut self.busy[i].rs);
+                let dropped = self.request(api, &rs, op, now);
+                self.busy[i].rs = rs;
+                if dropped > 0 {
+                    // C3: a failed create skips the later batches, and expects them no more.
+                    let busy = &mut self.busy[i];
+                    let before_len = busy.ops.len();
+                    busy.ops
+                        .retain(|o| !matches!(o, Op::Create(b) if *b >= dropped));
+                    let skipped = (before_len - busy.ops.len()) as i64;
+                    if let Some(e) = self.expectations.get_mut(&busy.key) {
+                        e.adds -= skipped;
+                    }
                 }
+                // A request costs a token even when it fails.
+                self.client.spend((api.resource_version() - before).max(1));
+                n += 1;
+            }
+            if self.busy[i].ops.is_empty() {
+                let done = self.busy.remove(i);
+                if self.dirty.remove(&done.key) {
+                    self.informer.enqueue(&done.key);
+                }
+            } else {
+                self.turn = i + 1;
             }
         }
         n
+    }
+
+    /// Makes one request. Returns, for a create that failed, its batch number plus one.
+    fn request(&mut self, api: &mut ApiServer, rs: &Value, op: Op, now: u64) -> usize {
+        let uid = obj::uid(rs);
+        match op {
+            Op::Adopt(pod) => {
+                // The patch carries the pod's uid as a precondition; a pod another
+                // controller took meanwhile is left alone.
+                let free = api
+                    .get_shared(Kind::Pod, &pod)
+                    .is_ok_and(|p| p.controller_uid().is_none() && !p.facts().deleting);
+                if free {
+                    let r = obj::owner_ref(rs, "ReplicaSet");
+                    let _ = api.update_metadata_shared(Kind::Pod, &pod, |p| {
+                        obj::set(p, &["metadata", "ownerReferences"], json!([r]));
+                    });
+                }
+            }
+            Op::Release(pod) => {
+                let ours = api
+                    .get_shared(Kind::Pod, &pod)
+                    .is_ok_and(|p| p.controller_uid() == Some(uid));
+                if ours {
+                    let _ = api.update_metadata_shared(Kind::Pod, &pod, |p| {
+                        obj::remove(p, &["metadata", "ownerReferences"]);
+                    });
+                }
+            }
+            Op::Create(batch) => {
+                if !self.create_pod(api, rs, now) {
+                    if let Some(e) = self.expectations.get_mut(obj::name(rs)) {
+                        e.adds -= 1;
+                    }
+                    return batch + 1;
+                }
+            }
+            Op::Delete(pod) => self.delete_pod(api, rs, &pod, now),
+            Op::Status(status) => write_status(api, rs, status),
+        }
+        0
+    }
+
+    /// Queues a sync's requests; with none, it ends at once.
+    fn start(&mut self, key: &str, rs: &Value, ops: Vec<Op>) {
+        if ops.is_empty() {
+            return;
+        }
+        match self.busy.iter_mut().find(|b| b.key == key) {
+            // Edge-triggered handling adds to what is still waiting.
+            Some(b) => b.ops.extend(ops),
+            None => self.busy.push(Busy {
+                key: key.to_string(),
+                rs: rs.clone(),
+                ops: ops.into(),
+            }),
+        }
     }
 
     fn satisfied(&self, rs: &str, now: u64) -> bool {
@@ -310,7 +460,7 @@ impl ReplicaSetController {
             .is_none_or(|e| (e.adds <= 0 && e.dels <= 0) || now >= e.set_at + EXPECTATION_TTL)
     }
 
-    fn sync(&mut self, api: &mut ApiServer, name: &str, now: u64) {
+    fn sync(&mut self, name: &str, now: u64) {
         let Some(rs) = self.informer.get_shared(Kind::ReplicaSet, name).cloned() else {
             self.expectations.remove(name);
             return;
@@ -327,14 +477,15 @@ impl ReplicaSetController {
                     .collect();
                 status_for(&rs, &owned, now)
             };
-            write_status(api, &rs, status);
+            let ops = status_op(&rs, status).into_iter().collect();
+            self.start(name, &rs, ops);
             return;
         }
         let want = obj::int(&rs, &["spec", "replicas"]).unwrap_or(1);
         let satisfied = self.satisfied(name, now);
-        // Read everything from the cache first; act after.
-        let (status, create, victims, recheck) = {
-            let pods = claim(&self.informer, api, &rs);
+        // Read everything from the cache first; the requests follow.
+        let (mut ops, status, create, victims, recheck) = {
+            let (pods, claims) = claim(&self.informer, &rs);
             let active: Vec<&Stored> = pods.iter().copied().filter(|p| p.pod().active).collect();
             let diff = active.len() as i64 - want;
             let mut victims = Vec::new();
@@ -360,6 +511,7 @@ impl ReplicaSetController {
             };
             let recheck = super::claim::available_check_at(&rs, &pods, now);
             (
+                claims,
                 status_of_active(&rs, &active, now),
                 create,
                 victims,
@@ -370,84 +522,96 @@ impl ReplicaSetController {
             self.informer.enqueue_after(name, at);
         }
         if create > 0 {
-            self.create_pods(api, &rs, create, now);
+            ops.extend(self.plan_creates(name, create, now));
         }
         if !victims.is_empty() {
-            self.delete_pods(api, &rs, &victims, now);
+            ops.extend(self.plan_deletes(name, victims, now));
         }
-        write_status(api, &rs, status);
+        // The status the sync computed from the pods it started with, written last.
+        ops.extend(status_op(&rs, status));
+        self.start(name, &rs, ops);
     }
 
-    fn create_pods(&mut self, api: &mut ApiServer, rs: &Value, n: i64, now: u64) {
-        let name = obj::name(rs).to_string();
+    /// C3/C6: expect `n` creations, made in slow-start batches.
+    fn plan_creates(&mut self, rs: &str, n: i64, now: u64) -> Vec<Op> {
         self.expectations.insert(
-            name.clone(),
+            rs.to_string(),
             Expectation {
                 adds: n,
                 dels: 0,
                 set_at: now,
             },
         );
-        let template = &rs["spec"]["template"];
-        for batch in slow_start_batches(n) {
-            for _ in 0..batch {
-                let mut pod = json!({
-                    "apiVersion": "v1",
-                    "kind": "Pod",
-                    "metadata": {
-                        "generateName": format!("{name}-"),
-                        "labels": template["metadata"]["labels"].clone(),
-                        "ownerReferences": [obj::owner_ref(rs, "ReplicaSet")],
-                    },
-                    "spec": template["spec"].clone(),
-                });
-                if let Some(a) = template["metadata"].get("annotations") {
-                    pod["metadata"]["annotations"] = a.clone();
-                }
-                if let Ok(p) = api.create_shared(Kind::Pod, pod, now) {
-                    self.created += 1;
-                    let msg = format!("Created pod: {}", p.name());
-                    api.record_event(
-                        rs,
-                        Kind::ReplicaSet,
-                        Note {
-                            type_: "Normal",
-                            reason: "SuccessfulCreate",
-                            message: &msg,
-                            component: COMPONENT,
-                        },
-                        now,
-                    );
-                }
-            }
-        }
+        slow_start_batches(n)
+            .into_iter()
+            .enumerate()
+            .flat_map(|(i, b)| std::iter::repeat_n(Op::Create(i), b as usize))
+            .collect()
     }
 
-    fn delete_pods(&mut self, api: &mut ApiServer, rs: &Value, victims: &[String], now: u64) {
-        let name = obj::name(rs).to_string();
+    /// C6: expect the victims' deletions, all requested at once.
+    fn plan_deletes(&mut self, rs: &str, victims: Vec<String>, now: u64) -> Vec<Op> {
         self.expectations.insert(
-            name,
+            rs.to_string(),
             Expectation {
                 adds: 0,
                 dels: victims.len() as i64,
                 set_at: now,
             },
         );
-        for v in victims {
-            if api.delete_shared(Kind::Pod, v, None, now).is_ok() {
-                let msg = format!("Deleted pod: {v}");
-                api.record_event(
-                    rs,
-                    Kind::ReplicaSet,
-                    Note {
-                        type_: "Normal",
-                        reason: "SuccessfulDelete",
-                        message: &msg,
-                        component: COMPONENT,
-                    },
-                    now,
-                );
-            }
+        victims.into_iter().map(Op::Delete).collect()
+    }
+
+    /// Creates one pod from the template; false if the API refused it.
+    fn create_pod(&mut self, api: &mut ApiServer, rs: &Value, now: u64) -> bool {
+        let name = obj::name(rs);
+        let template = &rs["spec"]["template"];
+        let mut pod = json!({
+            "apiVersion": "v1",
+            "kind": "Pod",
+            "metadata": {
+                "generateName": format!("{name}-"),
+                "labels": template["metadata"]["labels"].clone(),
+                "ownerReferences": [obj::owner_ref(rs, "ReplicaSet")],
+            },
+            "spec": template["spec"].clone(),
+        });
+        if let Some(a) = template["metadata"].get("annotations") {
+            pod["metadata"]["annotations"] = a.clone();
+        }
+        let Ok(p) = api.create_shared(Kind::Pod, pod, now) else {
+            return false;
+        };
+        self.created += 1;
+        let msg = format!("Created pod: {}", p.name());
+        api.record_event(
+            rs,
+            Kind::ReplicaSet,
+            Note {
+                type_: "Normal",
+                reason: "SuccessfulCreate",
+                message: &msg,
+                component: COMPONENT,
+            },
+            now,
+        );
+        true
+    }
+
+    fn delete_pod(&mut self, api: &mut ApiServer, rs: &Value, victim: &str, now: u64) {
+        if api.delete_shared(Kind::Pod, victim, None, now).is_ok() {
+            let msg = format!("Deleted pod: {victim}");
+            api.record_event(
+                rs,
+                Kind::ReplicaSet,
+                Note {
+                    type_: "Normal",
+                    reason: "SuccessfulDelete",
+                    message: &msg,
+                    component: COMPONENT,
+                },
+                now,
+            );
         }
     }
 
@@ -455,13 +619,15 @@ impl ReplicaSetController {
     /// deletion creates one pod; a new ReplicaSet creates its replicas; a replica change
     /// creates or deletes the difference. Nothing else, so a lost event is never made good.
     fn edge(&mut self, api: &mut ApiServer, d: &Delta, now: u64) {
+        let name = obj::name(&d.object).to_string();
         match d.kind {
             Kind::ReplicaSet
                 if d.event == EventType::Added
                     && d.object["status"].get("observedGeneration").is_none() =>
             {
                 let n = obj::int(&d.object, &["spec", "replicas"]).unwrap_or(1);
-                self.create_pods(api, &d.object, n, now);
+                let ops = self.plan_creates(&name, n, now);
+                self.start(&name, &d.object, ops);
             }
             Kind::ReplicaSet if d.event == EventType::Modified => {
                 let new = obj::int(&d.object, &["spec", "replicas"]).unwrap_or(1);
@@ -471,7 +637,8 @@ impl ReplicaSetController {
                     .and_then(|o| obj::int(o, &["spec", "replicas"]))
                     .unwrap_or(new);
                 if new > old {
-                    self.create_pods(api, &d.object, new - old, now);
+                    let ops = self.plan_creates(&name, new - old, now);
+                    self.start(&name, &d.object, ops);
                 } else if new < old {
                     let rs = d.object.clone();
                     let mut victims: Vec<Value> = self
@@ -487,7 +654,8 @@ impl ReplicaSetController {
                         .take((old - new) as usize)
                         .map(|p| obj::name(p).to_string())
                         .collect();
-                    self.delete_pods(api, &rs, &names, now);
+                    let ops = self.plan_deletes(&name, names, now);
+                    self.start(&name, &rs, ops);
                 }
             }
             Kind::Pod => {
@@ -506,14 +674,15 @@ impl ReplicaSetController {
                         .get_shared(Kind::ReplicaSet, &rs_name)
                         .cloned()
                 {
-                    self.create_pods(api, &rs, 1, now);
+                    let ops = self.plan_creates(&rs_name, 1, now);
+                    self.start(&rs_name, &rs, ops);
                 }
             }
             _ => {}
         }
         // Status is still reported from the cache, so the learner sees the shortfall.
         let names: Vec<String> = match d.kind {
-            Kind::ReplicaSet => vec![obj::name(&d.object).to_string()],
+            Kind::ReplicaSet => vec![name],
             _ => obj::controller_uid(&d.object)
                 .and_then(|u| self.rs_by_uid(u))
                 .into_iter()
@@ -527,10 +696,17 @@ impl ReplicaSetController {
                     .map(|p| &**p)
                     .collect();
                 let status = status_for(&rs, &pods, now);
+                let before = api.resource_version();
                 write_status(api, &rs, status);
+                self.client.spend(api.resource_version() - before);
             }
         }
     }
+}
+
+/// The status write a sync ends with, if the status changed.
+fn status_op(rs: &Value, status: Value) -> Option<Op> {
+    (rs.get("status") != Some(&status)).then_some(Op::Status(status))
 }
 
 #[cfg(test)]
