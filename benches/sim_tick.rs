@@ -7,7 +7,11 @@
 //!   25% surge and unavailability): the image change, then ticks until every replica is
 //!   updated and available. The time reported is that rollout's cost divided by its
 //!   simulated seconds, i.e. the mean cost of a second of rollout. Rollouts run back to
-//!   back, so pods of the last one are still terminating, as they would be.
+//!   back, so pods of the last one are still terminating, as they would be. The
+//!   controllers wait for kube-controller-manager's default client rate limit (20
+//!   requests per second, bursts of 30), as on a default cluster.
+//! - `rollout-unlimited/N`: the same with a rate limit that never binds, so every write
+//!   the rollout needs is made as soon as a controller wants it: the per-write cost.
 
 use std::time::{Duration, Instant};
 
@@ -15,7 +19,7 @@ use criterion::{BenchmarkId, Criterion, SamplingMode, criterion_group, criterion
 
 #[path = "simdrive.rs"]
 mod simdrive;
-use simdrive::{converged, rollout};
+use simdrive::{Limit, converged, rollout};
 
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("sim_second");
@@ -26,25 +30,30 @@ fn bench(c: &mut Criterion) {
         // the command line's filter selects.
         g.sampling_mode(SamplingMode::Auto);
         g.bench_with_input(BenchmarkId::new("steady", n), &n, |b, _| {
-            let mut steady = converged(n);
+            let mut steady = converged(n, Limit::Default);
             b.iter(|| steady.tick())
         });
         g.sampling_mode(SamplingMode::Flat);
-        g.bench_with_input(BenchmarkId::new("rollout", n), &n, |b, _| {
-            let mut rolling = converged(n);
-            let mut image = 28;
-            b.iter_custom(|iters| {
-                let (mut spent, mut secs) = (Duration::ZERO, 0u32);
-                for _ in 0..iters {
-                    image += 1;
-                    let t = Instant::now();
-                    secs += rollout(&mut rolling, image, n);
-                    spent += t.elapsed();
-                }
-                // Per simulated second: criterion divides by `iters`.
-                spent * iters as u32 / secs
-            })
-        });
+        for (name, limit) in [
+            ("rollout", Limit::Default),
+            ("rollout-unlimited", Limit::Unlimited),
+        ] {
+            g.bench_with_input(BenchmarkId::new(name, n), &n, |b, _| {
+                let mut rolling = converged(n, limit);
+                let mut image = 28;
+                b.iter_custom(|iters| {
+                    let (mut spent, mut secs) = (Duration::ZERO, 0u32);
+                    for _ in 0..iters {
+                        image += 1;
+                        let t = Instant::now();
+                        secs += rollout(&mut rolling, image, n);
+                        spent += t.elapsed();
+                    }
+                    // Per simulated second: criterion divides by `iters`.
+                    spent * iters as u32 / secs
+                })
+            });
+        }
     }
     g.finish();
 }

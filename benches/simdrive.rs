@@ -1,15 +1,28 @@
 //! A Deployment driven through rolling updates, shared by the `sim_tick` benchmark and the
 //! `rollout_cost` example.
 
+use kubedrill::sim::client::{DEFAULT_BURST, DEFAULT_QPS};
 use kubedrill::sim::cluster::Cluster;
 use kubedrill::sim::kind::Kind;
 use kubedrill::sim::obj;
 use kubedrill::sim::scenario::deployment;
 use serde_json::json;
 
-/// A Deployment `web` of `replicas` pods, all available.
-pub fn converged(replicas: i64) -> Cluster {
+/// kube-controller-manager's client rate limit (`--kube-api-qps`, `--kube-api-burst`) of a
+/// run: its default, or one high enough never to bind.
+#[derive(Clone, Copy, Debug)]
+pub enum Limit {
+    Default,
+    Unlimited,
+}
+
+const UNLIMITED: u32 = 1_000_000;
+
+/// A Deployment `web` of `replicas` pods, all available, whose controllers then run with
+/// `limit`. It is built without one, so that setup is quick at any size.
+pub fn converged(replicas: i64, limit: Limit) -> Cluster {
     let mut c = Cluster::new(1);
+    c.set_client_limit(UNLIMITED, UNLIMITED);
     c.api
         .create(
             Kind::Deployment,
@@ -27,6 +40,10 @@ pub fn converged(replicas: i64) -> Cluster {
         Some(replicas),
         "the steady state is all replicas available"
     );
+    match limit {
+        Limit::Default => c.set_client_limit(DEFAULT_QPS, DEFAULT_BURST),
+        Limit::Unlimited => {}
+    }
     c
 }
 
@@ -46,7 +63,7 @@ pub fn rollout(c: &mut Cluster, image: u32, n: i64) -> u32 {
     while secs == 0 || !done(c) {
         c.tick();
         secs += 1;
-        assert!(secs < 600, "rollout of {n} did not finish");
+        assert!(secs < 7200, "rollout of {n} did not finish");
     }
     secs
 }

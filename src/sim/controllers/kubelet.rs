@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use crate::sim::api::{ApiServer, EventType, Note};
 use crate::sim::informer::RunState;
 use crate::sim::kind::Kind;
+use crate::sim::obj;
 use crate::sim::stored::Stored;
 use crate::sim::time::{parse_rfc3339, rfc3339, sim_unix};
 
@@ -154,7 +155,7 @@ impl Kubelet {
 
     /// Moves one pod's status along; returns true once it is Ready.
     fn advance(&mut self, pod: &Stored, status: &mut Value, age: u64, now: u64) -> bool {
-        let ts = json!(rfc3339(now));
+        let ts = Value::String(rfc3339(now));
         let spec = pod.field("spec").unwrap_or(&Value::Null);
         let containers: Vec<String> = spec["containers"]
             .as_array()
@@ -174,19 +175,52 @@ impl Kubelet {
             .iter()
             .all(|c| image(c).as_str().is_some_and(pullable));
         let phase = status["phase"].as_str().unwrap_or("Pending").to_string();
-        let cond = |t: &str, s: bool, at: &Value| json!({"lastProbeTime": null, "lastTransitionTime": at, "status": if s { "True" } else { "False" }, "type": t});
+        let cond = |t: &str, s: bool, at: &Value| {
+            obj::object([
+                ("lastProbeTime", Value::Null),
+                ("lastTransitionTime", at.clone()),
+                ("status", Value::from(if s { "True" } else { "False" })),
+                ("type", Value::from(t)),
+            ])
+        };
         if phase == "Pending" && status.get("containerStatuses").is_none() {
             let statuses: Vec<Value> = containers
                 .iter()
-                .map(|c| json!({"image": image(c), "imageID": "", "lastState": {}, "name": c, "ready": false, "restartCount": 0, "started": false, "state": {"waiting": {"reason": "ContainerCreating"}}}))
+                .map(|c| {
+                    obj::object([
+                        ("image", image(c)),
+                        ("imageID", Value::from("")),
+                        ("lastState", obj::object([])),
+                        ("name", Value::from(c.as_str())),
+                        ("ready", Value::Bool(false)),
+                        ("restartCount", Value::from(0)),
+                        ("started", Value::Bool(false)),
+                        (
+                            "state",
+                            obj::object([(
+                                "waiting",
+                                obj::object([("reason", Value::from("ContainerCreating"))]),
+                            )]),
+                        ),
+                    ])
+                })
                 .collect();
-            *status = json!({
-                "conditions": [cond("PodReadyToStartContainers", false, &ts), cond("Initialized", true, &ts), cond("Ready", false, &ts), cond("ContainersReady", false, &ts), cond("PodScheduled", true, &ts)],
-                "containerStatuses": statuses,
-                "phase": "Pending",
-                "qosClass": "BestEffort",
-                "startTime": ts,
-            });
+            *status = obj::object([
+                (
+                    "conditions",
+                    Value::Array(vec![
+                        cond("PodReadyToStartContainers", false, &ts),
+                        cond("Initialized", true, &ts),
+                        cond("Ready", false, &ts),
+                        cond("ContainersReady", false, &ts),
+                        cond("PodScheduled", true, &ts),
+                    ]),
+                ),
+                ("containerStatuses", Value::Array(statuses)),
+                ("phase", Value::from("Pending")),
+                ("qosClass", Value::from("BestEffort")),
+                ("startTime", ts.clone()),
+            ]);
         }
         if phase == "Pending" && age >= self.start_after && !pulls {
             // The image cannot be pulled: the pod stays Pending, never Ready.
@@ -210,9 +244,9 @@ impl Kubelet {
             } else {
                 self.next_ip + 1
             };
-            status["phase"] = json!("Running");
-            status["podIP"] = json!(ip);
-            status["podIPs"] = json!([{"ip": ip}]);
+            status["phase"] = Value::from("Running");
+            status["podIPs"] = Value::Array(vec![obj::object([("ip", Value::from(ip.as_str()))])]);
+            status["podIP"] = Value::String(ip);
             set_condition(status, "PodReadyToStartContainers", true, &ts);
             let uid = pod.uid();
             if let Some(cs) = status["containerStatuses"].as_array_mut() {
@@ -221,13 +255,18 @@ impl Kubelet {
                     // reference, its repository digest, a container id of its own.
                     let image = normalized_image(c["image"].as_str().unwrap_or(""));
                     let repo = image.rsplit_once(':').map_or(image.as_str(), |(r, _)| r);
-                    c["imageID"] = json!(format!("{repo}@sha256:{}", hex256(&image)));
-                    c["image"] = json!(image);
-                    c["started"] = json!(true);
-                    c["state"] = json!({"running": {"startedAt": ts}});
+                    c["imageID"] = Value::String(format!("{repo}@sha256:{}", hex256(&image)));
+                    c["image"] = Value::String(image);
+                    c["started"] = Value::Bool(true);
+                    c["state"] = obj::object([(
+                        "running",
+                        obj::object([("startedAt", ts.clone())]),
+                    )]);
                     let name = c["name"].as_str().unwrap_or("");
-                    c["containerID"] =
-                        json!(format!("containerd://{}", hex256(&format!("{uid}/{name}"))));
+                    c["containerID"] = Value::String(format!(
+                        "containerd://{}",
+                        hex256(&format!("{uid}/{name}"))
+                    ));
                 }
             }
         }
@@ -378,7 +417,7 @@ fn pull_events(api: &mut ApiServer, pod: &Stored, after: &Value, now: u64) {
 /// ignored SIGTERM (the demo's pods take their whole grace period), so SIGKILL's exit code
 /// 137 and phase Failed; Ready and ContainersReady False with the kubelet's PodCompleted.
 fn terminate(status: &mut Value, now: u64) {
-    let ts = json!(rfc3339(now));
+    let ts = Value::String(rfc3339(now));
     status["phase"] = json!("Failed");
     set_condition(status, "PodReadyToStartContainers", false, &ts);
     for t in ["ContainersReady", "Ready"] {
@@ -393,18 +432,18 @@ fn terminate(status: &mut Value, now: u64) {
     if let Some(cs) = status["containerStatuses"].as_array_mut() {
         for c in cs {
             let started = c["state"]["running"]["startedAt"].clone();
-            let mut terminated = json!({
-                "exitCode": 137,
-                "finishedAt": ts,
-                "reason": "Error",
-                "startedAt": started,
-            });
+            let mut terminated = obj::object([
+                ("exitCode", Value::from(137)),
+                ("finishedAt", ts.clone()),
+                ("reason", Value::from("Error")),
+                ("startedAt", started),
+            ]);
             if let Some(id) = c.get("containerID") {
                 terminated["containerID"] = id.clone();
             }
             c["ready"] = json!(false);
             c["started"] = json!(false);
-            c["state"] = json!({"terminated": terminated});
+            c["state"] = obj::object([("terminated", terminated)]);
         }
     }
 }
@@ -431,14 +470,13 @@ fn normalized_image(image: &str) -> String {
 /// 64 hex digits derived from `seed` (four FNV-1a passes): a stand-in for a digest or a
 /// container id that is the same for the same input and differs between inputs.
 fn hex256(seed: &str) -> String {
-    (0..4u64)
-        .map(|i| {
-            format!(
-                "{:016x}",
-                super::hash::fnv64a(seed.as_bytes(), super::hash::FNV64_BASIS ^ i)
-            )
-        })
-        .collect()
+    use std::fmt::Write;
+    let mut out = String::with_capacity(64);
+    for i in 0..4u64 {
+        let h = super::hash::fnv64a(seed.as_bytes(), super::hash::FNV64_BASIS ^ i);
+        let _ = write!(out, "{h:016x}");
+    }
+    out
 }
 
 fn set_condition(pod_status: &mut Value, t: &str, status: bool, ts: &Value) {

@@ -566,19 +566,23 @@ impl ReplicaSetController {
     fn create_pod(&mut self, api: &mut ApiServer, rs: &Value, now: u64) -> bool {
         let name = obj::name(rs);
         let template = &rs["spec"]["template"];
-        let mut pod = json!({
-            "apiVersion": "v1",
-            "kind": "Pod",
-            "metadata": {
-                "generateName": format!("{name}-"),
-                "labels": template["metadata"]["labels"].clone(),
-                "ownerReferences": [obj::owner_ref(rs, "ReplicaSet")],
-            },
-            "spec": template["spec"].clone(),
-        });
+        let mut meta = obj::object([
+            ("generateName", Value::String(format!("{name}-"))),
+            ("labels", template["metadata"]["labels"].clone()),
+            (
+                "ownerReferences",
+                Value::Array(vec![obj::owner_ref(rs, "ReplicaSet")]),
+            ),
+        ]);
         if let Some(a) = template["metadata"].get("annotations") {
-            pod["metadata"]["annotations"] = a.clone();
+            meta["annotations"] = a.clone();
         }
+        let pod = obj::object([
+            ("apiVersion", Value::from("v1")),
+            ("kind", Value::from("Pod")),
+            ("metadata", meta),
+            ("spec", template["spec"].clone()),
+        ]);
         let Ok(p) = api.create_shared(Kind::Pod, pod, now) else {
             return false;
         };
