@@ -24,7 +24,11 @@ fn main() {
             let t = std::time::Instant::now();
             let s = simdrive::rollout(&mut c, 29 + i, pods);
             if std::env::var_os("ROLLOUT_EACH").is_some() {
-                eprintln!("rollout {i}: {s} s, {:?} per simulated second, {} events stored", t.elapsed() / s, c.api.count(kubedrill::sim::kind::Kind::Event));
+                eprintln!(
+                    "rollout {i}: {s} s, {:?} per simulated second, {} events stored",
+                    t.elapsed() / s,
+                    c.api.count(kubedrill::sim::kind::Kind::Event)
+                );
             }
             s
         })

@@ -600,7 +600,7 @@ impl ApiServer {
     /// DELETE. Pods are deleted gracefully (H4): `deletionTimestamp` is set and the kubelet
     /// removes the pod after the grace period; 0 removes it at once. Objects with
     /// finalizers stay until they are removed (H5). Dependents are collected by
-    /// [`Self::collect_garbage`].
+    /// the garbage collector ([`super::gc::collect`]).
     pub fn delete(
         &mut self,
         kind: Kind,
@@ -728,24 +728,22 @@ impl ApiServer {
         obj
     }
 
-    /// H6: background cascading deletion. Dependents whose controller owner no longer
-    /// exists are deleted (pods gracefully).
-    pub fn collect_garbage(&mut self, now: u64) {
-        let live: std::collections::HashSet<String> = [Kind::Deployment, Kind::ReplicaSet]
+    /// H6: what background cascading deletion deletes: dependents whose controller owner
+    /// no longer exists (the collector deletes them, pods gracefully).
+    pub fn garbage(&self) -> Vec<(Kind, String)> {
+        let live: std::collections::HashSet<&str> = [Kind::Deployment, Kind::ReplicaSet]
             .iter()
-            .flat_map(|k| self.list_shared(*k).map(|o| o.uid().to_string()))
+            .flat_map(|k| self.list_shared(*k).map(|o| o.uid()))
             .collect();
-        for kind in [Kind::ReplicaSet, Kind::Pod] {
-            let orphans: Vec<String> = self
-                .list_shared(kind)
-                .filter(|o| !o.facts().deleting)
-                .filter(|o| o.controller_uid().is_some_and(|u| !live.contains(u)))
-                .map(|o| o.name().to_string())
-                .collect();
-            for n in orphans {
-                let _ = self.delete_shared(kind, &n, None, now);
-            }
-        }
+        [Kind::ReplicaSet, Kind::Pod]
+            .into_iter()
+            .flat_map(|kind| {
+                self.list_shared(kind)
+                    .filter(|o| !o.facts().deleting)
+                    .filter(|o| o.controller_uid().is_some_and(|u| !live.contains(u)))
+                    .map(move |o| (kind, o.name().to_string()))
+            })
+            .collect()
     }
 
     /// Events expire an hour after they were last seen (kube-apiserver's default

@@ -26,6 +26,10 @@ pub struct Cluster {
     pub deployments: DeploymentController,
     pub replicasets: ReplicaSetController,
     pub kubelet: Kubelet,
+    /// The garbage collector's client (kube-controller-manager's generic-garbage-collector).
+    pub gc_client: RateLimit,
+    /// The collector's last pass stopped at the rate limit with work left.
+    gc_behind: bool,
     now: u64,
 }
 
@@ -36,6 +40,8 @@ impl Cluster {
             deployments: DeploymentController::new(DEMO_RESYNC_SECONDS),
             replicasets: ReplicaSetController::new(DEMO_RESYNC_SECONDS),
             kubelet: Kubelet::new(),
+            gc_client: RateLimit::default(),
+            gc_behind: false,
             now: 0,
         }
     }
@@ -54,6 +60,7 @@ impl Cluster {
         }
         self.deployments.client.tick();
         self.replicasets.client.tick();
+        self.gc_client.tick();
         self.kubelet.tick(&mut self.api, self.now);
         // Keys the controllers asked to see again at this second (AddAfter).
         self.deployments.informer.release_due(self.now);
@@ -65,6 +72,11 @@ impl Cluster {
             self.replicasets.resync();
         }
         self.settle();
+    }
+
+    /// One pass of the garbage collector, as far as its client's rate limit allows.
+    pub fn collect_garbage(&mut self) {
+        self.gc_behind = crate::sim::gc::collect(&mut self.api, self.now, &mut self.gc_client);
     }
 
     /// Lets the controllers react to everything written so far (controllers take
@@ -82,8 +94,8 @@ impl Cluster {
             self.replicasets.handle(r);
             let mut worked = self.deployments.process(&mut self.api, self.now);
             worked += self.replicasets.process(&mut self.api, self.now);
-            if owners_deleted || crate::sim::gc::pending(&self.api) {
-                crate::sim::gc::collect(&mut self.api, self.now);
+            if owners_deleted || self.gc_behind || crate::sim::gc::pending(&self.api) {
+                self.collect_garbage();
             }
             if worked == 0 && self.api.next_seq() == before {
                 break;
@@ -119,6 +131,14 @@ impl Cluster {
         match c {
             Component::Deployment => self.deployments.informer.queue_len(),
             Component::ReplicaSet => self.replicasets.informer.queue_len(),
+            _ => 0,
+        }
+    }
+
+    /// Requests waiting for the component's client rate limit.
+    pub fn waiting(&self, c: Component) -> usize {
+        match c {
+            Component::ReplicaSet => self.replicasets.waiting(),
             _ => 0,
         }
     }
@@ -179,6 +199,7 @@ impl Cluster {
     pub fn set_client_limit(&mut self, qps: u32, burst: u32) {
         self.deployments.client.set(qps, burst);
         self.replicasets.client.set(qps, burst);
+        self.gc_client.set(qps, burst);
     }
 
     pub fn drop_events(&mut self, c: Component, n: u32) {
@@ -320,6 +341,32 @@ mod tests {
             100,
             "the restarted controller creates what is missing"
         );
+    }
+
+    #[test]
+    fn the_garbage_collector_deletes_at_its_client_rate() {
+        let mut c = web(1);
+        c.set_client_limit(10_000, 10_000);
+        scale(&mut c, 300);
+        run(&mut c, 3);
+        c.set_client_limit(20, 30);
+        c.api
+            .delete(Kind::Deployment, "web", None, c.now())
+            .unwrap();
+        c.settle();
+        let deleting = |c: &Cluster| {
+            c.api
+                .list(Kind::Pod)
+                .filter(|p| obj::is_deleting(p))
+                .count()
+        };
+        // The ReplicaSet first, then its pods: 50 requests before the next tick.
+        assert_eq!(c.api.count(Kind::ReplicaSet), 0);
+        assert_eq!(deleting(&c), 49);
+        run(&mut c, 5);
+        assert_eq!(deleting(&c), 149, "20 a second");
+        run(&mut c, 10);
+        assert_eq!(deleting(&c), 300);
     }
 
     #[test]

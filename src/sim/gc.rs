@@ -9,6 +9,7 @@ use std::collections::HashSet;
 use serde_json::Value;
 
 use super::api::{ApiError, ApiServer};
+use super::client::RateLimit;
 use super::kind::Kind;
 use super::obj;
 
@@ -117,8 +118,23 @@ fn remove_finalizer(api: &mut ApiServer, kind: Kind, name: &str, f: &str) {
 }
 
 /// One pass of the collector: orphan and foreground owners first, then the background
-/// collection of dependents whose owner is gone.
-pub fn collect(api: &mut ApiServer, now: u64) {
+/// collection of dependents whose owner is gone. Every write goes through the collector's
+/// client (kube-controller-manager's `generic-garbage-collector`, rate-limited like the
+/// other controllers); returns true when the limiter stopped the pass with work left.
+pub fn collect(api: &mut ApiServer, now: u64, client: &mut RateLimit) -> bool {
+    if !client.ready() {
+        return true;
+    }
+    // One request: false (and nothing written) when the client must wait for a token.
+    let mut request = |api: &mut ApiServer, write: &mut dyn FnMut(&mut ApiServer)| {
+        if !client.ready() {
+            return false;
+        }
+        let before = api.resource_version();
+        write(api);
+        client.spend((api.resource_version() - before).max(1));
+        true
+    };
     for kind in OWNERS {
         let waiting: Vec<(String, String, bool)> = api
             .list(kind)
@@ -134,16 +150,23 @@ pub fn collect(api: &mut ApiServer, now: u64) {
             if orphan {
                 // orphanDependents: drop the reference to the owner, then its finalizer.
                 for (k, n, _) in &deps {
-                    let _ = api.update_metadata(*k, n, |o| {
-                        if let Some(a) = o["metadata"]["ownerReferences"].as_array_mut() {
-                            a.retain(|r| r["uid"] != uid.as_str());
-                            if a.is_empty() {
-                                obj::remove(o, &["metadata", "ownerReferences"]);
+                    let orphaned = request(api, &mut |api| {
+                        let _ = api.update_metadata(*k, n, |o| {
+                            if let Some(a) = o["metadata"]["ownerReferences"].as_array_mut() {
+                                a.retain(|r| r["uid"] != uid.as_str());
+                                if a.is_empty() {
+                                    obj::remove(o, &["metadata", "ownerReferences"]);
+                                }
                             }
-                        }
+                        });
                     });
+                    if !orphaned {
+                        return true;
+                    }
                 }
-                remove_finalizer(api, kind, &name, ORPHAN);
+                if !request(api, &mut |api| remove_finalizer(api, kind, &name, ORPHAN)) {
+                    return true;
+                }
                 continue;
             }
             // Foreground: dependents that own something are deleted in the foreground
@@ -164,14 +187,32 @@ pub fn collect(api: &mut ApiServer, now: u64) {
                 } else {
                     Propagation::Background
                 };
-                let _ = api.delete_propagating(*k, n, None, p, now);
+                let deleted = request(api, &mut |api| {
+                    let _ = api.delete_propagating(*k, n, None, p, now);
+                });
+                if !deleted {
+                    return true;
+                }
             }
-            if !dependents(api, &uid).iter().any(|(_, _, blocks)| *blocks) {
-                remove_finalizer(api, kind, &name, FOREGROUND);
+            if !dependents(api, &uid).iter().any(|(_, _, blocks)| *blocks)
+                && !request(api, &mut |api| {
+                    remove_finalizer(api, kind, &name, FOREGROUND)
+                })
+            {
+                return true;
             }
         }
     }
-    api.collect_garbage(now);
+    // Dependents whose owner is gone, deleted in the background.
+    for (kind, name) in api.garbage() {
+        let deleted = request(api, &mut |api| {
+            let _ = api.delete_shared(kind, &name, None, now);
+        });
+        if !deleted {
+            return true;
+        }
+    }
+    false
 }
 
 /// H5: finalizers may be removed from an object being deleted, never added.

@@ -165,7 +165,12 @@ pub fn controller_uid_in(meta: &Value) -> Option<&str> {
 /// A JSON object of the given fields, moved in. `json!` copies every interpolated `Value`
 /// through serde's serializer, which hot paths cannot afford.
 pub fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
-    Value::Object(fields.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+    Value::Object(
+        fields
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+    )
 }
 
 pub fn owner_ref(owner: &Value, kind: &str) -> Value {

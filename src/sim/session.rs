@@ -484,7 +484,7 @@ impl Session {
             "client rate limit: {} requests/s, burst {}, per controller",
             limit.qps, limit.burst
         ));
-        let waiting = self.cluster.replicasets.waiting();
+        let waiting = self.cluster.waiting(Component::ReplicaSet);
         if waiting > 0 {
             s.push_str(&format!("; replicaset has {waiting} request(s) waiting"));
         }
@@ -620,6 +620,12 @@ impl Session {
         self.cluster
             .trigger(c)
             .map(|t| (t, self.cluster.queue_len(c)))
+    }
+
+    /// Requests a controller's syncs have made ready and wait to send: its client's rate
+    /// limit holds them back.
+    pub fn waiting_requests(&self, c: Component) -> usize {
+        self.cluster.waiting(c)
     }
 
     /// A shell script that replays this session on a real cluster (issue: replay).

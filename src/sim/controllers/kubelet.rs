@@ -258,15 +258,11 @@ impl Kubelet {
                     c["imageID"] = Value::String(format!("{repo}@sha256:{}", hex256(&image)));
                     c["image"] = Value::String(image);
                     c["started"] = Value::Bool(true);
-                    c["state"] = obj::object([(
-                        "running",
-                        obj::object([("startedAt", ts.clone())]),
-                    )]);
+                    c["state"] =
+                        obj::object([("running", obj::object([("startedAt", ts.clone())]))]);
                     let name = c["name"].as_str().unwrap_or("");
-                    c["containerID"] = Value::String(format!(
-                        "containerd://{}",
-                        hex256(&format!("{uid}/{name}"))
-                    ));
+                    c["containerID"] =
+                        Value::String(format!("containerd://{}", hex256(&format!("{uid}/{name}"))));
                 }
             }
         }

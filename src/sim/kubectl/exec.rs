@@ -657,7 +657,7 @@ fn delete(
         }
     }
     // Deleting an owner cascades as --cascade asked (H6).
-    crate::sim::gc::collect(&mut cluster.api, now);
+    cluster.collect_garbage();
     o
 }
 

@@ -416,6 +416,11 @@ fn controller_lines(d: &Demo, theme: &Theme) -> Vec<Line<'static>> {
                 spans.push(Span::styled(format!(" {word:<5}"), style));
                 spans.push(Span::raw(format!(" queue {q}")));
             }
+            let waiting = d.session.waiting_requests(c);
+            if waiting > 0 {
+                // Its client's rate limit (kube-api-qps) holds these back.
+                spans.push(Span::styled(format!(" · {waiting} waiting"), theme.accent));
+            }
             Line::from(spans)
         })
         .collect()
