@@ -122,9 +122,9 @@ autoscaler or gitops syncer stops writing and keeps its settings for resume|rest
 The demo simplifies: one namespace (default), no scheduler and no nodes (pods run at once),
 no real containers (a pod is Running one second after creation and Ready a second later);
 managedFields are kept for Deployments only. The deployment and replicaset controllers
-wait for their client's rate limit as kube-controller-manager's do (Events count too), so
-a big scale-up creates about 20 pods a second; the kubelet, standing for many nodes, does
-not wait.
+and the garbage collector wait for their client's rate limit as kube-controller-manager's
+do (Events count too), so a big scale-up creates about 20 pods a second; the kubelet,
+standing for many nodes, does not wait.
 The registry has every image except names containing `nonexistent` (ErrImagePull);
 the kubelet records events only for such failed pulls (Pulling, Failed, BackOff).
 `kubectl delete` waits in simulated time as kubectl does (--wait=false returns at once);

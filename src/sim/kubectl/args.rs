@@ -157,6 +157,8 @@ pub enum Command {
         replicas: i64,
         port: Option<i64>,
         dry_run: bool,
+        /// `--dry-run` with no value: deprecated, warned about.
+        bare_dry_run: bool,
         output: Option<Output>,
     },
     Replace {
@@ -244,6 +246,8 @@ struct Flag {
     long: &'static str,
     short: Option<char>,
     value: bool,
+    /// pflag's NoOptDefVal: the value of the bare flag, which then takes no argument.
+    bare: Option<&'static str>,
 }
 
 const fn val(long: &'static str, short: Option<char>) -> Flag {
@@ -251,6 +255,7 @@ const fn val(long: &'static str, short: Option<char>) -> Flag {
         long,
         short,
         value: true,
+        bare: None,
     }
 }
 const fn boolean(long: &'static str) -> Flag {
@@ -258,6 +263,16 @@ const fn boolean(long: &'static str) -> Flag {
         long,
         short: None,
         value: false,
+        bare: None,
+    }
+}
+/// A flag with a value that may also stand alone (`--dry-run` is `--dry-run=unchanged`).
+const fn optional(long: &'static str, bare: &'static str) -> Flag {
+    Flag {
+        long,
+        short: None,
+        value: true,
+        bare: Some(bare),
     }
 }
 
@@ -377,6 +392,7 @@ fn parse_flags(cmd: &str, words: &[String], specs: &[Flag]) -> Result<Flags, Usa
             let value = match (spec.value, inline) {
                 (_, Some(v)) => v,
                 (false, None) => String::new(),
+                (true, None) if spec.bare.is_some() => spec.bare.unwrap_or_default().to_string(),
                 (true, None) => {
                     let Some(v) = words.get(i) else {
                         return Err(usage(format!(
@@ -974,12 +990,14 @@ fn get(rest: &[String]) -> Result<Command, UsageError> {
                 long: "watch",
                 short: Some('w'),
                 value: false,
+                bare: None,
             },
             boolean("watch-only"),
             Flag {
                 long: "all-namespaces",
                 short: Some('A'),
                 value: false,
+                bare: None,
             },
         ],
     )?;
@@ -1226,7 +1244,7 @@ fn create(rest: &[String]) -> Result<Command, UsageError> {
                 val("image", None),
                 val("replicas", Some('r')),
                 val("port", None),
-                val("dry-run", None),
+                optional("dry-run", "unchanged"),
                 NAMESPACE,
                 OUTPUT,
             ],
@@ -1236,6 +1254,7 @@ fn create(rest: &[String]) -> Result<Command, UsageError> {
         if images.is_empty() {
             return Err(usage("error: required flag(s) \"image\" not set"));
         }
+        let mut bare_dry_run = false;
         let name = match f.positional.as_slice() {
             [n] => n.clone(),
             other => {
@@ -1247,6 +1266,11 @@ fn create(rest: &[String]) -> Result<Command, UsageError> {
         };
         let dry_run = match f.get("dry-run") {
             None | Some("none") => false,
+            // A bare --dry-run: kubectl warns that it is deprecated and runs it as client.
+            Some("unchanged") => {
+                bare_dry_run = true;
+                true
+            }
             Some("client" | "server") => true,
             Some(other) => {
                 return Err(usage(format!(
@@ -1260,6 +1284,7 @@ fn create(rest: &[String]) -> Result<Command, UsageError> {
             replicas: f.int("create deployment", "replicas")?.unwrap_or(1),
             port: f.int("create deployment", "port")?,
             dry_run,
+            bare_dry_run,
             output: opt_output(&f)?,
         });
     }
@@ -1337,6 +1362,7 @@ fn rollout(rest: &[String]) -> Result<Command, UsageError> {
         long: "watch",
         short: Some('w'),
         value: false,
+        bare: None,
     };
     let flags: &[Flag] = match action {
         RolloutAction::Status => &[

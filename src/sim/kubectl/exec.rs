@@ -261,16 +261,28 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
             replicas,
             port,
             dry_run,
+            bare_dry_run,
             output,
-        } => create_deployment(
-            cluster,
-            name,
-            images,
-            *replicas,
-            *port,
-            *dry_run,
-            output.as_ref(),
-        ),
+        } => {
+            let warned = if *bare_dry_run {
+                Outcome::default().warn(klog_warning(
+                    cluster.now(),
+                    "helpers.go:702",
+                    "--dry-run is deprecated and can be replaced with --dry-run=client.",
+                ))
+            } else {
+                Outcome::default()
+            };
+            warned.then(create_deployment(
+                cluster,
+                name,
+                images,
+                *replicas,
+                *port,
+                *dry_run,
+                output.as_ref(),
+            ))
+        }
         Command::CreateFile { file, .. } => {
             with_manifests(files, file, |file, objs| create_file(cluster, file, objs))
         }
@@ -821,6 +833,19 @@ fn client_deployment_json(d: &Value) -> String {
 }
 
 #[allow(clippy::too_many_arguments)]
+/// A warning as kubectl logs it through klog: severity and date, time, thread id, source
+/// line. The time is the simulated one; the demo has one process, so the id is 1.
+fn klog_warning(now: u64, at: &str, msg: &str) -> String {
+    let t = crate::sim::time::rfc3339(now);
+    // 2025-01-06T10:00:05Z -> 0106 10:00:05
+    format!(
+        "W{}{} {}.000000       1 {at}] {msg}\n",
+        &t[5..7],
+        &t[8..10],
+        &t[11..19]
+    )
+}
+
 fn create_deployment(
     cluster: &mut Cluster,
     name: &str,
