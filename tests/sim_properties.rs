@@ -1,6 +1,7 @@
 //! Invariants of the simulator under random command streams (proptest): observedGeneration
 //! never exceeds generation, resourceVersion only grows, generation moves only with spec or
-//! annotation changes, and with controllers running the cluster converges.
+//! annotation changes, and with controllers running the cluster converges, also when their
+//! client rate limit holds syncs across ticks.
 
 use kubedrill::sim::kind::Kind;
 use kubedrill::sim::obj;
@@ -12,6 +13,9 @@ use serde_json::Value;
 fn line() -> impl Strategy<Value = String> {
     prop_oneof![
         (0u32..8).prop_map(|n| format!("kubectl scale deploy web --replicas={n}")),
+        // Big enough for the controllers' client rate limit to hold syncs across ticks.
+        (30u32..60).prop_map(|n| format!("kubectl scale deploy web --replicas={n}")),
+        (2u32..40, 1u32..40).prop_map(|(q, b)| format!("api-qps {q} {b}")),
         Just("kubectl delete pods -l app=web".to_string()),
         Just("kubectl delete pods -l app=web --now".to_string()),
         (1u32..4).prop_map(|n| format!("kubectl set image deploy/web app=nginx:1.{}", 26 + n)),
@@ -72,6 +76,7 @@ fn check(lines: &[String], seed: u64) -> Result<(), TestCaseError> {
     // expectations unmet until their 5 minute expiry (C6), so the replicaset controller
     // is restarted as a fresh process, which forgets both (its informer relists).
     for l in [
+        "api-qps 20 30",
         "resume deployment",
         "crash replicaset",
         "restart replicaset",
