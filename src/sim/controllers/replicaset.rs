@@ -174,7 +174,7 @@ enum Op {
 struct Busy {
     key: String,
     /// The ReplicaSet as the sync read it: its template and owner reference are used.
-    rs: Value,
+    rs: Arc<Stored>,
     ops: VecDeque<Op>,
 }
 
@@ -367,9 +367,8 @@ impl ReplicaSetController {
             let i = self.turn % self.busy.len();
             if let Some(op) = self.busy[i].ops.pop_front() {
                 let before = api.resource_version();
-                let rs = std::mem::take(&mut self.busy[i].rs);
+                let rs = Arc::clone(&self.busy[i].rs);
                 let dropped = self.request(api, &rs, op, now);
-                self.busy[i].rs = rs;
                 if dropped > 0 {
                     // C3: a failed create skips the later batches, and expects them no more.
                     let busy = &mut self.busy[i];
@@ -439,16 +438,19 @@ impl ReplicaSetController {
     }
 
     /// Queues a sync's requests; with none, it ends at once.
-    fn start(&mut self, key: &str, rs: &Value, ops: Vec<Op>) {
+    fn start(&mut self, key: &str, rs: &Arc<Stored>, ops: Vec<Op>) {
         if ops.is_empty() {
             return;
         }
         match self.busy.iter_mut().find(|b| b.key == key) {
-            // Edge-triggered handling adds to what is still waiting.
-            Some(b) => b.ops.extend(ops),
+            // Edge-triggered handling adds to what is still waiting, from the newer read.
+            Some(b) => {
+                b.ops.extend(ops);
+                b.rs = Arc::clone(rs);
+            }
             None => self.busy.push(Busy {
                 key: key.to_string(),
-                rs: rs.clone(),
+                rs: Arc::clone(rs),
                 ops: ops.into(),
             }),
         }
