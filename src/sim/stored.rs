@@ -89,9 +89,14 @@ impl Draft {
         Arc::make_mut(&mut self.fields[i].1)
     }
 
-    /// Sets a top-level field.
+    /// Sets a top-level field. The old value is replaced, not copied first (as
+    /// [`Draft::edit`] would copy a field shared with an earlier version).
     pub fn set(&mut self, key: &str, value: Value) {
-        *self.edit(key) = value;
+        let value = Arc::new(value);
+        match search(&self.fields, key) {
+            Ok(i) => self.fields[i].1 = value,
+            Err(i) => self.fields.insert(i, (key.to_string(), value)),
+        }
     }
 
     /// Sets `metadata.<key>`.
