@@ -8,6 +8,11 @@
 //! spec, and a delete copies its metadata. The object as one JSON tree is built the first
 //! time a reader asks for it ([`Stored::value`]); controllers read fields and facts and
 //! never need it.
+//!
+//! `metadata.resourceVersion`, which every write changes, is kept beside the fields, not
+//! in the metadata: a status write then shares the metadata with the version before it
+//! instead of copying it. [`Stored::meta`], [`Draft::meta`] and the built object have it;
+//! [`Stored::field`]`("metadata")` does not.
 
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -29,6 +34,8 @@ pub struct Stored {
     kind: Kind,
     facts: Facts,
     shape: Shape,
+    /// `metadata.resourceVersion`, if the object has one.
+    rv: Option<Value>,
     /// The whole object, built on first read.
     whole: OnceLock<Value>,
 }
@@ -68,9 +75,13 @@ impl Facts {
 #[derive(Debug, Clone, Default)]
 pub struct Draft {
     fields: Fields,
+    rv: Option<Value>,
 }
 
+const RV: &str = "resourceVersion";
+
 impl Draft {
+    /// A top-level field; `metadata` without its resourceVersion (see [`Draft::meta`]).
     pub fn get(&self, key: &str) -> Option<&Value> {
         find(&self.fields, key).map(|i| &*self.fields[i].1)
     }
@@ -101,10 +112,17 @@ impl Draft {
 
     /// Sets `metadata.<key>`.
     pub fn set_meta(&mut self, key: &str, value: Value) {
+        if key == RV {
+            self.rv = Some(value);
+            return;
+        }
         obj::set(self.edit("metadata"), &[key], value);
     }
 
     pub fn meta(&self, key: &str) -> Option<&Value> {
+        if key == RV {
+            return self.rv.as_ref();
+        }
         self.get("metadata")?.get(key)
     }
 
@@ -114,7 +132,8 @@ impl Draft {
         let Shape::Object(fields) = &stored.shape else {
             return false;
         };
-        self.fields.len() == fields.len()
+        self.rv == stored.rv
+            && self.fields.len() == fields.len()
             && self
                 .fields
                 .iter()
@@ -123,23 +142,48 @@ impl Draft {
     }
 
     pub fn into_value(self) -> Value {
-        Value::Object(
+        let mut v = Value::Object(
             self.fields
                 .into_iter()
                 .map(|(k, v)| (k, Arc::unwrap_or_clone(v)))
                 .collect(),
-        )
+        );
+        if let Some(rv) = self.rv {
+            obj::set(&mut v, &["metadata", RV], rv);
+        }
+        v
+    }
+
+    /// Takes a resourceVersion that was written into the metadata out of it.
+    fn lift_rv(&mut self) {
+        if let Some(i) = find(&self.fields, "metadata")
+            && self.fields[i].1.get(RV).is_some()
+            && let Some(m) = Arc::make_mut(&mut self.fields[i].1).as_object_mut()
+        {
+            self.rv = m.remove(RV);
+        }
     }
 }
 
 impl From<Value> for Draft {
     /// Splits an object into its fields; anything else is an empty object.
     fn from(v: Value) -> Self {
+        let mut rv = None;
         let fields = match v {
-            Value::Object(m) => m.into_iter().map(|(k, v)| (k, Arc::new(v))).collect(),
+            Value::Object(m) => m
+                .into_iter()
+                .map(|(k, mut v)| {
+                    if k == "metadata"
+                        && let Some(meta) = v.as_object_mut()
+                    {
+                        rv = meta.remove(RV);
+                    }
+                    (k, Arc::new(v))
+                })
+                .collect(),
             _ => Vec::new(),
         };
-        Draft { fields }
+        Draft { fields, rv }
     }
 }
 
@@ -160,6 +204,7 @@ impl Stored {
                 kind,
                 facts: Facts::of(kind, &NULL, &NULL, Arc::new(Value::Null)),
                 shape: Shape::Other(value),
+                rv: None,
                 whole: OnceLock::new(),
             };
         }
@@ -179,13 +224,16 @@ impl Stored {
         Self::build(kind, draft, labels)
     }
 
-    fn build(kind: Kind, draft: Draft, labels: Arc<Value>) -> Self {
+    fn build(kind: Kind, mut draft: Draft, labels: Arc<Value>) -> Self {
+        // An edit of the metadata may have written the resourceVersion into it.
+        draft.lift_rv();
         let field = |k| draft.get(k).unwrap_or(&NULL);
         let facts = Facts::of(kind, field("metadata"), field("status"), labels);
         Stored {
             kind,
             facts,
             shape: Shape::Object(draft.fields),
+            rv: draft.rv,
             whole: OnceLock::new(),
         }
     }
@@ -195,6 +243,7 @@ impl Stored {
         match &self.shape {
             Shape::Object(fields) => Draft {
                 fields: fields.clone(),
+                rv: self.rv.clone(),
             },
             Shape::Other(_) => Draft::default(),
         }
@@ -217,7 +266,8 @@ impl Stored {
         self.facts.controller.as_deref()
     }
 
-    /// A top-level field (`metadata`, `spec`, `status`), without building the object.
+    /// A top-level field (`metadata`, `spec`, `status`), without building the object;
+    /// `metadata` without its resourceVersion (see [`Stored::meta`]).
     pub fn field(&self, key: &str) -> Option<&Value> {
         match &self.shape {
             Shape::Object(fields) => find(fields, key).map(|i| &*fields[i].1),
@@ -227,6 +277,9 @@ impl Stored {
 
     /// `metadata.<key>`.
     pub fn meta(&self, key: &str) -> Option<&Value> {
+        if key == RV {
+            return self.rv.as_ref();
+        }
         self.field("metadata")?.get(key)
     }
 
@@ -243,12 +296,16 @@ impl Stored {
         match &self.shape {
             Shape::Other(v) => v,
             Shape::Object(fields) => self.whole.get_or_init(|| {
-                Value::Object(
+                let mut v = Value::Object(
                     fields
                         .iter()
                         .map(|(k, v)| (k.clone(), Value::clone(v)))
                         .collect::<Map<_, _>>(),
-                )
+                );
+                if let Some(rv) = &self.rv {
+                    obj::set(&mut v, &["metadata", RV], rv.clone());
+                }
+                v
             }),
         }
     }
@@ -258,7 +315,11 @@ impl Stored {
             Shape::Other(v) => v,
             Shape::Object(fields) => match self.whole.into_inner() {
                 Some(v) => v,
-                None => Draft { fields }.into_value(),
+                None => Draft {
+                    fields,
+                    rv: self.rv,
+                }
+                .into_value(),
             },
         }
     }
@@ -274,6 +335,7 @@ impl Clone for Stored {
                 Shape::Object(f) => Shape::Object(f.clone()),
                 Shape::Other(v) => Shape::Other(v.clone()),
             },
+            rv: self.rv.clone(),
             whole: OnceLock::new(),
         }
     }
@@ -399,6 +461,17 @@ mod tests {
         let shared = |k| std::ptr::eq(old.field(k).unwrap(), new.field(k).unwrap());
         assert!(shared("spec") && shared("metadata") && !shared("status"));
         assert_eq!(old.field("status"), Some(&json!({"phase": "Pending"})));
+        // A new resourceVersion is kept beside the metadata, which stays shared.
+        let mut d = new.draft();
+        d.set_meta("resourceVersion", json!("8"));
+        let bumped = Stored::from_draft(Kind::Pod, d, &mut LabelSets::default());
+        assert!(std::ptr::eq(
+            new.field("metadata").unwrap(),
+            bumped.field("metadata").unwrap()
+        ));
+        assert_eq!(bumped.meta("resourceVersion"), Some(&json!("8")));
+        assert_eq!(bumped.value()["metadata"]["resourceVersion"], "8");
+        assert_eq!(new.value()["metadata"]["resourceVersion"], "7");
         assert_eq!(new.value()["status"]["phase"], "Running");
         assert!(new.pod().active && !new.pod().ready);
         // A field a draft adds lands in key order, as in a JSON object.
