@@ -65,19 +65,21 @@ impl Kubelet {
             if e.kind != Kind::Pod {
                 continue;
             }
-            let name = e.object.name().to_string();
+            let name = e.object.name();
             match e.event {
                 EventType::Deleted => {
-                    self.starting.remove(&name);
-                    self.terminating.remove(&name);
+                    self.starting.remove(name);
+                    self.terminating.remove(name);
                 }
                 _ if e.object.facts().deleting => {
-                    self.starting.remove(&name);
-                    self.terminating.insert(name, deletion_due(&e.object));
+                    self.starting.remove(name);
+                    self.terminating
+                        .insert(name.to_string(), deletion_due(&e.object));
                 }
                 EventType::Added => {
-                    self.starting.insert(name);
+                    self.starting.insert(name.to_string());
                 }
+                // Most events are the kubelet's own status writes.
                 EventType::Modified => {}
             }
         }

@@ -242,14 +242,20 @@ impl ReplicaSetController {
             // Expectations follow the controller's own writes in either mode.
             if let Some(rs) = &owner {
                 let was_deleting = d.old.as_ref().is_some_and(|o| o.facts().deleting);
-                let e = self.expectations.entry(rs.clone()).or_default();
-                match d.event {
-                    EventType::Added => e.adds -= 1,
-                    EventType::Deleted if !was_deleting => e.dels -= 1,
-                    EventType::Modified if d.object.facts().deleting && !was_deleting => {
-                        e.dels -= 1
-                    }
-                    _ => {}
+                let (adds, dels) = match d.event {
+                    EventType::Added => (1, 0),
+                    EventType::Deleted if !was_deleting => (0, 1),
+                    EventType::Modified if d.object.facts().deleting && !was_deleting => (0, 1),
+                    // Most events are status changes, which expectations do not count.
+                    _ => (0, 0),
+                };
+                if adds + dels > 0 {
+                    let e = match self.expectations.get_mut(rs) {
+                        Some(e) => e,
+                        None => self.expectations.entry(rs.clone()).or_default(),
+                    };
+                    e.adds -= adds;
+                    e.dels -= dels;
                 }
             }
             if self.informer.trigger == Trigger::Edge {
