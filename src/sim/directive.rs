@@ -114,7 +114,8 @@ kubedrill sim: one command per line.
   api-qps QPS [BURST]         kube-controller-manager's client rate limit, per controller
                               (default 20 requests per second, bursts of 30)
   files | cat FILE            list the scenario's manifest files / print one
-  status                      controllers: running, paused or crashed; trigger; queue length
+  status                      controllers: running, paused or crashed; trigger; queue length;
+                              the client rate limit and the requests waiting for it
   help                        this text
   # ...                       a comment
 CONTROLLER is deployment, replicaset, kubelet, autoscaler or gitops; a paused or crashed
