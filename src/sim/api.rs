@@ -554,13 +554,7 @@ impl ApiServer {
         obj: Value,
     ) -> Result<Arc<Stored>, ApiError> {
         // A write that changes nothing is not persisted: same resourceVersion, no event.
-        // The new version is compared with the old one's resourceVersion in place (the
-        // bump below overwrites it), which saves copying the object.
-        let mut obj = Draft::from(obj);
-        obj.set_meta(
-            "resourceVersion",
-            old.meta("resourceVersion").cloned().unwrap_or(Value::Null),
-        );
+        let obj = Draft::from(obj);
         if obj.same_as(&old) {
             return Ok(old);
         }

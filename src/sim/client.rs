@@ -62,6 +62,11 @@ impl RateLimit {
         *self = RateLimit::new(qps, burst);
     }
 
+    /// The client a restarted controller builds: the same flags, a full bucket.
+    pub fn restart(&mut self) {
+        self.set(self.qps, self.burst);
+    }
+
     /// Requests that can go out before the next tick.
     pub fn allowance(&self) -> i64 {
         self.allowance

@@ -153,11 +153,9 @@ impl Cluster {
             && let Some(component) = event_source(c)
         {
             self.api.forget_recorder(component);
-            // The restarted process builds a new client, whose bucket starts full.
-            let fresh = |l: &RateLimit| RateLimit::new(l.qps, l.burst);
             match c {
-                Component::Deployment => self.deployments.client = fresh(&self.deployments.client),
-                Component::ReplicaSet => self.replicasets.client = fresh(&self.replicasets.client),
+                Component::Deployment => self.deployments.client.restart(),
+                Component::ReplicaSet => self.replicasets.client.restart(),
                 _ => {}
             }
         }

@@ -147,13 +147,11 @@ fn status_of_active(rs: &Value, active: &[&Stored], now: u64) -> Value {
     status
 }
 
-/// Writes status only when something changed.
+/// Writes a status the caller found changed (see [`status_op`]).
 fn write_status(api: &mut ApiServer, rs: &Value, status: Value) {
-    if rs.get("status") != Some(&status) {
-        let _ = api.update_status_with(Kind::ReplicaSet, obj::name(rs), |next| {
-            next["status"] = status;
-        });
-    }
+    let _ = api.update_status_with(Kind::ReplicaSet, obj::name(rs), |next| {
+        next["status"] = status;
+    });
 }
 
 /// One request a sync still has to make. A real worker makes them in this order (adoption
@@ -708,15 +706,17 @@ impl ReplicaSetController {
                     .map(|p| &**p)
                     .collect();
                 let status = status_for(&rs, &pods, now);
-                let before = api.resource_version();
-                write_status(api, &rs, status);
-                self.client.spend(api.resource_version() - before);
+                if let Some(Op::Status(status)) = status_op(&rs, status) {
+                    let before = api.resource_version();
+                    write_status(api, &rs, status);
+                    self.client.spend(api.resource_version() - before);
+                }
             }
         }
     }
 }
 
-/// The status write a sync ends with, if the status changed.
+/// The status write a sync ends with, if the status changed: the one place it is compared.
 fn status_op(rs: &Value, status: Value) -> Option<Op> {
     (rs.get("status") != Some(&status)).then_some(Op::Status(status))
 }

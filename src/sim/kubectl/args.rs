@@ -389,11 +389,11 @@ fn parse_flags(cmd: &str, words: &[String], specs: &[Flag]) -> Result<Flags, Usa
                     None => return Err(usage(format!("error: unknown flag: --{name}\n{see}"))),
                 }
             };
-            let value = match (spec.value, inline) {
-                (_, Some(v)) => v,
-                (false, None) => String::new(),
-                (true, None) if spec.bare.is_some() => spec.bare.unwrap_or_default().to_string(),
-                (true, None) => {
+            let value = match (spec.value, inline, spec.bare) {
+                (_, Some(v), _) => v,
+                (false, None, _) => String::new(),
+                (true, None, Some(bare)) => bare.to_string(),
+                (true, None, None) => {
                     let Some(v) = words.get(i) else {
                         return Err(usage(format!(
                             "error: flag needs an argument: --{name}\n{see}"
