@@ -316,7 +316,8 @@ impl ApiServer {
 
     fn uid(&mut self) -> String {
         let b: [u8; 16] = self.rng.random();
-        let h: String = b.iter().map(|x| format!("{x:02x}")).collect();
+        let mut h = String::with_capacity(32);
+        super::controllers::hash::push_hex(&mut h, &b);
         uuid_v4(&h)
     }
 

@@ -49,8 +49,11 @@ enum Shape {
 /// What every controller asks of an object.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Facts {
+    /// `metadata.name` and `metadata.uid` ("" without).
+    pub name: Arc<str>,
+    pub uid: Arc<str>,
     /// The uid of the controller ownerReference.
-    pub controller: Option<String>,
+    pub controller: Option<Arc<str>>,
     pub deleting: bool,
     /// `metadata.labels` (Null without), shared with every object the API stored with
     /// the same labels (see [`LabelSets`]): equal pointers, equal labels.
@@ -61,11 +64,22 @@ pub struct Facts {
 
 impl Facts {
     fn of(kind: Kind, meta: &Value, status: &Value, labels: Arc<Value>) -> Self {
+        let text = |key| Arc::from(meta.get(key).and_then(Value::as_str).unwrap_or(""));
         Facts {
+            name: text("name"),
+            uid: text("uid"),
             labels,
-            controller: obj::controller_uid_in(meta).map(str::to_string),
+            controller: obj::controller_uid_in(meta).map(Arc::from),
             deleting: obj::is_deleting_in(meta),
             pod: (kind == Kind::Pod).then(|| PodFacts::from_parts(meta, status)),
+        }
+    }
+
+    /// The facts of a version whose metadata is `prior`'s: only the status is read.
+    fn with_status(prior: &Facts, kind: Kind, meta: &Value, status: &Value) -> Self {
+        Facts {
+            pod: (kind == Kind::Pod).then(|| PodFacts::from_parts(meta, status)),
+            ..prior.clone()
         }
     }
 }
@@ -76,6 +90,9 @@ impl Facts {
 pub struct Draft {
     fields: Fields,
     rv: Option<Value>,
+    /// The metadata and facts of the version this draft was made from: while the draft
+    /// shares that metadata, its facts are read again only from the status.
+    prior: Option<(Arc<Value>, Facts)>,
 }
 
 const RV: &str = "resourceVersion";
@@ -154,6 +171,13 @@ impl Draft {
         v
     }
 
+    /// The facts of the version this draft was made from, while it shares its metadata.
+    fn prior_facts(&self) -> Option<&Facts> {
+        let (meta, facts) = self.prior.as_ref()?;
+        let i = find(&self.fields, "metadata")?;
+        Arc::ptr_eq(meta, &self.fields[i].1).then_some(facts)
+    }
+
     /// Takes a resourceVersion that was written into the metadata out of it.
     fn lift_rv(&mut self) {
         if let Some(i) = find(&self.fields, "metadata")
@@ -183,7 +207,11 @@ impl From<Value> for Draft {
                 .collect(),
             _ => Vec::new(),
         };
-        Draft { fields, rv }
+        Draft {
+            fields,
+            rv,
+            prior: None,
+        }
     }
 }
 
@@ -220,7 +248,10 @@ impl Stored {
 
     /// The version a write made.
     pub fn from_draft(kind: Kind, draft: Draft, sets: &mut LabelSets) -> Self {
-        let labels = sets.intern(labels_of(draft.get("metadata")));
+        let labels = match draft.prior_facts() {
+            Some(prior) => Arc::clone(&prior.labels),
+            None => sets.intern(labels_of(draft.get("metadata"))),
+        };
         Self::build(kind, draft, labels)
     }
 
@@ -228,7 +259,13 @@ impl Stored {
         // An edit of the metadata may have written the resourceVersion into it.
         draft.lift_rv();
         let field = |k| draft.get(k).unwrap_or(&NULL);
-        let facts = Facts::of(kind, field("metadata"), field("status"), labels);
+        let (meta, status) = (field("metadata"), field("status"));
+        let facts = match draft.prior_facts() {
+            Some(prior) if Arc::ptr_eq(&prior.labels, &labels) => {
+                Facts::with_status(prior, kind, meta, status)
+            }
+            _ => Facts::of(kind, meta, status, labels),
+        };
         Stored {
             kind,
             facts,
@@ -244,6 +281,8 @@ impl Stored {
             Shape::Object(fields) => Draft {
                 fields: fields.clone(),
                 rv: self.rv.clone(),
+                prior: find(fields, "metadata")
+                    .map(|i| (Arc::clone(&fields[i].1), self.facts.clone())),
             },
             Shape::Other(_) => Draft::default(),
         }
@@ -284,11 +323,11 @@ impl Stored {
     }
 
     pub fn name(&self) -> &str {
-        self.meta("name").and_then(Value::as_str).unwrap_or("")
+        &self.facts.name
     }
 
     pub fn uid(&self) -> &str {
-        self.meta("uid").and_then(Value::as_str).unwrap_or("")
+        &self.facts.uid
     }
 
     /// The object as one JSON tree.
@@ -318,6 +357,7 @@ impl Stored {
                 None => Draft {
                     fields,
                     rv: self.rv,
+                    prior: None,
                 }
                 .into_value(),
             },
@@ -490,6 +530,36 @@ mod tests {
             keys,
             ["apiVersion", "data", "kind", "metadata", "spec", "status"]
         );
+    }
+
+    #[test]
+    fn a_status_write_reads_only_the_status_again() {
+        let mut sets = LabelSets::default();
+        let pod = json!({"metadata": {"name": "a", "uid": "u1", "labels": {"app": "web"},
+                "ownerReferences": [{"controller": true, "uid": "rs1"}]},
+            "status": {"phase": "Pending"}});
+        let old = Stored::interned(Kind::Pod, pod, &mut sets);
+        let mut d = old.draft();
+        *d.edit("status") = json!({"phase": "Running",
+            "conditions": [{"type": "Ready", "status": "True"}]});
+        let new = Stored::from_draft(Kind::Pod, d, &mut sets);
+        assert!(Arc::ptr_eq(&old.facts().uid, &new.facts().uid));
+        assert!(Arc::ptr_eq(&old.facts().labels, &new.facts().labels));
+        assert_eq!(
+            (new.name(), new.uid(), new.controller_uid()),
+            ("a", "u1", Some("rs1"))
+        );
+        assert!(new.pod().ready && !old.pod().ready);
+        // Edited metadata is read again: new labels, a release, a deletion.
+        let mut d = new.draft();
+        d.set_meta("labels", json!({"app": "db"}));
+        d.set_meta("ownerReferences", json!([]));
+        d.set_meta("deletionTimestamp", json!("2025-01-06T10:00:30Z"));
+        let edited = Stored::from_draft(Kind::Pod, d, &mut sets);
+        assert_eq!(*edited.facts().labels, json!({"app": "db"}));
+        assert_eq!(edited.controller_uid(), None);
+        assert!(edited.facts().deleting && !edited.pod().active);
+        assert_eq!(edited.name(), "a");
     }
 
     #[test]

@@ -25,6 +25,15 @@ pub fn fnv64a(bytes: &[u8], basis: u64) -> u64 {
     })
 }
 
+/// Appends `bytes` as lowercase hex, two digits each (Go's `%x` of a byte slice).
+pub fn push_hex(out: &mut String, bytes: &[u8]) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    for b in bytes {
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 15)]));
+    }
+}
+
 /// The hash of a pod template. Kubernetes hashes Go's deep printing of the struct; the
 /// simulator hashes its canonical JSON, so values differ from a real cluster's but have
 /// the same form and stability.
@@ -54,6 +63,17 @@ pub fn safe_encode(s: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn hex_is_two_lowercase_digits_a_byte() {
+        let mut s = String::from(">");
+        push_hex(&mut s, &[0x00, 0x0f, 0xa0, 0xff, 0x12]);
+        assert_eq!(s, ">000fa0ff12");
+        let h = 0x0123_4567_89ab_cdefu64;
+        let mut t = String::new();
+        push_hex(&mut t, &h.to_be_bytes());
+        assert_eq!(t, format!("{h:016x}"));
+    }
 
     #[test]
     fn stable_and_sensitive_to_the_template_only() {

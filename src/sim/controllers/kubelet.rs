@@ -468,11 +468,10 @@ fn normalized_image(image: &str) -> String {
 /// 64 hex digits derived from `seed` (four FNV-1a passes): a stand-in for a digest or a
 /// container id that is the same for the same input and differs between inputs.
 fn hex256(seed: &str) -> String {
-    use std::fmt::Write;
     let mut out = String::with_capacity(64);
     for i in 0..4u64 {
         let h = super::hash::fnv64a(seed.as_bytes(), super::hash::FNV64_BASIS ^ i);
-        let _ = write!(out, "{h:016x}");
+        super::hash::push_hex(&mut out, &h.to_be_bytes());
     }
     out
 }
