@@ -1,6 +1,8 @@
 //! API-server defaulting for the kinds the demo serves (B1 and the core/v1 pod defaults),
 //! so `-o yaml` shows what a real server returns.
 
+use std::sync::LazyLock;
+
 use serde_json::{Value, json};
 
 use super::kind::Kind;
@@ -105,40 +107,59 @@ pub fn admit_pod(pod: &mut Value) {
         for c in cs {
             default(c, "volumeMounts", json!([]));
             if let Some(m) = c["volumeMounts"].as_array_mut() {
-                m.push(json!({
-                    "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount",
-                    "name": volume,
-                    "readOnly": true,
-                }));
+                let mut mount = ADMITTED.mount.clone();
+                mount["name"] = Value::String(volume.clone());
+                m.push(mount);
             }
         }
     }
     default(spec, "volumes", json!([]));
     if let Some(v) = spec["volumes"].as_array_mut() {
-        v.push(json!({
-            "name": volume,
-            "projected": {
-                "defaultMode": 420,
-                "sources": [
-                    {"serviceAccountToken": {"expirationSeconds": 3607, "path": "token"}},
-                    {"configMap": {"items": [{"key": "ca.crt", "path": "ca.crt"}], "name": "kube-root-ca.crt"}},
-                    {"downwardAPI": {"items": [{"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.namespace"}, "path": "namespace"}]}},
-                ],
-            },
-        }));
+        let mut token = ADMITTED.volume.clone();
+        token["name"] = Value::String(volume);
+        v.push(token);
     }
     default(spec, "tolerations", json!([]));
     if let Some(t) = spec["tolerations"].as_array_mut() {
-        for key in [
-            "node.kubernetes.io/not-ready",
-            "node.kubernetes.io/unreachable",
-        ] {
-            if !t.iter().any(|x| x["key"] == key) {
-                t.push(json!({"effect": "NoExecute", "key": key, "operator": "Exists", "tolerationSeconds": 300}));
+        for toleration in &ADMITTED.tolerations {
+            if !t.iter().any(|x| x["key"] == toleration["key"]) {
+                t.push(toleration.clone());
             }
         }
     }
 }
+
+/// What admission adds to every pod, built once: copying a tree is cheaper than building
+/// it, and the API creates a pod for every replica.
+struct Admitted {
+    mount: Value,
+    volume: Value,
+    tolerations: [Value; 2],
+}
+
+static ADMITTED: LazyLock<Admitted> = LazyLock::new(|| {
+    Admitted {
+    mount: json!({
+        "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount",
+        "name": "",
+        "readOnly": true,
+    }),
+    volume: json!({
+        "name": "",
+        "projected": {
+            "defaultMode": 420,
+            "sources": [
+                {"serviceAccountToken": {"expirationSeconds": 3607, "path": "token"}},
+                {"configMap": {"items": [{"key": "ca.crt", "path": "ca.crt"}], "name": "kube-root-ca.crt"}},
+                {"downwardAPI": {"items": [{"fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.namespace"}, "path": "namespace"}]}},
+            ],
+        },
+    }),
+    tolerations: ["node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"].map(|key| {
+        json!({"effect": "NoExecute", "key": key, "operator": "Exists", "tolerationSeconds": 300})
+    }),
+}
+});
 
 /// Five characters of the API's name alphabet from a string (FNV-1a).
 fn suffix(seed: &Value) -> String {

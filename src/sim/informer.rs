@@ -2,7 +2,7 @@
 //! event handlers that enqueue keys, a deduplicating queue, resync, and the teaching
 //! switches (lost events, edge-triggering, pause, crash and relist).
 
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -11,6 +11,7 @@ use super::api::{ApiServer, EventType, WatchEvent};
 use super::directive::Trigger;
 use super::kind::Kind;
 use super::stored::Stored;
+use crate::sim::{HashMap, HashSet};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RunState {
@@ -138,7 +139,7 @@ impl Informer {
             state: RunState::Running,
             trigger: Trigger::Level,
             queue: VecDeque::new(),
-            queued: HashSet::new(),
+            queued: HashSet::default(),
             deltas: VecDeque::new(),
             drop_next: 0,
             dropped: 0,

@@ -27,3 +27,10 @@ pub mod stored;
 pub mod table;
 pub mod time;
 pub mod validation;
+
+/// Hash maps keyed by names and uids, which the controllers touch on every watch event:
+/// foldhash is several times quicker than std's SipHash on such short keys, and its fixed
+/// seed suits a simulator that must not vary between runs (nothing iterates these maps
+/// where order shows).
+pub(crate) type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
+pub(crate) type HashSet<K> = std::collections::HashSet<K, foldhash::fast::FixedState>;

@@ -12,7 +12,8 @@
 //!
 //! Each cache holds 4,096 entries, least recently used first out, as client-go's LRUs do.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use crate::sim::HashMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// `defaultAggregateMaxEvents` and `defaultAggregateIntervalInSeconds`.
 const AGGREGATE_MAX_EVENTS: usize = 10;
@@ -62,7 +63,7 @@ struct Lru<V> {
 impl<V> Default for Lru<V> {
     fn default() -> Self {
         Lru {
-            entries: HashMap::new(),
+            entries: HashMap::default(),
             order: BTreeMap::new(),
             tick: 0,
         }

@@ -14,8 +14,7 @@
 //! instead of copying it. [`Stored::meta`], [`Draft::meta`] and the built object have it;
 //! [`Stored::field`]`("metadata")` does not.
 
-use std::collections::HashMap;
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
 use std::ops::Deref;
 use std::sync::{Arc, OnceLock};
 
@@ -24,6 +23,7 @@ use serde_json::{Map, Value};
 use super::controllers::pods::PodFacts;
 use super::kind::Kind;
 use super::obj;
+use crate::sim::HashMap;
 
 static NULL: Value = Value::Null;
 
@@ -78,7 +78,10 @@ impl Facts {
     /// The facts of a version whose metadata is `prior`'s: only the status is read.
     fn with_status(prior: &Facts, kind: Kind, meta: &Value, status: &Value) -> Self {
         Facts {
-            pod: (kind == Kind::Pod).then(|| PodFacts::from_parts(meta, status)),
+            pod: match prior.pod {
+                Some(p) => Some(p.with_status(prior.deleting, status)),
+                None => (kind == Kind::Pod).then(|| PodFacts::from_parts(meta, status)),
+            },
             ..prior.clone()
         }
     }
@@ -422,7 +425,7 @@ pub struct LabelSets {
 
 impl LabelSets {
     pub fn intern(&mut self, labels: &Value) -> Arc<Value> {
-        let mut h = DefaultHasher::new();
+        let mut h = foldhash::fast::FixedState::default().build_hasher();
         if let Some(m) = labels.as_object() {
             for (k, v) in m {
                 k.hash(&mut h);

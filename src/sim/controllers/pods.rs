@@ -62,14 +62,6 @@ fn available(ready: bool, since: Option<i64>, min_ready_seconds: i64, now_unix: 
             || since.is_some_and(|t| t.saturating_add(min_ready_seconds) < now_unix))
 }
 
-fn phase_rank(status: &Value) -> u8 {
-    match status.get("phase").and_then(Value::as_str) {
-        Some("Pending") | None => 0,
-        Some("Unknown") => 1,
-        _ => 2,
-    }
-}
-
 fn deletion_cost(meta: &Value) -> i64 {
     obj::str(
         meta,
@@ -118,13 +110,40 @@ impl PodFacts {
     /// The facts of a pod with this metadata and status.
     pub fn from_parts(meta: &Value, status: &Value) -> Self {
         PodFacts {
-            active: active(meta, status),
-            ready: ready(status),
-            ready_since: ready_since(status),
-            phase_rank: phase_rank(status),
             deletion_cost: deletion_cost(meta),
-            restarts: restarts(status),
             created: created(meta),
+            ..PodFacts::default()
+        }
+        .with_status(obj::is_deleting_in(meta), status)
+    }
+
+    /// These facts with the ones a status gives read again from `status` (the metadata's
+    /// are kept): what a status write changes. One pass over the conditions.
+    pub fn with_status(self, deleting: bool, status: &Value) -> Self {
+        let field = |k| status.as_object().and_then(|s| s.get(k));
+        let phase = field("phase").and_then(Value::as_str);
+        let ready_condition = field("conditions")
+            .and_then(Value::as_array)
+            .and_then(|cs| {
+                cs.iter()
+                    .find(|c| c.get("type").and_then(Value::as_str) == Some("Ready"))
+            });
+        let ready = ready_condition
+            .is_some_and(|c| c.get("status").and_then(Value::as_str) == Some("True"));
+        PodFacts {
+            active: !deleting && !matches!(phase, Some("Succeeded" | "Failed")),
+            ready,
+            ready_since: ready_condition
+                .filter(|_| ready)
+                .and_then(|c| c.get("lastTransitionTime")?.as_str())
+                .and_then(parse_rfc3339),
+            phase_rank: match phase {
+                Some("Pending") | None => 0,
+                Some("Unknown") => 1,
+                _ => 2,
+            },
+            restarts: restarts(status),
+            ..self
         }
     }
 

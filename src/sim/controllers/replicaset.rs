@@ -1,7 +1,7 @@
 //! The ReplicaSet controller (k8s-semantics C1-C7): claims pods, keeps the active count at
 //! `spec.replicas` with expectations and slow-start batches, and reports status.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
@@ -16,6 +16,7 @@ use crate::sim::stored::Stored;
 use crate::sim::time::sim_unix;
 
 use super::pods::{deletion_order, is_active};
+use crate::sim::{HashMap, HashSet};
 
 pub const WATCHES: &[Kind] = &[Kind::ReplicaSet, Kind::Pod];
 pub const COMPONENT: &str = "replicaset-controller";
@@ -210,9 +211,9 @@ impl ReplicaSetController {
         ReplicaSetController {
             informer: Informer::new(WATCHES, resync),
             client: RateLimit::default(),
-            expectations: HashMap::new(),
+            expectations: HashMap::default(),
             busy: Vec::new(),
-            dirty: HashSet::new(),
+            dirty: HashSet::default(),
             turn: 0,
             created: 0,
         }
