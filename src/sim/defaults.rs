@@ -7,34 +7,38 @@ use serde_json::{Value, json};
 
 use super::kind::Kind;
 
-fn default(v: &mut Value, key: &str, value: Value) {
-    if let Some(m) = v.as_object_mut() {
-        m.entry(key.to_string()).or_insert(value);
+/// Sets `key` when it is missing. The value is built only then: objects made from a
+/// template already have most defaults.
+fn default(v: &mut Value, key: &str, value: impl FnOnce() -> Value) {
+    if let Some(m) = v.as_object_mut()
+        && !m.contains_key(key)
+    {
+        m.insert(key.to_string(), value());
     }
 }
 
 pub fn pod_spec(spec: &mut Value) {
-    default(spec, "restartPolicy", json!("Always"));
-    default(spec, "terminationGracePeriodSeconds", json!(30));
-    default(spec, "dnsPolicy", json!("ClusterFirst"));
-    default(spec, "schedulerName", json!("default-scheduler"));
-    default(spec, "securityContext", json!({}));
+    default(spec, "restartPolicy", || json!("Always"));
+    default(spec, "terminationGracePeriodSeconds", || json!(30));
+    default(spec, "dnsPolicy", || json!("ClusterFirst"));
+    default(spec, "schedulerName", || json!("default-scheduler"));
+    default(spec, "securityContext", || json!({}));
     if let Some(cs) = spec.get_mut("containers").and_then(Value::as_array_mut) {
         for c in cs {
             let latest = c["image"]
                 .as_str()
                 .is_none_or(|i| !i.contains(':') || i.ends_with(":latest"));
-            default(
-                c,
-                "imagePullPolicy",
-                json!(if latest { "Always" } else { "IfNotPresent" }),
-            );
-            default(c, "resources", json!({}));
-            default(c, "terminationMessagePath", json!("/dev/termination-log"));
-            default(c, "terminationMessagePolicy", json!("File"));
+            default(c, "imagePullPolicy", || {
+                json!(if latest { "Always" } else { "IfNotPresent" })
+            });
+            default(c, "resources", || json!({}));
+            default(c, "terminationMessagePath", || {
+                json!("/dev/termination-log")
+            });
+            default(c, "terminationMessagePolicy", || json!("File"));
             if let Some(ports) = c.get_mut("ports").and_then(Value::as_array_mut) {
                 for p in ports {
-                    default(p, "protocol", json!("TCP"));
+                    default(p, "protocol", || json!("TCP"));
                 }
             }
         }
@@ -49,38 +53,34 @@ pub fn apply(kind: Kind, obj: &mut Value) {
             if !spec.is_object() {
                 *spec = json!({});
             }
-            default(spec, "replicas", json!(1));
-            default(spec, "revisionHistoryLimit", json!(10));
-            default(spec, "progressDeadlineSeconds", json!(600));
-            default(spec, "strategy", json!({}));
+            default(spec, "replicas", || json!(1));
+            default(spec, "revisionHistoryLimit", || json!(10));
+            default(spec, "progressDeadlineSeconds", || json!(600));
+            default(spec, "strategy", || json!({}));
             let strategy = &mut spec["strategy"];
-            default(strategy, "type", json!("RollingUpdate"));
+            default(strategy, "type", || json!("RollingUpdate"));
             if strategy["type"] == "RollingUpdate" {
-                default(strategy, "rollingUpdate", json!({}));
-                default(&mut strategy["rollingUpdate"], "maxSurge", json!("25%"));
-                default(
-                    &mut strategy["rollingUpdate"],
-                    "maxUnavailable",
-                    json!("25%"),
-                );
+                default(strategy, "rollingUpdate", || json!({}));
+                default(&mut strategy["rollingUpdate"], "maxSurge", || json!("25%"));
+                default(&mut strategy["rollingUpdate"], "maxUnavailable", || {
+                    json!("25%")
+                });
             }
             template(&mut spec["template"]);
         }
         Kind::ReplicaSet => {
-            default(&mut obj["spec"], "replicas", json!(1));
+            default(&mut obj["spec"], "replicas", || json!(1));
             template(&mut obj["spec"]["template"]);
         }
         Kind::Pod => {
             if obj["spec"].is_object() {
                 pod_spec(&mut obj["spec"]);
             }
-            default(&mut obj["spec"], "enableServiceLinks", json!(true));
-            default(
-                &mut obj["spec"],
-                "preemptionPolicy",
-                json!("PreemptLowerPriority"),
-            );
-            default(&mut obj["spec"], "priority", json!(0));
+            default(&mut obj["spec"], "enableServiceLinks", || json!(true));
+            default(&mut obj["spec"], "preemptionPolicy", || {
+                json!("PreemptLowerPriority")
+            });
+            default(&mut obj["spec"], "priority", || json!(0));
         }
         Kind::Event => {}
     }
@@ -99,13 +99,13 @@ pub fn admit_pod(pod: &mut Value) {
         .and_then(Value::as_str)
         .unwrap_or("default")
         .to_string();
-    default(spec, "serviceAccountName", json!(name));
-    default(spec, "serviceAccount", json!(name));
+    default(spec, "serviceAccountName", || json!(name));
+    default(spec, "serviceAccount", || json!(name));
     let volume = format!("kube-api-access-{}", suffix(&pod["metadata"]["name"]));
     let spec = &mut pod["spec"];
     if let Some(cs) = spec.get_mut("containers").and_then(Value::as_array_mut) {
         for c in cs {
-            default(c, "volumeMounts", json!([]));
+            default(c, "volumeMounts", || json!([]));
             if let Some(m) = c["volumeMounts"].as_array_mut() {
                 let mut mount = ADMITTED.mount.clone();
                 mount["name"] = Value::String(volume.clone());
@@ -113,13 +113,13 @@ pub fn admit_pod(pod: &mut Value) {
             }
         }
     }
-    default(spec, "volumes", json!([]));
+    default(spec, "volumes", || json!([]));
     if let Some(v) = spec["volumes"].as_array_mut() {
         let mut token = ADMITTED.volume.clone();
         token["name"] = Value::String(volume);
         v.push(token);
     }
-    default(spec, "tolerations", json!([]));
+    default(spec, "tolerations", || json!([]));
     if let Some(t) = spec["tolerations"].as_array_mut() {
         for toleration in &ADMITTED.tolerations {
             if !t.iter().any(|x| x["key"] == toleration["key"]) {
@@ -175,9 +175,9 @@ fn template(t: &mut Value) {
     if !t.is_object() {
         return;
     }
-    default(t, "metadata", json!({}));
+    default(t, "metadata", || json!({}));
     // A null creationTimestamp is how the API serialises an unset time in templates.
-    default(&mut t["metadata"], "creationTimestamp", Value::Null);
+    default(&mut t["metadata"], "creationTimestamp", || Value::Null);
     if t["spec"].is_object() {
         pod_spec(&mut t["spec"]);
     }

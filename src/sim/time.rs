@@ -86,7 +86,7 @@ pub fn unix_rfc3339(unix: i64) -> String {
     put(11, 2, c.hour);
     put(14, 2, c.minute);
     put(17, 2, c.second);
-    b.iter().map(|&x| x as char).collect()
+    String::from_utf8_lossy(&b).into_owned()
 }
 
 /// Parses `YYYY-MM-DDTHH:MM:SS[.frac](Z|+00:00|±hh:mm)` into unix seconds (fraction dropped).
@@ -98,12 +98,11 @@ pub fn parse_rfc3339(s: &str) -> Option<i64> {
     if b[13] != b':' || b[16] != b':' {
         return None;
     }
+    // Digit by digit: controllers read timestamps on every watch event.
     let num = |r: std::ops::Range<usize>| -> Option<i64> {
-        let part = s.get(r)?;
-        if !part.bytes().all(|c| c.is_ascii_digit()) {
-            return None;
-        }
-        part.parse().ok()
+        b.get(r)?.iter().try_fold(0i64, |n, &c| {
+            c.is_ascii_digit().then(|| n * 10 + i64::from(c - b'0'))
+        })
     };
     let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
     let (hour, minute, second) = (num(11..13)?, num(14..16)?, num(17..19)?);

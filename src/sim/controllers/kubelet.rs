@@ -2,10 +2,11 @@
 //! seconds, and removes deleted pods when their grace period ends (H1-H4). The demo has
 //! no nodes: every pod runs "somewhere" as soon as it exists.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
+use crate::sim::HashMap;
 use crate::sim::api::{ApiServer, EventType, Note};
 use crate::sim::informer::RunState;
 use crate::sim::kind::Kind;
@@ -24,9 +25,10 @@ pub struct Kubelet {
     cursor: u64,
     /// Pods still starting, and pods terminating: the only ones a tick looks at.
     starting: BTreeSet<String>,
-    /// Terminating pods with the Unix second their grace period ends, so a tick visits
-    /// only the pods that are due.
-    terminating: BTreeMap<String, i64>,
+    /// Terminating pods with the Unix second their grace period ends, and the same by
+    /// that second, so a tick visits only the pods that are due.
+    terminating: HashMap<String, i64>,
+    due: BTreeSet<(i64, String)>,
     next_ip: u32,
 }
 
@@ -38,7 +40,8 @@ impl Kubelet {
             ready_after: 2,
             cursor: 0,
             starting: BTreeSet::new(),
-            terminating: BTreeMap::new(),
+            terminating: HashMap::default(),
+            due: BTreeSet::new(),
             next_ip: 4,
         }
     }
@@ -52,7 +55,7 @@ impl Kubelet {
         for p in api.list_shared(Kind::Pod) {
             let name = p.name().to_string();
             if p.facts().deleting {
-                self.terminating.insert(name, deletion_due(p));
+                self.track_terminating(name, deletion_due(p));
             } else if !p.pod().ready {
                 self.starting.insert(name);
             }
@@ -69,12 +72,11 @@ impl Kubelet {
             match e.event {
                 EventType::Deleted => {
                     self.starting.remove(name);
-                    self.terminating.remove(name);
+                    self.untrack_terminating(name);
                 }
                 _ if e.object.facts().deleting => {
                     self.starting.remove(name);
-                    self.terminating
-                        .insert(name.to_string(), deletion_due(&e.object));
+                    self.track_terminating(name.to_string(), deletion_due(&e.object));
                 }
                 EventType::Added => {
                     self.starting.insert(name.to_string());
@@ -84,6 +86,19 @@ impl Kubelet {
             }
         }
         self.cursor = api.next_seq();
+    }
+
+    fn track_terminating(&mut self, name: String, due: i64) {
+        if let Some(old) = self.terminating.insert(name.clone(), due) {
+            self.due.remove(&(old, name.clone()));
+        }
+        self.due.insert((due, name));
+    }
+
+    fn untrack_terminating(&mut self, name: &str) {
+        if let Some(old) = self.terminating.remove(name) {
+            self.due.remove(&(old, name.to_string()));
+        }
     }
 
     /// One simulated second of work.
@@ -98,15 +113,16 @@ impl Kubelet {
             return;
         }
         let now_unix = sim_unix(now);
-        let due: Vec<String> = self
-            .terminating
-            .iter()
-            .filter(|(_, at)| **at <= now_unix)
-            .map(|(n, _)| n.clone())
+        // Due pods go in name order, as they always have.
+        let mut due: Vec<String> = self
+            .due
+            .range(..(now_unix + 1, String::new()))
+            .map(|(_, n)| n.clone())
             .collect();
+        due.sort_unstable();
         for name in due {
             let Ok(pod) = api.get_shared(Kind::Pod, &name) else {
-                self.terminating.remove(&name);
+                self.untrack_terminating(&name);
                 continue;
             };
             let finalizers = pod
@@ -119,7 +135,7 @@ impl Kubelet {
             let status = pod.field("status").unwrap_or(&Value::Null);
             if !finalizers {
                 api.remove(Kind::Pod, &name);
-                self.terminating.remove(&name);
+                self.untrack_terminating(&name);
             } else if !matches!(status["phase"].as_str(), Some("Succeeded" | "Failed")) {
                 // H4: the grace period is over, so the containers were killed; since 1.27
                 // the kubelet then gives a deleted pod a terminal phase. A finalizer keeps
@@ -130,6 +146,7 @@ impl Kubelet {
                 let _ = api.store_pod_status(&pod, next);
             }
         }
+        let mut still = Vec::with_capacity(self.starting.len());
         for name in std::mem::take(&mut self.starting) {
             let Ok(pod) = api.get_shared(Kind::Pod, &name) else {
                 continue;
@@ -143,20 +160,23 @@ impl Kubelet {
             // The pod's status moves on in one copy of it; an unchanged one is not written.
             let before = pod.field("status").unwrap_or(&Value::Null);
             let mut next = before.clone();
-            let done = self.advance(&pod, &mut next, age, now);
-            if next != *before {
+            let step = self.advance(&pod, &mut next, age, now);
+            if step.changed || (step.compare && next != *before) {
                 pull_events(api, &pod, &next, now);
                 let _ = api.store_pod_status(&pod, next);
             }
-            if !done {
-                self.starting.insert(name);
+            if !step.done {
+                still.push(name);
             }
         }
+        // In name order already: the set is built without searching.
+        self.starting.extend(still);
         self.observe(api);
     }
 
-    /// Moves one pod's status along; returns true once it is Ready.
-    fn advance(&mut self, pod: &Stored, status: &mut Value, age: u64, now: u64) -> bool {
+    /// Moves one pod's status along.
+    fn advance(&mut self, pod: &Stored, status: &mut Value, age: u64, now: u64) -> Step {
+        let mut step = Step::default();
         let ts = Value::String(rfc3339(now));
         let spec = pod.field("spec").unwrap_or(&Value::Null);
         let containers: Vec<String> = spec["containers"]
@@ -223,6 +243,7 @@ impl Kubelet {
                 ("qosClass", Value::from("BestEffort")),
                 ("startTime", ts.clone()),
             ]);
+            step.changed = true;
         }
         if phase == "Pending" && age >= self.start_after && !pulls {
             // The image cannot be pulled: the pod stays Pending, never Ready.
@@ -237,7 +258,9 @@ impl Kubelet {
                     }
                 }
             }
-            return false;
+            // The reason and message change only when the back-off moves on.
+            step.compare = true;
+            return step;
         }
         if phase == "Pending" && age >= self.start_after {
             let ip = format!("10.244.0.{}", self.next_ip);
@@ -246,6 +269,7 @@ impl Kubelet {
             } else {
                 self.next_ip + 1
             };
+            step.changed = true;
             status["phase"] = Value::from("Running");
             status["podIPs"] = Value::Array(vec![obj::object([("ip", Value::from(ip.as_str()))])]);
             status["podIP"] = Value::String(ip);
@@ -270,6 +294,18 @@ impl Kubelet {
         }
         let running = status["phase"] == "Running";
         if running && age >= self.ready_after {
+            let true_already = |t: &str| {
+                status["conditions"]
+                    .as_array()
+                    .and_then(|cs| cs.iter().find(|c| c["type"] == t))
+                    .is_some_and(|c| c["status"] == "True")
+            };
+            let containers_ready = status["containerStatuses"]
+                .as_array()
+                .is_none_or(|cs| cs.iter().all(|c| c["ready"] == true));
+            // Ready already only if a status was forged.
+            step.changed |=
+                !(true_already("Ready") && true_already("ContainersReady") && containers_ready);
             set_condition(status, "ContainersReady", true, &ts);
             set_condition(status, "Ready", true, &ts);
             if let Some(cs) = status["containerStatuses"].as_array_mut() {
@@ -277,10 +313,21 @@ impl Kubelet {
                     c["ready"] = json!(true);
                 }
             }
-            return true;
+            step.done = true;
         }
-        false
+        step
     }
+}
+
+/// What [`Kubelet::advance`] did to a status.
+#[derive(Default)]
+struct Step {
+    /// The pod is Ready: the kubelet stops watching it start.
+    done: bool,
+    /// The status surely changed.
+    changed: bool,
+    /// The status may have changed: compare it with the stored one.
+    compare: bool,
 }
 
 impl Default for Kubelet {
