@@ -10,6 +10,7 @@ use rand::rngs::ChaCha8Rng;
 use serde_json::{Value, json};
 use thiserror::Error;
 
+use super::defaults;
 use super::gc::Propagation;
 use super::kind::Kind;
 use super::managed::{self, ManagedField};
@@ -130,7 +131,14 @@ pub struct ApiServer {
     /// The field manager (and subresource) of the writes now being made (F8); writers
     /// set it, and it falls back to the controllers' `kube-controller-manager`.
     manager: (String, Option<String>),
+    /// The pod spec each recent ReplicaSet spec's template becomes once defaulted and
+    /// admitted, keyed by that spec's shared allocation (see `create_pod_from`).
+    pod_templates: VecDeque<(Arc<Value>, Arc<Value>)>,
 }
+
+/// ReplicaSet specs whose admitted pod template is kept: more than the ReplicaSets a
+/// rollout creates pods for at once.
+const POD_TEMPLATES: usize = 8;
 
 /// How often the API server draws a generated name before giving up
 /// (`maxNameGenerationCreateAttempts` in k8s.io/apiserver).
@@ -152,6 +160,7 @@ impl ApiServer {
             recorders: Recorders::default(),
             labels: LabelSets::default(),
             manager: (CONTROLLER_MANAGER.to_string(), None),
+            pod_templates: VecDeque::new(),
         }
     }
 
@@ -331,7 +340,50 @@ impl ApiServer {
     pub fn create_shared(
         &mut self,
         kind: Kind,
+        obj: Value,
+        now: u64,
+    ) -> Result<Arc<Stored>, ApiError> {
+        self.create_with(kind, obj, None, now)
+    }
+
+    /// A ReplicaSet's pod: [`Self::create_shared`] of `pod` with the template's spec from
+    /// `rs_spec` (the ReplicaSet's `spec`), which stores the same object. Defaulting and
+    /// admission run once per template, and the pods share their result, each with its own
+    /// service-account volume name (see [`crate::sim::stored::Filled`]).
+    pub fn create_pod_from(
+        &mut self,
+        mut pod: Value,
+        rs_spec: &Arc<Value>,
+        now: u64,
+    ) -> Result<Arc<Stored>, ApiError> {
+        let template = match self
+            .pod_templates
+            .iter()
+            .find(|(k, _)| Arc::ptr_eq(k, rs_spec))
+        {
+            Some((_, t)) => Some(Arc::clone(t)),
+            None => defaults::admitted_template(&rs_spec["template"]["spec"]).map(|t| {
+                let t = Arc::new(t);
+                if self.pod_templates.len() == POD_TEMPLATES {
+                    self.pod_templates.pop_front();
+                }
+                self.pod_templates
+                    .push_back((Arc::clone(rs_spec), Arc::clone(&t)));
+                t
+            }),
+        };
+        if template.is_none() {
+            pod["spec"] = rs_spec["template"]["spec"].clone();
+        }
+        self.create_with(Kind::Pod, pod, template, now)
+    }
+
+    /// Creates `obj`; a pod with `pod_spec` gets that admitted template as its spec.
+    fn create_with(
+        &mut self,
+        kind: Kind,
         mut obj: Value,
+        pod_spec: Option<Arc<Value>>,
         now: u64,
     ) -> Result<Arc<Stored>, ApiError> {
         let mut name = obj::name(&obj).to_string();
@@ -386,9 +438,11 @@ impl ApiServer {
                 json!({"phase": "Pending", "qosClass": "BestEffort"}),
             );
         }
-        super::defaults::apply(kind, &mut obj);
-        if kind == Kind::Pod {
-            super::defaults::admit_pod(&mut obj);
+        if pod_spec.is_none() {
+            defaults::apply(kind, &mut obj);
+            if kind == Kind::Pod {
+                defaults::admit_pod(&mut obj);
+            }
         }
         super::validation::spec(kind, &obj, None)?;
         // Updates own the defaulted fields too; a create by server-side apply brings its
@@ -398,6 +452,9 @@ impl ApiServer {
             self.track_update(kind, &managed::zero_object(), &mut obj);
         }
         let mut obj = Draft::from(obj);
+        if let Some(spec) = pod_spec {
+            obj.set_pod_spec(spec, defaults::service_account_volume(&name));
+        }
         self.bump(&mut obj);
         let obj = Arc::new(Stored::from_draft(kind, obj, &mut self.labels));
         self.emit(kind, EventType::Added, &obj);
@@ -667,7 +724,7 @@ impl ApiServer {
                 Some("Succeeded" | "Failed")
             );
             let default = old
-                .field("spec")
+                .unfilled("spec")
                 .and_then(|s| obj::int(s, &["terminationGracePeriodSeconds"]))
                 .unwrap_or(30);
             let grace = if terminal {
@@ -969,5 +1026,75 @@ mod tests {
         assert_ne!(name, taken);
         assert!(name.starts_with("web-") && name.len() == taken.len());
         assert_eq!(api.count(Kind::Pod), 2);
+    }
+
+    /// A ReplicaSet spec whose template brings a volume and a mount of its own, so
+    /// admission's come after them.
+    fn rs_spec() -> Arc<Value> {
+        Arc::new(json!({"replicas": 2, "template": {
+            "metadata": {"labels": {"app": "web"}},
+            "spec": {"containers": [
+                {"name": "app", "image": "nginx:1.27",
+                 "volumeMounts": [{"name": "cache", "mountPath": "/cache"}]},
+                {"name": "sidecar", "image": "busybox"}],
+                "volumes": [{"name": "cache", "emptyDir": {}}]}}}))
+    }
+
+    #[test]
+    fn a_pod_from_a_template_is_the_pod_a_plain_create_stores() {
+        let spec = rs_spec();
+        let meta = || {
+            json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"generateName": "web-", "labels": {"app": "web"}}})
+        };
+        let mut plain = ApiServer::new(ChaCha8Rng::seed_from_u64(7));
+        let mut shared = ApiServer::new(ChaCha8Rng::seed_from_u64(7));
+        let mut pods = Vec::new();
+        for now in [3, 4] {
+            let mut pod = meta();
+            pod["spec"] = spec["template"]["spec"].clone();
+            let a = plain.create_shared(Kind::Pod, pod, now).unwrap();
+            let b = shared.create_pod_from(meta(), &spec, now).unwrap();
+            assert_eq!(a.value(), b.value());
+            let volume = &b.value()["spec"]["volumes"][1]["name"];
+            assert_eq!(volume, &json!(defaults::service_account_volume(b.name())));
+            for c in 0..2 {
+                let mounts = b.value()["spec"]["containers"][c]["volumeMounts"]
+                    .as_array()
+                    .unwrap();
+                assert_eq!(mounts.last().unwrap()["name"], *volume);
+            }
+            pods.push(b);
+        }
+        assert_ne!(
+            pods[0].value()["spec"],
+            pods[1].value()["spec"],
+            "each pod its own volume"
+        );
+        let template = |p: &Stored| p.unfilled("spec").unwrap() as *const Value;
+        assert_eq!(
+            template(&pods[0]),
+            template(&pods[1]),
+            "one admitted template"
+        );
+        // A write that changes the spec stores plain JSON, the pod's own names kept.
+        let name = pods[0].name().to_string();
+        let before = pods[0].value()["spec"].clone();
+        let patched = shared
+            .update_metadata_shared(Kind::Pod, &name, |p| {
+                p["spec"]["activeDeadlineSeconds"] = json!(60);
+            })
+            .unwrap();
+        let mut expected = before;
+        expected["activeDeadlineSeconds"] = json!(60);
+        assert_eq!(patched.value()["spec"], expected);
+        let mut draft = pods[1].draft();
+        assert!(draft.same_as(&pods[1]));
+        draft.edit("spec")["activeDeadlineSeconds"] = json!(30);
+        let edited = Stored::from_draft(Kind::Pod, draft, &mut LabelSets::default());
+        let mut expected = pods[1].value()["spec"].clone();
+        expected["activeDeadlineSeconds"] = json!(30);
+        assert_eq!(edited.value()["spec"], expected);
+        assert_eq!(edited.unfilled("spec"), Some(&expected), "plain JSON now");
     }
 }

@@ -3,7 +3,7 @@
 
 use std::sync::LazyLock;
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::kind::Kind;
 
@@ -91,9 +91,62 @@ pub fn apply(kind: Kind, obj: &mut Value) {
 /// DefaultTolerationSeconds (300 s for not-ready and unreachable nodes). The volume's
 /// random suffix comes from the pod's name, so it draws nothing from the seeded stream.
 pub fn admit_pod(pod: &mut Value) {
-    let Some(spec) = pod.get_mut("spec").filter(|s| s.is_object()) else {
-        return;
+    let volume = service_account_volume(pod["metadata"]["name"].as_str().unwrap_or(""));
+    if let Some(spec) = pod.get_mut("spec").filter(|s| s.is_object()) {
+        admit_spec(spec, volume);
+    }
+}
+
+/// The name of the service-account volume admission gives the pod named `pod`.
+pub fn service_account_volume(pod: &str) -> String {
+    format!("kube-api-access-{}", suffix(pod))
+}
+
+/// The spec every pod of a template gets from defaulting and admission, with an empty
+/// name where each pod's service-account volume name goes ([`fill_pod_spec`] puts it
+/// there): what the API shares between the pods of a ReplicaSet. `None` for a template
+/// whose spec is not an object, which pods copy as it is.
+pub fn admitted_template(template_spec: &Value) -> Option<Value> {
+    if !template_spec.is_object() {
+        return None;
+    }
+    let mut pod = Value::Object(Map::from_iter([(
+        "spec".to_string(),
+        template_spec.clone(),
+    )]));
+    apply(Kind::Pod, &mut pod);
+    let mut spec = pod["spec"].take();
+    admit_spec(&mut spec, String::new());
+    Some(spec)
+}
+
+/// A pod's spec from its template's [`admitted_template`] and its own volume name: the
+/// names admission gave the volume it added and each container's mount of it.
+pub fn fill_pod_spec(template: &Value, volume: &str) -> Value {
+    let mut spec = template.clone();
+    let name = |o: Option<&mut Value>| {
+        if let Some(o) = o.and_then(Value::as_object_mut) {
+            o.insert("name".to_string(), Value::from(volume));
+        }
     };
+    if let Some(cs) = spec.get_mut("containers").and_then(Value::as_array_mut) {
+        for c in cs {
+            name(
+                c.get_mut("volumeMounts")
+                    .and_then(Value::as_array_mut)
+                    .and_then(|m| m.last_mut()),
+            );
+        }
+    }
+    name(
+        spec.get_mut("volumes")
+            .and_then(Value::as_array_mut)
+            .and_then(|v| v.last_mut()),
+    );
+    spec
+}
+
+fn admit_spec(spec: &mut Value, volume: String) {
     let name = spec
         .get("serviceAccountName")
         .and_then(Value::as_str)
@@ -101,8 +154,6 @@ pub fn admit_pod(pod: &mut Value) {
         .to_string();
     default(spec, "serviceAccountName", || json!(name));
     default(spec, "serviceAccount", || json!(name));
-    let volume = format!("kube-api-access-{}", suffix(&pod["metadata"]["name"]));
-    let spec = &mut pod["spec"];
     if let Some(cs) = spec.get_mut("containers").and_then(Value::as_array_mut) {
         for c in cs {
             default(c, "volumeMounts", || json!([]));
@@ -162,9 +213,9 @@ static ADMITTED: LazyLock<Admitted> = LazyLock::new(|| {
 });
 
 /// Five characters of the API's name alphabet from a string (FNV-1a).
-fn suffix(seed: &Value) -> String {
+fn suffix(seed: &str) -> String {
     use super::controllers::hash::{FNV64_BASIS, fnv64a};
-    let h = fnv64a(seed.as_str().unwrap_or("").as_bytes(), FNV64_BASIS);
+    let h = fnv64a(seed.as_bytes(), FNV64_BASIS);
     let alphabet = super::api::NAME_ALPHABET;
     (0..5)
         .map(|i| alphabet[((h >> (i * 8)) % alphabet.len() as u64) as usize] as char)

@@ -21,6 +21,7 @@ use std::sync::{Arc, OnceLock};
 use serde_json::{Map, Value};
 
 use super::controllers::pods::PodFacts;
+use super::defaults;
 use super::kind::Kind;
 use super::obj;
 use crate::sim::HashMap;
@@ -28,7 +29,92 @@ use crate::sim::HashMap;
 static NULL: Value = Value::Null;
 
 /// Top-level fields in key order (the order serde_json's map keeps).
-type Fields = Vec<(String, Arc<Value>)>;
+type Fields = Vec<(String, Field)>;
+
+/// A top-level field's value.
+#[derive(Clone)]
+enum Field {
+    Json(Arc<Value>),
+    /// Made on first read from a template many objects share (see [`Filled`]).
+    Filled(Arc<Filled>),
+}
+
+/// A pod spec as its ReplicaSet's template became once defaulted and admitted, shared by
+/// every pod of the template, and the one value admission gives each pod its own: the
+/// name of its service-account volume. The pod's spec is built from the two the first
+/// time anyone reads it; the controllers and the kubelet read what all the pods share
+/// ([`Stored::unfilled`]) and never need it. A pod is created ten times a second during a
+/// rollout, and its spec is half its JSON.
+pub struct Filled {
+    template: Arc<Value>,
+    volume: String,
+    value: OnceLock<Value>,
+}
+
+impl Field {
+    fn json(v: Value) -> Self {
+        Field::Json(Arc::new(v))
+    }
+
+    fn value(&self) -> &Value {
+        match self {
+            Field::Json(v) => v,
+            Field::Filled(f) => f.value(),
+        }
+    }
+
+    fn unfilled(&self) -> &Value {
+        match self {
+            Field::Json(v) => v,
+            Field::Filled(f) => &f.template,
+        }
+    }
+
+    /// The same allocation: equal without comparing.
+    fn shares(&self, other: &Field) -> bool {
+        match (self, other) {
+            (Field::Json(a), Field::Json(b)) => Arc::ptr_eq(a, b),
+            (Field::Filled(a), Field::Filled(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+
+    fn shares_json(&self, v: &Arc<Value>) -> bool {
+        matches!(self, Field::Json(a) if Arc::ptr_eq(a, v))
+    }
+
+    /// The value to change: a filled field becomes plain JSON, a shared one is copied.
+    fn make_mut(&mut self) -> &mut Value {
+        if let Field::Filled(f) = self {
+            *self = Field::json(f.value().clone());
+        }
+        match self {
+            Field::Json(v) => Arc::make_mut(v),
+            // Replaced just above.
+            Field::Filled(_) => unreachable!("a filled field was made JSON"),
+        }
+    }
+
+    fn into_value(self) -> Value {
+        match self {
+            Field::Json(v) => Arc::unwrap_or_clone(v),
+            Field::Filled(f) => f.value().clone(),
+        }
+    }
+}
+
+impl Filled {
+    fn value(&self) -> &Value {
+        self.value
+            .get_or_init(|| defaults::fill_pod_spec(&self.template, &self.volume))
+    }
+}
+
+impl std::fmt::Debug for Field {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.value().fmt(f)
+    }
+}
 
 pub struct Stored {
     kind: Kind,
@@ -103,7 +189,7 @@ const RV: &str = "resourceVersion";
 impl Draft {
     /// A top-level field; `metadata` without its resourceVersion (see [`Draft::meta`]).
     pub fn get(&self, key: &str) -> Option<&Value> {
-        find(&self.fields, key).map(|i| &*self.fields[i].1)
+        find(&self.fields, key).map(|i| self.fields[i].1.value())
     }
 
     /// The field to change, copied first if an earlier version shares it; a missing
@@ -113,17 +199,31 @@ impl Draft {
             Ok(i) => i,
             Err(i) => {
                 self.fields
-                    .insert(i, (key.to_string(), Arc::new(Value::Null)));
+                    .insert(i, (key.to_string(), Field::json(Value::Null)));
                 i
             }
         };
-        Arc::make_mut(&mut self.fields[i].1)
+        self.fields[i].1.make_mut()
     }
 
     /// Sets a top-level field. The old value is replaced, not copied first (as
     /// [`Draft::edit`] would copy a field shared with an earlier version).
     pub fn set(&mut self, key: &str, value: Value) {
-        let value = Arc::new(value);
+        self.put(key, Field::json(value));
+    }
+
+    /// Sets a pod's `spec` to `template` (defaulted and admitted with an empty
+    /// service-account volume name) with `volume` as that name; see [`Filled`].
+    pub fn set_pod_spec(&mut self, template: Arc<Value>, volume: String) {
+        let filled = Filled {
+            template,
+            volume,
+            value: OnceLock::new(),
+        };
+        self.put("spec", Field::Filled(Arc::new(filled)));
+    }
+
+    fn put(&mut self, key: &str, value: Field) {
         match search(&self.fields, key) {
             Ok(i) => self.fields[i].1 = value,
             Err(i) => self.fields.insert(i, (key.to_string(), value)),
@@ -158,14 +258,14 @@ impl Draft {
                 .fields
                 .iter()
                 .zip(fields)
-                .all(|((k, a), (l, b))| k == l && (Arc::ptr_eq(a, b) || a == b))
+                .all(|((k, a), (l, b))| k == l && (a.shares(b) || a.value() == b.value()))
     }
 
     pub fn into_value(self) -> Value {
         let mut v = Value::Object(
             self.fields
                 .into_iter()
-                .map(|(k, v)| (k, Arc::unwrap_or_clone(v)))
+                .map(|(k, v)| (k, v.into_value()))
                 .collect(),
         );
         if let Some(rv) = self.rv {
@@ -178,14 +278,14 @@ impl Draft {
     fn prior_facts(&self) -> Option<&Facts> {
         let (meta, facts) = self.prior.as_ref()?;
         let i = find(&self.fields, "metadata")?;
-        Arc::ptr_eq(meta, &self.fields[i].1).then_some(facts)
+        self.fields[i].1.shares_json(meta).then_some(facts)
     }
 
     /// Takes a resourceVersion that was written into the metadata out of it.
     fn lift_rv(&mut self) {
         if let Some(i) = find(&self.fields, "metadata")
-            && self.fields[i].1.get(RV).is_some()
-            && let Some(m) = Arc::make_mut(&mut self.fields[i].1).as_object_mut()
+            && self.fields[i].1.value().get(RV).is_some()
+            && let Some(m) = self.fields[i].1.make_mut().as_object_mut()
         {
             self.rv = m.remove(RV);
         }
@@ -205,7 +305,7 @@ impl From<Value> for Draft {
                     {
                         rv = meta.remove(RV);
                     }
-                    (k, Arc::new(v))
+                    (k, Field::json(v))
                 })
                 .collect(),
             _ => Vec::new(),
@@ -284,8 +384,10 @@ impl Stored {
             Shape::Object(fields) => Draft {
                 fields: fields.clone(),
                 rv: self.rv.clone(),
-                prior: find(fields, "metadata")
-                    .map(|i| (Arc::clone(&fields[i].1), self.facts.clone())),
+                prior: find(fields, "metadata").and_then(|i| match &fields[i].1 {
+                    Field::Json(meta) => Some((Arc::clone(meta), self.facts.clone())),
+                    Field::Filled(_) => None,
+                }),
             },
             Shape::Other(_) => Draft::default(),
         }
@@ -312,7 +414,30 @@ impl Stored {
     /// `metadata` without its resourceVersion (see [`Stored::meta`]).
     pub fn field(&self, key: &str) -> Option<&Value> {
         match &self.shape {
-            Shape::Object(fields) => find(fields, key).map(|i| &*fields[i].1),
+            Shape::Object(fields) => find(fields, key).map(|i| fields[i].1.value()),
+            Shape::Other(_) => None,
+        }
+    }
+
+    /// A top-level field as stored: for a pod spec made from its ReplicaSet's template,
+    /// that template, which has everything but the pod's service-account volume name (see
+    /// [`Filled`]). For readers that want what all the pods of a template share, such as
+    /// container names and images or the grace period, without building the pod's own.
+    pub fn unfilled(&self, key: &str) -> Option<&Value> {
+        match &self.shape {
+            Shape::Object(fields) => find(fields, key).map(|i| fields[i].1.unfilled()),
+            Shape::Other(_) => None,
+        }
+    }
+
+    /// A top-level field stored as JSON, as the shared allocation (a cache key that stays
+    /// valid while the field is unchanged).
+    pub fn field_shared(&self, key: &str) -> Option<&Arc<Value>> {
+        match &self.shape {
+            Shape::Object(fields) => find(fields, key).and_then(|i| match &fields[i].1 {
+                Field::Json(v) => Some(v),
+                Field::Filled(_) => None,
+            }),
             Shape::Other(_) => None,
         }
     }
@@ -341,7 +466,7 @@ impl Stored {
                 let mut v = Value::Object(
                     fields
                         .iter()
-                        .map(|(k, v)| (k.clone(), Value::clone(v)))
+                        .map(|(k, v)| (k.clone(), v.value().clone()))
                         .collect::<Map<_, _>>(),
                 );
                 if let Some(rv) = &self.rv {

@@ -178,7 +178,7 @@ impl Kubelet {
     fn advance(&mut self, pod: &Stored, status: &mut Value, age: u64, now: u64) -> Step {
         let mut step = Step::default();
         let ts = Value::String(rfc3339(now));
-        let spec = pod.field("spec").unwrap_or(&Value::Null);
+        let spec = pod.unfilled("spec").unwrap_or(&Value::Null);
         let containers: Vec<String> = spec["containers"]
             .as_array()
             .map(|a| {

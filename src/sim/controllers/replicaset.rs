@@ -402,8 +402,9 @@ impl ReplicaSetController {
     }
 
     /// Makes one request. Returns, for a create that failed, its batch number plus one.
-    fn request(&mut self, api: &mut ApiServer, rs: &Value, op: Op, now: u64) -> usize {
-        let uid = obj::uid(rs);
+    fn request(&mut self, api: &mut ApiServer, stored: &Stored, op: Op, now: u64) -> usize {
+        let rs = stored.value();
+        let uid = stored.uid();
         match op {
             Op::Adopt(pod) => {
                 // The patch carries the pod's uid as a precondition; a pod another
@@ -429,7 +430,7 @@ impl ReplicaSetController {
                 }
             }
             Op::Create(batch) => {
-                if !self.create_pod(api, rs, now) {
+                if !self.create_pod(api, stored, now) {
                     if let Some(e) = self.expectations.get_mut(obj::name(rs)) {
                         e.adds -= 1;
                     }
@@ -570,8 +571,9 @@ impl ReplicaSetController {
     }
 
     /// Creates one pod from the template; false if the API refused it.
-    fn create_pod(&mut self, api: &mut ApiServer, rs: &Value, now: u64) -> bool {
-        let name = obj::name(rs);
+    fn create_pod(&mut self, api: &mut ApiServer, stored: &Stored, now: u64) -> bool {
+        let rs = stored.value();
+        let name = stored.name();
         let template = &rs["spec"]["template"];
         let mut meta = obj::object([
             ("generateName", Value::String(format!("{name}-"))),
@@ -588,9 +590,16 @@ impl ReplicaSetController {
             ("apiVersion", Value::from("v1")),
             ("kind", Value::from("Pod")),
             ("metadata", meta),
-            ("spec", template["spec"].clone()),
         ]);
-        let Ok(p) = api.create_shared(Kind::Pod, pod, now) else {
+        let created = match stored.field_shared("spec") {
+            Some(spec) => api.create_pod_from(pod, spec, now),
+            None => {
+                let mut pod = pod;
+                pod["spec"] = template["spec"].clone();
+                api.create_shared(Kind::Pod, pod, now)
+            }
+        };
+        let Ok(p) = created else {
             return false;
         };
         self.created += 1;
