@@ -10,6 +10,7 @@ use rand::rngs::ChaCha8Rng;
 use serde_json::{Value, json};
 use thiserror::Error;
 
+use super::controllers::podstatus::Starting;
 use super::defaults;
 use super::gc::Propagation;
 use super::kind::Kind;
@@ -578,6 +579,17 @@ impl ApiServer {
     ) -> Result<Arc<Stored>, ApiError> {
         let mut draft = old.draft();
         draft.set("status", status);
+        self.store_changed(Kind::Pod, old.name().to_string(), draft)
+    }
+
+    /// [`Self::store_pod_status`] of a status the kubelet keeps typed.
+    pub(crate) fn store_starting(
+        &mut self,
+        old: &Stored,
+        status: Starting,
+    ) -> Result<Arc<Stored>, ApiError> {
+        let mut draft = old.draft();
+        draft.set_pod_status(status);
         self.store_changed(Kind::Pod, old.name().to_string(), draft)
     }
 

@@ -225,6 +225,7 @@ fn rebuilt_kubelet(api: &ApiServer, old: &Kubelet) -> Kubelet {
     let mut k = Kubelet::new();
     k.start_after = old.start_after;
     k.ready_after = old.ready_after;
+    k.typed = old.typed;
     k.relist(api);
     k
 }

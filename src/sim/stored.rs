@@ -21,6 +21,7 @@ use std::sync::{Arc, OnceLock};
 use serde_json::{Map, Value};
 
 use super::controllers::pods::PodFacts;
+use super::controllers::podstatus::Starting;
 use super::defaults;
 use super::kind::Kind;
 use super::obj;
@@ -37,6 +38,14 @@ enum Field {
     Json(Arc<Value>),
     /// Made on first read from a template many objects share (see [`Filled`]).
     Filled(Arc<Filled>),
+    /// A pod status the kubelet wrote, made JSON on first read (see
+    /// [`crate::sim::controllers::podstatus`]).
+    Starting(Arc<StartingField>),
+}
+
+pub struct StartingField {
+    status: Starting,
+    value: OnceLock<Value>,
 }
 
 /// A pod spec as its ReplicaSet's template became once defaulted and admitted, shared by
@@ -60,6 +69,7 @@ impl Field {
         match self {
             Field::Json(v) => v,
             Field::Filled(f) => f.value(),
+            Field::Starting(s) => s.value.get_or_init(|| s.status.to_value()),
         }
     }
 
@@ -67,6 +77,7 @@ impl Field {
         match self {
             Field::Json(v) => v,
             Field::Filled(f) => &f.template,
+            Field::Starting(_) => self.value(),
         }
     }
 
@@ -75,6 +86,7 @@ impl Field {
         match (self, other) {
             (Field::Json(a), Field::Json(b)) => Arc::ptr_eq(a, b),
             (Field::Filled(a), Field::Filled(b)) => Arc::ptr_eq(a, b),
+            (Field::Starting(a), Field::Starting(b)) => Arc::ptr_eq(a, b),
             _ => false,
         }
     }
@@ -85,20 +97,20 @@ impl Field {
 
     /// The value to change: a filled field becomes plain JSON, a shared one is copied.
     fn make_mut(&mut self) -> &mut Value {
-        if let Field::Filled(f) = self {
-            *self = Field::json(f.value().clone());
+        if !matches!(self, Field::Json(_)) {
+            *self = Field::json(self.value().clone());
         }
         match self {
             Field::Json(v) => Arc::make_mut(v),
             // Replaced just above.
-            Field::Filled(_) => unreachable!("a filled field was made JSON"),
+            Field::Filled(_) | Field::Starting(_) => unreachable!("the field was made JSON"),
         }
     }
 
     fn into_value(self) -> Value {
         match self {
             Field::Json(v) => Arc::unwrap_or_clone(v),
-            Field::Filled(f) => f.value().clone(),
+            other => other.value().clone(),
         }
     }
 }
@@ -149,27 +161,37 @@ pub struct Facts {
 }
 
 impl Facts {
-    fn of(kind: Kind, meta: &Value, status: &Value, labels: Arc<Value>) -> Self {
+    fn of(kind: Kind, meta: &Value, status: Option<&Field>, labels: Arc<Value>) -> Self {
         let text = |key| Arc::from(meta.get(key).and_then(Value::as_str).unwrap_or(""));
+        let deleting = obj::is_deleting_in(meta);
         Facts {
             name: text("name"),
             uid: text("uid"),
             labels,
             controller: obj::controller_uid_in(meta).map(Arc::from),
-            deleting: obj::is_deleting_in(meta),
-            pod: (kind == Kind::Pod).then(|| PodFacts::from_parts(meta, status)),
+            deleting,
+            pod: (kind == Kind::Pod).then(|| pod_facts(PodFacts::of_meta(meta), deleting, status)),
         }
     }
 
     /// The facts of a version whose metadata is `prior`'s: only the status is read.
-    fn with_status(prior: &Facts, kind: Kind, meta: &Value, status: &Value) -> Self {
+    fn with_status(prior: &Facts, kind: Kind, meta: &Value, status: Option<&Field>) -> Self {
         Facts {
             pod: match prior.pod {
-                Some(p) => Some(p.with_status(prior.deleting, status)),
-                None => (kind == Kind::Pod).then(|| PodFacts::from_parts(meta, status)),
+                Some(p) => Some(pod_facts(p, prior.deleting, status)),
+                None => (kind == Kind::Pod)
+                    .then(|| pod_facts(PodFacts::of_meta(meta), prior.deleting, status)),
             },
             ..prior.clone()
         }
+    }
+}
+
+/// `base` (what a pod's metadata says) with what its status says.
+fn pod_facts(base: PodFacts, deleting: bool, status: Option<&Field>) -> PodFacts {
+    match status {
+        Some(Field::Starting(s)) => s.status.facts(base, deleting),
+        other => base.with_status(deleting, other.map_or(&NULL, Field::value)),
     }
 }
 
@@ -221,6 +243,15 @@ impl Draft {
             value: OnceLock::new(),
         };
         self.put("spec", Field::Filled(Arc::new(filled)));
+    }
+
+    /// Sets a pod's `status` to one the kubelet keeps typed.
+    pub fn set_pod_status(&mut self, status: Starting) {
+        let field = StartingField {
+            status,
+            value: OnceLock::new(),
+        };
+        self.put("status", Field::Starting(Arc::new(field)));
     }
 
     fn put(&mut self, key: &str, value: Field) {
@@ -333,7 +364,7 @@ impl Stored {
         if !value.is_object() {
             return Stored {
                 kind,
-                facts: Facts::of(kind, &NULL, &NULL, Arc::new(Value::Null)),
+                facts: Facts::of(kind, &NULL, None, Arc::new(Value::Null)),
                 shape: Shape::Other(value),
                 rv: None,
                 whole: OnceLock::new(),
@@ -361,8 +392,8 @@ impl Stored {
     fn build(kind: Kind, mut draft: Draft, labels: Arc<Value>) -> Self {
         // An edit of the metadata may have written the resourceVersion into it.
         draft.lift_rv();
-        let field = |k| draft.get(k).unwrap_or(&NULL);
-        let (meta, status) = (field("metadata"), field("status"));
+        let meta = draft.get("metadata").unwrap_or(&NULL);
+        let status = find(&draft.fields, "status").map(|i| &draft.fields[i].1);
         let facts = match draft.prior_facts() {
             Some(prior) if Arc::ptr_eq(&prior.labels, &labels) => {
                 Facts::with_status(prior, kind, meta, status)
@@ -386,7 +417,7 @@ impl Stored {
                 rv: self.rv.clone(),
                 prior: find(fields, "metadata").and_then(|i| match &fields[i].1 {
                     Field::Json(meta) => Some((Arc::clone(meta), self.facts.clone())),
-                    Field::Filled(_) => None,
+                    _ => None,
                 }),
             },
             Shape::Other(_) => Draft::default(),
@@ -430,13 +461,24 @@ impl Stored {
         }
     }
 
+    /// A pod's status as the kubelet keeps it typed, if it is so stored.
+    pub fn starting(&self) -> Option<&Starting> {
+        match &self.shape {
+            Shape::Object(fields) => find(fields, "status").and_then(|i| match &fields[i].1 {
+                Field::Starting(s) => Some(&s.status),
+                _ => None,
+            }),
+            Shape::Other(_) => None,
+        }
+    }
+
     /// A top-level field stored as JSON, as the shared allocation (a cache key that stays
     /// valid while the field is unchanged).
     pub fn field_shared(&self, key: &str) -> Option<&Arc<Value>> {
         match &self.shape {
             Shape::Object(fields) => find(fields, key).and_then(|i| match &fields[i].1 {
                 Field::Json(v) => Some(v),
-                Field::Filled(_) => None,
+                _ => None,
             }),
             Shape::Other(_) => None,
         }

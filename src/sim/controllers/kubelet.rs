@@ -7,6 +7,8 @@ use std::collections::BTreeSet;
 use serde_json::{Value, json};
 
 use crate::sim::HashMap;
+
+use super::podstatus::{Container, Runtime, Starting};
 use crate::sim::api::{ApiServer, EventType, Note};
 use crate::sim::informer::RunState;
 use crate::sim::kind::Kind;
@@ -30,6 +32,9 @@ pub struct Kubelet {
     terminating: HashMap<String, i64>,
     due: BTreeSet<(i64, String)>,
     next_ip: u32,
+    /// Whether statuses of pods that start normally are kept typed (see
+    /// [`super::podstatus`]); off, every status is JSON (a test compares the two).
+    pub(crate) typed: bool,
 }
 
 impl Kubelet {
@@ -43,6 +48,7 @@ impl Kubelet {
             terminating: HashMap::default(),
             due: BTreeSet::new(),
             next_ip: 4,
+            typed: true,
         }
     }
 
@@ -157,14 +163,27 @@ impl Kubelet {
                 .and_then(parse_rfc3339)
                 .unwrap_or(now_unix);
             let age = (now_unix - created).max(0) as u64;
-            // The pod's status moves on in one copy of it; an unchanged one is not written.
-            let before = pod.field("status").unwrap_or(&Value::Null);
-            let mut next = before.clone();
-            let step = self.advance(&pod, &mut next, age, now);
-            if step.changed || (step.compare && next != *before) {
-                pull_events(api, &pod, &next, now);
-                let _ = api.store_pod_status(&pod, next);
-            }
+            let step = match self.starting_status(&pod, now) {
+                Some((mut status, fresh)) => {
+                    let step = self.advance_typed(&pod, &mut status, fresh, age, now);
+                    if step.changed {
+                        let _ = api.store_starting(&pod, status);
+                    }
+                    step
+                }
+                None => {
+                    // The status moves on in one copy of it; an unchanged one is not
+                    // written.
+                    let before = pod.field("status").unwrap_or(&Value::Null);
+                    let mut next = before.clone();
+                    let step = self.advance(&pod, &mut next, age, now);
+                    if step.changed || (step.compare && next != *before) {
+                        pull_events(api, &pod, &next, now);
+                        let _ = api.store_pod_status(&pod, next);
+                    }
+                    step
+                }
+            };
             if !step.done {
                 still.push(name);
             }
@@ -172,6 +191,71 @@ impl Kubelet {
         // In name order already: the set is built without searching.
         self.starting.extend(still);
         self.observe(api);
+    }
+
+    /// The typed status of a pod that starts as most do, and whether it is new: the one
+    /// the kubelet stored, or the first for a pod whose images all pull. `None` for the
+    /// rest, which [`Self::advance`] moves along as JSON.
+    fn starting_status(&self, pod: &Stored, now: u64) -> Option<(Starting, bool)> {
+        if !self.typed {
+            return None;
+        }
+        if let Some(s) = pod.starting() {
+            return Some((s.clone(), false));
+        }
+        let status = pod.field("status").unwrap_or(&Value::Null);
+        let pending = status["phase"].as_str().unwrap_or("Pending") == "Pending";
+        if !pending || status.get("containerStatuses").is_some() {
+            return None;
+        }
+        let spec = pod.unfilled("spec").unwrap_or(&Value::Null);
+        let all = spec["containers"].as_array().map_or(&[][..], Vec::as_slice);
+        let mut containers = Vec::new();
+        for name in all.iter().filter_map(|c| c["name"].as_str()) {
+            // The first container of the name, as the JSON path takes it.
+            let image = all.iter().find(|c| c["name"] == name)?["image"].as_str()?;
+            if !pullable(image) {
+                return None;
+            }
+            containers.push(Container::creating(name.to_string(), image.to_string()));
+        }
+        Some((Starting::pending(containers, now), true))
+    }
+
+    /// [`Self::advance`] for a typed status: Running, then Ready.
+    fn advance_typed(
+        &mut self,
+        pod: &Stored,
+        status: &mut Starting,
+        fresh: bool,
+        age: u64,
+        now: u64,
+    ) -> Step {
+        let mut step = Step {
+            changed: fresh,
+            ..Step::default()
+        };
+        if !status.running() && age >= self.start_after {
+            let uid = pod.uid();
+            status.run(self.next_ip(), now, |name, image| runtime(uid, name, image));
+            step.changed = true;
+        }
+        if status.running() && age >= self.ready_after {
+            step.changed |= status.ready(now);
+            step.done = true;
+        }
+        step
+    }
+
+    /// The pod IP for the next pod that runs.
+    fn next_ip(&mut self) -> String {
+        let ip = format!("10.244.0.{}", self.next_ip);
+        self.next_ip = if self.next_ip >= 254 {
+            4
+        } else {
+            self.next_ip + 1
+        };
+        ip
     }
 
     /// Moves one pod's status along.
@@ -263,12 +347,7 @@ impl Kubelet {
             return step;
         }
         if phase == "Pending" && age >= self.start_after {
-            let ip = format!("10.244.0.{}", self.next_ip);
-            self.next_ip = if self.next_ip >= 254 {
-                4
-            } else {
-                self.next_ip + 1
-            };
+            let ip = self.next_ip();
             step.changed = true;
             status["phase"] = Value::from("Running");
             status["podIPs"] = Value::Array(vec![obj::object([("ip", Value::from(ip.as_str()))])]);
@@ -277,18 +356,17 @@ impl Kubelet {
             let uid = pod.uid();
             if let Some(cs) = status["containerStatuses"].as_array_mut() {
                 for c in cs {
-                    // What containerd reports once the container runs: the image's full
-                    // reference, its repository digest, a container id of its own.
-                    let image = normalized_image(c["image"].as_str().unwrap_or(""));
-                    let repo = image.rsplit_once(':').map_or(image.as_str(), |(r, _)| r);
-                    c["imageID"] = Value::String(format!("{repo}@sha256:{}", hex256(&image)));
-                    c["image"] = Value::String(image);
+                    let r = runtime(
+                        uid,
+                        c["name"].as_str().unwrap_or(""),
+                        c["image"].as_str().unwrap_or(""),
+                    );
+                    c["imageID"] = Value::String(r.image_id);
+                    c["image"] = Value::String(r.image);
                     c["started"] = Value::Bool(true);
                     c["state"] =
                         obj::object([("running", obj::object([("startedAt", ts.clone())]))]);
-                    let name = c["name"].as_str().unwrap_or("");
-                    c["containerID"] =
-                        Value::String(format!("containerd://{}", hex256(&format!("{uid}/{name}"))));
+                    c["containerID"] = Value::String(r.container_id);
                 }
             }
         }
@@ -490,6 +568,18 @@ fn terminate(status: &mut Value, now: u64) {
             c["started"] = json!(false);
             c["state"] = obj::object([("terminated", terminated)]);
         }
+    }
+}
+
+/// What containerd reports once a container runs: the image's full reference, its
+/// repository digest, a container id of its own.
+fn runtime(uid: &str, name: &str, image: &str) -> Runtime {
+    let image = normalized_image(image);
+    let repo = image.rsplit_once(':').map_or(image.as_str(), |(r, _)| r);
+    Runtime {
+        image_id: format!("{repo}@sha256:{}", hex256(&image)),
+        container_id: format!("containerd://{}", hex256(&format!("{uid}/{name}"))),
+        image,
     }
 }
 

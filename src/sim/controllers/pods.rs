@@ -109,12 +109,16 @@ impl PodFacts {
 
     /// The facts of a pod with this metadata and status.
     pub fn from_parts(meta: &Value, status: &Value) -> Self {
+        Self::of_meta(meta).with_status(obj::is_deleting_in(meta), status)
+    }
+
+    /// The facts a pod's metadata gives (see [`Self::with_status`] for the rest).
+    pub fn of_meta(meta: &Value) -> Self {
         PodFacts {
             deletion_cost: deletion_cost(meta),
             created: created(meta),
             ..PodFacts::default()
         }
-        .with_status(obj::is_deleting_in(meta), status)
     }
 
     /// These facts with the ones a status gives read again from `status` (the metadata's

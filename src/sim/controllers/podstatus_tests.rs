@@ -1,0 +1,98 @@
+//! The kubelet's typed statuses are the JSON its JSON path writes: one session run with
+//! typed statuses and a twin with JSON ones, every pod compared after every command.
+
+use crate::sim::kind::Kind;
+use crate::sim::session::Session;
+
+/// Names of the pods, in name order, that are not yet Ready.
+fn starting(s: &Session) -> Vec<String> {
+    s.cluster
+        .api
+        .list_shared(Kind::Pod)
+        .filter(|p| !p.pod().ready && !p.facts().deleting)
+        .map(|p| p.name().to_string())
+        .collect()
+}
+
+fn ready(s: &Session) -> Vec<String> {
+    s.cluster
+        .api
+        .list_shared(Kind::Pod)
+        .filter(|p| p.pod().ready && !p.facts().deleting)
+        .map(|p| p.name().to_string())
+        .collect()
+}
+
+#[test]
+fn typed_and_json_statuses_are_the_same_pods() {
+    let mut typed = Session::new("self-healing", 11).unwrap();
+    let mut json = Session::new("self-healing", 11).unwrap();
+    // The pods of the warm-up are typed in both; every pod from here on is JSON in the
+    // twin.
+    json.cluster.kubelet.typed = false;
+    let mut lines: Vec<String> = ["kubectl scale deploy web --replicas=8", "tick 1"]
+        .map(String::from)
+        .to_vec();
+    let run = |lines: &mut Vec<String>, typed: &mut Session, json: &mut Session| {
+        for line in lines.drain(..) {
+            let (a, b) = (typed.run_line(&line), json.run_line(&line));
+            assert_eq!(a.stdout, b.stdout, "{line}");
+            assert_eq!(a.stderr, b.stderr, "{line}");
+            let pods = |s: &Session| -> Vec<serde_json::Value> {
+                s.cluster.api.list(Kind::Pod).cloned().collect()
+            };
+            assert_eq!(pods(typed), pods(json), "after {line}");
+        }
+    };
+    run(&mut lines, &mut typed, &mut json);
+    // Another client writes the status of a pod still starting; the kubelet goes on
+    // from that JSON.
+    let pod = starting(&typed)
+        .first()
+        .cloned()
+        .expect("a pod still starting");
+    lines.extend([
+        format!(
+            r#"kubectl patch pod {pod} --subresource=status --type=merge -p '{{"status":{{"message":"hi"}}}}'"#
+        ),
+        "tick 1".into(),
+        "tick 2".into(),
+        "kubectl get pods -o wide".into(),
+    ]);
+    run(&mut lines, &mut typed, &mut json);
+    // A finalizer keeps a deleted pod: the kubelet writes its terminal status.
+    let pod = ready(&typed)[0].clone();
+    lines.extend([
+        format!(r#"kubectl patch pod {pod} -p '{{"metadata":{{"finalizers":["example.com/hold"]}}}}'"#),
+        format!("kubectl delete pod {pod} --wait=false"),
+        "tick 31".into(),
+        format!(r#"kubectl patch pod {pod} --type=json -p '[{{"op":"remove","path":"/metadata/finalizers"}}]'"#),
+        "crash kubelet".into(),
+        "kubectl set image deploy/web app=nginx:1.28".into(),
+        "tick 2".into(),
+        "restart kubelet".into(),
+        "tick 20".into(),
+        "kubectl set image deploy/web app=nginx:nonexistent".into(),
+        "tick 15".into(),
+        "kubectl rollout undo deploy/web".into(),
+        "tick 40".into(),
+        "kubectl get pods".into(),
+    ]);
+    run(&mut lines, &mut typed, &mut json);
+    assert!(
+        typed
+            .cluster
+            .api
+            .list_shared(Kind::Pod)
+            .any(|p| p.starting().is_some()),
+        "the typed session keeps statuses typed"
+    );
+    assert!(
+        json.cluster
+            .api
+            .list_shared(Kind::Pod)
+            .filter(|p| !p.name().is_empty())
+            .any(|p| p.starting().is_none()),
+        "the twin writes JSON"
+    );
+}
