@@ -731,10 +731,7 @@ impl ApiServer {
             .and_then(Value::as_array)
             .is_some_and(|a| !a.is_empty());
         if kind == Kind::Pod {
-            let terminal = matches!(
-                old.field("status").and_then(|s| s["phase"].as_str()),
-                Some("Succeeded" | "Failed")
-            );
+            let terminal = matches!(old.pod_phase(), Some("Succeeded" | "Failed"));
             let default = old
                 .unfilled("spec")
                 .and_then(|s| obj::int(s, &["terminationGracePeriodSeconds"]))

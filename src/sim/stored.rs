@@ -472,6 +472,14 @@ impl Stored {
         }
     }
 
+    /// A pod's `status.phase`, read without building a status the kubelet keeps typed.
+    pub fn pod_phase(&self) -> Option<&str> {
+        match self.starting() {
+            Some(s) => Some(s.phase()),
+            None => self.field("status")?.get("phase")?.as_str(),
+        }
+    }
+
     /// A top-level field stored as JSON, as the shared allocation (a cache key that stays
     /// valid while the field is unchanged).
     pub fn field_shared(&self, key: &str) -> Option<&Arc<Value>> {

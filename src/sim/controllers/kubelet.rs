@@ -138,16 +138,15 @@ impl Kubelet {
             if deletion_due(&pod) > now_unix {
                 continue;
             }
-            let status = pod.field("status").unwrap_or(&Value::Null);
             if !finalizers {
                 api.remove(Kind::Pod, &name);
                 self.untrack_terminating(&name);
-            } else if !matches!(status["phase"].as_str(), Some("Succeeded" | "Failed")) {
+            } else if !matches!(pod.pod_phase(), Some("Succeeded" | "Failed")) {
                 // H4: the grace period is over, so the containers were killed; since 1.27
                 // the kubelet then gives a deleted pod a terminal phase. A finalizer keeps
                 // the object, so that status is what stays. (Without one the pod is
                 // removed in the same step, where nobody can see the status.)
-                let mut next = status.clone();
+                let mut next = pod.field("status").unwrap_or(&Value::Null).clone();
                 terminate(&mut next, now);
                 let _ = api.store_pod_status(&pod, next);
             }

@@ -83,6 +83,10 @@ impl Starting {
         self.running
     }
 
+    pub fn phase(&self) -> &'static str {
+        if self.running { "Running" } else { "Pending" }
+    }
+
     /// The containers run: the pod has an IP, and each container the image reference,
     /// image id and container id the runtime reports (`report`, from its name and image).
     pub fn run(&mut self, ip: String, now: u64, report: impl Fn(&str, &str) -> Runtime) {
@@ -176,10 +180,7 @@ impl Starting {
         let mut status = obj::object([
             ("conditions", Value::Array(conditions)),
             ("containerStatuses", Value::Array(containers)),
-            (
-                "phase",
-                Value::from(if self.running { "Running" } else { "Pending" }),
-            ),
+            ("phase", Value::from(self.phase())),
             ("qosClass", Value::from("BestEffort")),
             ("startTime", ts(self.start)),
         ]);
