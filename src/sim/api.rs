@@ -935,14 +935,15 @@ fn derived_uid(seed: &str) -> String {
 
 /// 32 hex digits in the UUID v4 layout.
 fn uuid_v4(h: &str) -> String {
-    format!(
-        "{}-{}-4{}-a{}-{}",
-        &h[0..8],
-        &h[8..12],
-        &h[13..16],
-        &h[17..20],
-        &h[20..32]
-    )
+    let mut u = String::with_capacity(36);
+    for (i, part) in [&h[0..8], &h[8..12], &h[13..16], &h[17..20], &h[20..32]]
+        .into_iter()
+        .enumerate()
+    {
+        u.push_str(["", "-", "-4", "-a", "-"][i]);
+        u.push_str(part);
+    }
+    u
 }
 
 /// The caller's own copy of a stored object.

@@ -174,14 +174,19 @@ pub fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
 }
 
 pub fn owner_ref(owner: &Value, kind: &str) -> Value {
-    json!({
-        "apiVersion": "apps/v1",
-        "blockOwnerDeletion": true,
-        "controller": true,
-        "kind": kind,
-        "name": name(owner),
-        "uid": uid(owner),
-    })
+    owner_ref_to(name(owner), uid(owner), kind)
+}
+
+/// The controller ownerReference to the `kind` named `name` with `uid`.
+pub fn owner_ref_to(name: &str, uid: &str, kind: &str) -> Value {
+    object([
+        ("apiVersion", Value::from("apps/v1")),
+        ("blockOwnerDeletion", Value::Bool(true)),
+        ("controller", Value::Bool(true)),
+        ("kind", Value::from(kind)),
+        ("name", Value::from(name)),
+        ("uid", Value::from(uid)),
+    ])
 }
 
 #[cfg(test)]

@@ -35,7 +35,12 @@ pub struct Kubelet {
     /// Whether statuses of pods that start normally are kept typed (see
     /// [`super::podstatus`]); off, every status is JSON (a test compares the two).
     pub(crate) typed: bool,
+    /// [`pulled`] of the images pods ran.
+    images: HashMap<String, (String, String)>,
 }
+
+/// How many images [`Kubelet::images`] keeps.
+const IMAGES_KEPT: usize = 64;
 
 impl Kubelet {
     pub fn new() -> Self {
@@ -49,6 +54,7 @@ impl Kubelet {
             due: BTreeSet::new(),
             next_ip: 4,
             typed: true,
+            images: HashMap::default(),
         }
     }
 
@@ -235,8 +241,26 @@ impl Kubelet {
             ..Step::default()
         };
         if !status.running() && age >= self.start_after {
-            let uid = pod.uid();
-            status.run(self.next_ip(), now, |name, image| runtime(uid, name, image));
+            let (uid, ip) = (pod.uid(), self.next_ip());
+            let images = &mut self.images;
+            status.run(ip, now, |name, image| {
+                // Every pod of a template runs the same images.
+                let (image, image_id) = match images.get(image) {
+                    Some(known) => known.clone(),
+                    None => {
+                        let known = pulled(image);
+                        if images.len() < IMAGES_KEPT {
+                            images.insert(image.to_string(), known.clone());
+                        }
+                        known
+                    }
+                };
+                Runtime {
+                    image,
+                    image_id,
+                    container_id: container_id(uid, name),
+                }
+            });
             step.changed = true;
         }
         if status.running() && age >= self.ready_after {
@@ -573,13 +597,24 @@ fn terminate(status: &mut Value, now: u64) {
 /// What containerd reports once a container runs: the image's full reference, its
 /// repository digest, a container id of its own.
 fn runtime(uid: &str, name: &str, image: &str) -> Runtime {
+    let (image, image_id) = pulled(image);
+    Runtime {
+        image,
+        image_id,
+        container_id: container_id(uid, name),
+    }
+}
+
+/// An image's full reference and its image id (repository digest).
+fn pulled(image: &str) -> (String, String) {
     let image = normalized_image(image);
     let repo = image.rsplit_once(':').map_or(image.as_str(), |(r, _)| r);
-    Runtime {
-        image_id: format!("{repo}@sha256:{}", hex256(&image)),
-        container_id: format!("containerd://{}", hex256(&format!("{uid}/{name}"))),
-        image,
-    }
+    let id = format!("{repo}@sha256:{}", hex256(&[&image]));
+    (image, id)
+}
+
+fn container_id(uid: &str, name: &str) -> String {
+    format!("containerd://{}", hex256(&[uid, "/", name]))
 }
 
 /// An image reference as containerd reports it: registry and `library/` for Docker Hub
@@ -603,10 +638,13 @@ fn normalized_image(image: &str) -> String {
 
 /// 64 hex digits derived from `seed` (four FNV-1a passes): a stand-in for a digest or a
 /// container id that is the same for the same input and differs between inputs.
-fn hex256(seed: &str) -> String {
+/// `seed` is the concatenation of the parts.
+fn hex256(seed: &[&str]) -> String {
     let mut out = String::with_capacity(64);
     for i in 0..4u64 {
-        let h = super::hash::fnv64a(seed.as_bytes(), super::hash::FNV64_BASIS ^ i);
+        let h = seed.iter().fold(super::hash::FNV64_BASIS ^ i, |h, part| {
+            super::hash::fnv64a(part.as_bytes(), h)
+        });
         super::hash::push_hex(&mut out, &h.to_be_bytes());
     }
     out
@@ -643,8 +681,9 @@ mod tests {
             normalized_image("localhost:5000/app"),
             "localhost:5000/app:latest"
         );
-        assert_ne!(hex256("uid-1/app"), hex256("uid-2/app"));
-        assert_eq!(hex256("x").len(), 64);
+        assert_ne!(hex256(&["uid-1/app"]), hex256(&["uid-2/app"]));
+        assert_eq!(hex256(&["uid-1", "/", "app"]), hex256(&["uid-1/app"]));
+        assert_eq!(hex256(&["x"]).len(), 64);
     }
 
     #[test]

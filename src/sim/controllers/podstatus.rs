@@ -89,7 +89,7 @@ impl Starting {
 
     /// The containers run: the pod has an IP, and each container the image reference,
     /// image id and container id the runtime reports (`report`, from its name and image).
-    pub fn run(&mut self, ip: String, now: u64, report: impl Fn(&str, &str) -> Runtime) {
+    pub fn run(&mut self, ip: String, now: u64, mut report: impl FnMut(&str, &str) -> Runtime) {
         self.running = true;
         self.ip = Some(ip);
         self.set(READY_TO_START, true, now);

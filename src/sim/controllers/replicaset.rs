@@ -580,7 +580,7 @@ impl ReplicaSetController {
             ("labels", template["metadata"]["labels"].clone()),
             (
                 "ownerReferences",
-                Value::Array(vec![obj::owner_ref(rs, "ReplicaSet")]),
+                Value::Array(vec![obj::owner_ref_to(name, stored.uid(), "ReplicaSet")]),
             ),
         ]);
         if let Some(a) = template["metadata"].get("annotations") {
