@@ -10,6 +10,7 @@ use rand::rngs::ChaCha8Rng;
 use serde_json::{Value, json};
 use thiserror::Error;
 
+use super::HashMap;
 use super::controllers::podstatus::Starting;
 use super::defaults;
 use super::gc::Propagation;
@@ -135,6 +136,7 @@ pub struct ApiServer {
     /// The pod spec each recent ReplicaSet spec's template becomes once defaulted and
     /// admitted, keyed by that spec's shared allocation (see `create_pod_from`).
     pod_templates: VecDeque<(Arc<Value>, Arc<Value>)>,
+    parsed: ParsedManagedFields,
 }
 
 /// ReplicaSet specs whose admitted pod template is kept: more than the ReplicaSets a
@@ -162,6 +164,7 @@ impl ApiServer {
             labels: LabelSets::default(),
             manager: (CONTROLLER_MANAGER.to_string(), None),
             pod_templates: VecDeque::new(),
+            parsed: HashMap::default(),
         }
     }
 
@@ -193,22 +196,35 @@ impl ApiServer {
 
     /// F4/F7: a non-apply write takes ownership of what it changed. Tracked for
     /// Deployments, the objects the demo's questions are about.
-    fn track_update(&self, kind: Kind, old: &Value, new: &mut Value) {
+    fn track_update(&mut self, kind: Kind, old: &Value, new: &mut Value) {
         let (manager, sub) = &self.manager;
         let time = rfc3339(self.clock);
-        track_managed(kind, old, new, |entries, before, after| {
-            managed::record_update(entries, before, after, manager, sub.as_deref(), &time)
-        });
+        track_managed(
+            &mut self.parsed,
+            kind,
+            old,
+            new,
+            |entries, before, after| {
+                managed::record_update(entries, before, after, manager, sub.as_deref(), &time)
+            },
+        );
     }
 
     /// F4: a `/status` write is an Update with `subresource: status` by the writer's
     /// manager (`kube-controller-manager` for the controllers, kubectl's for
     /// `--subresource=status`). Tracked for Deployments, as [`Self::track_update`].
-    fn track_status_update(&self, kind: Kind, old: &Value, new: &mut Value) {
+    fn track_status_update(&mut self, kind: Kind, old: &Value, new: &mut Value) {
         let time = rfc3339(self.clock);
-        track_managed(kind, old, new, |entries, before, after| {
-            managed::record_status_update(entries, before, after, &self.manager.0, &time)
-        });
+        let manager = &self.manager.0;
+        track_managed(
+            &mut self.parsed,
+            kind,
+            old,
+            new,
+            |entries, before, after| {
+                managed::record_status_update(entries, before, after, manager, &time)
+            },
+        );
     }
 
     /// Stores an object whose managedFields the caller computed (server-side apply).
@@ -984,6 +1000,7 @@ fn tracks_managed_fields(kind: Kind) -> bool {
 /// Runs `record` on a Deployment's managedFields entries and both sides of a write with
 /// managedFields taken out, then puts the entries back on `new` (none: no field).
 fn track_managed(
+    parsed: &mut ParsedManagedFields,
     kind: Kind,
     old: &Value,
     new: &mut Value,
@@ -992,26 +1009,41 @@ fn track_managed(
     if !tracks_managed_fields(kind) {
         return;
     }
-    let mut entries: Vec<ManagedField> = old["metadata"]["managedFields"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|e| ManagedField::from_value(e).ok())
-                .collect()
-        })
-        .unwrap_or_default();
+    let stored = &old["metadata"]["managedFields"];
+    let key = (kind, obj::name(old).to_string());
+    let mut entries: Vec<ManagedField> = match parsed.remove(&key) {
+        // What this function rendered last time for the object, and it is unchanged.
+        Some((json, entries)) if json == *stored => entries,
+        _ => stored
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|e| ManagedField::from_value(e).ok())
+                    .collect()
+            })
+            .unwrap_or_default(),
+    };
     let mut before = old.clone();
     obj::remove(&mut before, &["metadata", "managedFields"]);
     obj::remove(new, &["metadata", "managedFields"]);
     record(&mut entries, &before, new);
     if !entries.is_empty() {
-        obj::set(
-            new,
-            &["metadata", "managedFields"],
-            managed::managed_fields_value(&entries),
-        );
+        let json = managed::managed_fields_value(&entries);
+        obj::set(new, &["metadata", "managedFields"], json.clone());
+        if parsed.len() >= PARSED_KEPT {
+            parsed.clear();
+        }
+        parsed.insert(key, (json, entries));
     }
 }
+
+/// The managedFields entries the API last wrote to each object, parsed, beside the JSON
+/// written (see `track_managed`): a Deployment's status writes, a few a second during a
+/// rollout, then skip reading its FieldsV1 again.
+type ParsedManagedFields = HashMap<(Kind, String), (Value, Vec<ManagedField>)>;
+
+/// Objects whose parsed managedFields are kept.
+const PARSED_KEPT: usize = 64;
 
 #[cfg(test)]
 mod tests {
