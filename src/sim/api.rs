@@ -109,6 +109,45 @@ pub struct Note<'a> {
     pub component: &'a str,
 }
 
+/// The object an Event is about.
+pub trait Involved {
+    fn name(&self) -> &str;
+    fn uid(&self) -> &str;
+    fn resource_version(&self) -> &str;
+}
+
+impl Involved for Value {
+    fn name(&self) -> &str {
+        obj::name(self)
+    }
+
+    fn uid(&self) -> &str {
+        obj::uid(self)
+    }
+
+    fn resource_version(&self) -> &str {
+        obj::str(self, &["metadata", "resourceVersion"]).unwrap_or("")
+    }
+}
+
+/// A stored object answers from its facts: most Events a controller records are dropped
+/// by the spam filter, which needs only the name and uid.
+impl Involved for Stored {
+    fn name(&self) -> &str {
+        Stored::name(self)
+    }
+
+    fn uid(&self) -> &str {
+        Stored::uid(self)
+    }
+
+    fn resource_version(&self) -> &str {
+        self.meta("resourceVersion")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+    }
+}
+
 /// Who made a write, for managedFields and for the demo's own counters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Writer {
@@ -842,19 +881,25 @@ impl ApiServer {
     /// Records a core/v1 Event as a component's event broadcaster does: through its
     /// correlator (aggregation, counting, spam filter; see [`super::recorder`]), then as a
     /// create or, for a repeat, a patch of the event it repeats.
-    pub fn record_event(&mut self, involved: &Value, kind: Kind, note: Note<'_>, now: u64) {
+    pub fn record_event(
+        &mut self,
+        involved: &(impl Involved + ?Sized),
+        kind: Kind,
+        note: Note<'_>,
+        now: u64,
+    ) {
         let Note {
             type_,
             reason,
             message,
             component,
         } = note;
-        let involved_name = obj::name(involved);
+        let involved_name = involved.name();
         let incoming = Incoming {
             component,
             kind: kind.kind_name(),
             name: involved_name,
-            uid: obj::uid(involved),
+            uid: involved.uid(),
             type_,
             reason,
             message,
@@ -907,8 +952,8 @@ impl ApiServer {
                 "kind": kind.kind_name(),
                 "name": involved_name,
                 "namespace": "default",
-                "resourceVersion": obj::str(involved, &["metadata", "resourceVersion"]).unwrap_or(""),
-                "uid": obj::uid(involved),
+                "resourceVersion": involved.resource_version(),
+                "uid": involved.uid(),
             },
             "message": o.message,
             // A core/v1 Event's eventTime is a non-pointer MicroTime: null when unset.

@@ -437,7 +437,7 @@ impl ReplicaSetController {
                     return batch + 1;
                 }
             }
-            Op::Delete(pod) => self.delete_pod(api, rs, &pod, now),
+            Op::Delete(pod) => self.delete_pod(api, stored, &pod, now),
             Op::Status(status) => write_status(api, rs, status),
         }
         0
@@ -605,7 +605,7 @@ impl ReplicaSetController {
         self.created += 1;
         let msg = format!("Created pod: {}", p.name());
         api.record_event(
-            rs,
+            stored,
             Kind::ReplicaSet,
             Note {
                 type_: "Normal",
@@ -618,7 +618,7 @@ impl ReplicaSetController {
         true
     }
 
-    fn delete_pod(&mut self, api: &mut ApiServer, rs: &Value, victim: &str, now: u64) {
+    fn delete_pod(&mut self, api: &mut ApiServer, rs: &Stored, victim: &str, now: u64) {
         if api.delete_shared(Kind::Pod, victim, None, now).is_ok() {
             let msg = format!("Deleted pod: {victim}");
             api.record_event(
