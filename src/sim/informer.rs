@@ -58,8 +58,7 @@ impl Store {
         // A new version of an object with the same uid and controller keeps its index
         // entries: only the shared pointers change (most watch events are such updates).
         if let Some(slot) = self.by_name.get_mut(name)
-            && slot.uid() == o.uid()
-            && slot.controller_uid() == o.controller_uid()
+            && same_ids(slot, &o)
         {
             let entry = match o.controller_uid() {
                 Some(u) => self.by_owner.get_mut(u).and_then(|m| m.get_mut(name)),
@@ -109,6 +108,18 @@ impl Store {
         }
         Some(old)
     }
+}
+
+/// Whether two versions have the same uid and controller owner; versions that share
+/// their metadata share these strings too, and are not compared.
+fn same_ids(a: &Stored, b: &Stored) -> bool {
+    let same = |x: &Arc<str>, y: &Arc<str>| Arc::ptr_eq(x, y) || x == y;
+    let (a, b) = (a.facts(), b.facts());
+    same(&a.uid, &b.uid)
+        && match (&a.controller, &b.controller) {
+            (Some(x), Some(y)) => same(x, y),
+            (x, y) => x.is_none() && y.is_none(),
+        }
 }
 
 pub struct Informer {
