@@ -217,6 +217,10 @@ impl Draft {
     /// The field to change, copied first if an earlier version shares it; a missing
     /// field is added as null.
     pub fn edit(&mut self, key: &str) -> &mut Value {
+        if key == "metadata" {
+            // Edited in place from here on: the facts must be read again.
+            self.prior = None;
+        }
         let i = match search(&self.fields, key) {
             Ok(i) => i,
             Err(i) => {
@@ -267,7 +271,21 @@ impl Draft {
             self.rv = Some(value);
             return;
         }
+        // The facts read none of these but `deleting`: a graceful delete keeps the rest.
+        let keep = matches!(
+            key,
+            "deletionTimestamp" | "deletionGracePeriodSeconds" | "generation"
+        )
+        .then(|| self.prior_facts().cloned())
+        .flatten();
         obj::set(self.edit("metadata"), &[key], value);
+        if let Some(mut facts) = keep
+            && let Some(i) = find(&self.fields, "metadata")
+            && let Field::Json(meta) = &self.fields[i].1
+        {
+            facts.deleting = obj::is_deleting_in(meta);
+            self.prior = Some((Arc::clone(meta), facts));
+        }
     }
 
     pub fn meta(&self, key: &str) -> Option<&Value> {
@@ -728,6 +746,14 @@ mod tests {
             ("a", "u1", Some("rs1"))
         );
         assert!(new.pod().ready && !old.pod().ready);
+        // A graceful delete reads only `deleting` again.
+        let mut d = new.draft();
+        d.set_meta("deletionTimestamp", json!("2025-01-06T10:00:30Z"));
+        d.set_meta("deletionGracePeriodSeconds", json!(30));
+        let deleting = Stored::from_draft(Kind::Pod, d, &mut sets);
+        assert!(Arc::ptr_eq(&new.facts().uid, &deleting.facts().uid));
+        assert!(deleting.facts().deleting && !deleting.pod().active && deleting.pod().ready);
+        assert_eq!(deleting.controller_uid(), Some("rs1"));
         // Edited metadata is read again: new labels, a release, a deletion.
         let mut d = new.draft();
         d.set_meta("labels", json!({"app": "db"}));
