@@ -372,8 +372,10 @@ fn search(fields: &Fields, key: &str) -> Result<usize, usize> {
     fields.binary_search_by(|(k, _)| k.as_str().cmp(key))
 }
 
+/// Where `key` is: a scan, as objects have a handful of top-level fields and most
+/// differ from `key` in length, so few names are compared byte by byte.
 fn find(fields: &Fields, key: &str) -> Option<usize> {
-    search(fields, key).ok()
+    fields.iter().position(|(k, _)| k == key)
 }
 
 impl Stored {
