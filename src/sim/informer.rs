@@ -45,7 +45,9 @@ pub struct Delta {
 /// (client-go's indexers): by uid, and by the uid of their controller owner.
 #[derive(Default)]
 struct Store {
-    by_name: BTreeMap<String, Arc<Stored>>,
+    /// Hashed: every watch event looks its object up here, and only the rare full list
+    /// needs name order (see [`Informer::iter`]).
+    by_name: HashMap<String, Arc<Stored>>,
     by_uid: HashMap<String, String>,
     /// Objects with a controller ownerReference, by that owner's uid, in name order.
     by_owner: HashMap<String, BTreeMap<String, Arc<Stored>>>,
@@ -178,12 +180,16 @@ impl Informer {
         self.iter(kind).collect()
     }
 
-    /// [`Self::list`] without collecting.
+    /// [`Self::list`] without collecting the values.
     pub fn iter(&self, kind: Kind) -> impl Iterator<Item = &Value> {
-        self.cache
+        let mut all: Vec<&Arc<Stored>> = self
+            .cache
             .get(&kind)
             .into_iter()
-            .flat_map(|m| m.by_name.values().map(|o| o.value()))
+            .flat_map(|m| m.by_name.values())
+            .collect();
+        all.sort_unstable_by(|a, b| a.name().cmp(b.name()));
+        all.into_iter().map(|o| o.value())
     }
 
     /// The name of the cached object with this uid.
