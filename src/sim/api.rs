@@ -17,6 +17,7 @@ use super::gc::Propagation;
 use super::kind::Kind;
 use super::managed::{self, ManagedField};
 use super::obj;
+use super::objects::Objects;
 use super::recorder::{Incoming, Recorders};
 use super::stored::{Draft, LabelSets, Stored};
 
@@ -156,7 +157,7 @@ pub enum Writer {
 }
 
 pub struct ApiServer {
-    objects: BTreeMap<Kind, BTreeMap<String, Arc<Stored>>>,
+    objects: BTreeMap<Kind, Objects>,
     rv: u64,
     log: VecDeque<WatchEvent>,
     /// Sequence number of `log[0]`.
@@ -337,7 +338,7 @@ impl ApiServer {
     }
 
     pub fn count(&self, kind: Kind) -> usize {
-        self.objects.get(&kind).map_or(0, BTreeMap::len)
+        self.objects.get(&kind).map_or(0, Objects::len)
     }
 
     /// Watch events from `seq` on.
@@ -458,21 +459,13 @@ impl ApiServer {
             // AlreadyExists. Five characters clash often once thousands of pods exist.
             for _ in 0..GENERATE_NAME_ATTEMPTS {
                 name = format!("{prefix}{}", self.random_suffix(5));
-                if !self
-                    .objects
-                    .get(&kind)
-                    .is_some_and(|m| m.contains_key(&name))
-                {
+                if !self.objects.get(&kind).is_some_and(|m| m.contains(&name)) {
                     break;
                 }
             }
             obj::set(&mut obj, &["metadata", "name"], json!(name));
         }
-        if self
-            .objects
-            .get(&kind)
-            .is_some_and(|m| m.contains_key(&name))
-        {
+        if self.objects.get(&kind).is_some_and(|m| m.contains(&name)) {
             return Err(ApiError::already_exists(kind, &name));
         }
         obj::set(&mut obj, &["metadata", "namespace"], json!("default"));
@@ -870,7 +863,7 @@ impl ApiServer {
         let Some(events) = self.objects.get_mut(&Kind::Event) else {
             return;
         };
-        events.retain(|_, e| {
+        events.retain(|e| {
             e["lastTimestamp"]
                 .as_str()
                 .and_then(crate::sim::time::parse_rfc3339)

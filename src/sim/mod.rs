@@ -18,6 +18,7 @@ pub mod kubectl;
 pub mod managed;
 pub mod merge;
 pub mod obj;
+pub mod objects;
 pub mod output;
 pub mod recorder;
 pub mod scenario;
