@@ -76,9 +76,11 @@ impl<V> Lru<V> {
         self.tick += 1;
         let tick = self.tick;
         if let Some((_, used)) = self.entries.get_mut(key) {
-            self.order.remove(used);
+            // The key moves to its new place in the order; it is not copied again.
+            let moved = self.order.remove(used);
             *used = tick;
-            self.order.insert(tick, key.to_string());
+            self.order
+                .insert(tick, moved.unwrap_or_else(|| key.to_string()));
         } else {
             if self.entries.len() >= CACHE_ENTRIES
                 && let Some((_, oldest)) = self.order.pop_first()
@@ -115,41 +117,63 @@ struct Correlator {
     aggregates: Lru<Aggregate>,
     logs: Lru<Log>,
     spam: Lru<Bucket>,
+    /// The keys of the event being correlated, written into the same buffers each time:
+    /// a ReplicaSet's rollout records an Event a second, which the spam filter mostly
+    /// drops, and building keys was most of the work.
+    keys: String,
+    message_key: String,
 }
 
 impl Correlator {
     /// `EventCorrelate`: aggregate, then observe, then filter. The logger counts an event
     /// even when the filter then drops it, as client-go's does.
     fn correlate(&mut self, e: &Incoming<'_>, now: u64) -> Option<Observed> {
-        let object = [e.component, e.kind, e.name, e.uid].join("\u{0}");
-        let aggregate_key = [object.as_str(), e.type_, e.reason].join("\u{0}");
-        let record = self.aggregates.entry(&aggregate_key, || Aggregate {
+        // The object key, then the aggregate key that extends it.
+        let keys = &mut self.keys;
+        keys.clear();
+        for (i, part) in [e.component, e.kind, e.name, e.uid, e.type_, e.reason]
+            .iter()
+            .enumerate()
+        {
+            if i > 0 {
+                keys.push('\u{0}');
+            }
+            keys.push_str(part);
+        }
+        let object_len = keys.len() - e.type_.len() - e.reason.len() - 2;
+        let aggregate_key = keys.as_str();
+        let record = self.aggregates.entry(aggregate_key, || Aggregate {
             messages: BTreeSet::new(),
             last: now,
         });
         if now.saturating_sub(record.last) > AGGREGATE_INTERVAL {
             record.messages.clear();
         }
-        record.messages.insert(e.message.to_string());
+        if !record.messages.contains(e.message) {
+            record.messages.insert(e.message.to_string());
+        }
         record.last = now;
         let aggregate = record.messages.len() >= AGGREGATE_MAX_EVENTS;
-        let (key, message) = if aggregate {
+        let key = if aggregate {
             // PopAny keeps the set below the limit; Go pops an arbitrary member, the
             // simulation the first, so runs repeat.
             record.messages.pop_first();
-            (aggregate_key, format!("{COMBINED}{}", e.message))
+            aggregate_key
         } else {
-            let key = [aggregate_key.as_str(), e.message].join("\u{0}");
-            (key, e.message.to_string())
+            self.message_key.clear();
+            self.message_key.push_str(aggregate_key);
+            self.message_key.push('\u{0}');
+            self.message_key.push_str(e.message);
+            self.message_key.as_str()
         };
-        let log = self.logs.entry(&key, Log::default);
+        let log = self.logs.entry(key, Log::default);
         let earlier = (log.count > 0).then(|| (log.name.clone(), log.first));
         log.count += 1;
         if earlier.is_none() {
             log.first = now;
         }
         let count = log.count;
-        let bucket = self.spam.entry(&object, || Bucket {
+        let bucket = self.spam.entry(&self.keys[..object_len], || Bucket {
             tokens: SPAM_BURST,
             last: now,
         });
@@ -159,6 +183,11 @@ impl Correlator {
             return None;
         }
         bucket.tokens -= 1.0;
+        let (key, message) = if aggregate {
+            (self.keys.clone(), format!("{COMBINED}{}", e.message))
+        } else {
+            (self.message_key.clone(), e.message.to_string())
+        };
         Some(Observed {
             key,
             message,
@@ -179,10 +208,13 @@ pub struct Recorders {
 impl Recorders {
     /// Runs `e` through its component's correlator: `None` when the spam filter drops it.
     pub fn correlate(&mut self, e: &Incoming<'_>, now: u64) -> Option<Observed> {
+        if !self.by_component.contains_key(e.component) {
+            self.by_component
+                .insert(e.component.to_string(), Correlator::default());
+        }
         self.by_component
-            .entry(e.component.to_string())
-            .or_default()
-            .correlate(e, now)
+            .get_mut(e.component)
+            .and_then(|c| c.correlate(e, now))
     }
 
     /// `UpdateState`: the name the API stored an event under, for the next repeat.
