@@ -176,6 +176,7 @@ pub struct ApiServer {
     /// The pod spec each recent ReplicaSet spec's template becomes once defaulted and
     /// admitted, keyed by that spec's shared allocation (see `create_pod_from`).
     pod_templates: VecDeque<(Arc<Value>, Arc<Value>)>,
+    /// The managedFields this server last wrote to each object, parsed.
     parsed: ParsedManagedFields,
 }
 
@@ -990,11 +991,14 @@ fn derived_uid(seed: &str) -> String {
 /// 32 hex digits in the UUID v4 layout.
 fn uuid_v4(h: &str) -> String {
     let mut u = String::with_capacity(36);
-    for (i, part) in [&h[0..8], &h[8..12], &h[13..16], &h[17..20], &h[20..32]]
-        .into_iter()
-        .enumerate()
-    {
-        u.push_str(["", "-", "-4", "-a", "-"][i]);
+    for (sep, part) in [
+        ("", &h[0..8]),
+        ("-", &h[8..12]),
+        ("-4", &h[13..16]),
+        ("-a", &h[17..20]),
+        ("-", &h[20..32]),
+    ] {
+        u.push_str(sep);
         u.push_str(part);
     }
     u

@@ -6,9 +6,8 @@ use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
-use crate::sim::HashMap;
-
 use super::podstatus::{Container, Runtime, Starting};
+use crate::sim::HashMap;
 use crate::sim::api::{ApiServer, EventType, Note};
 use crate::sim::informer::RunState;
 use crate::sim::kind::Kind;
