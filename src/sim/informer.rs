@@ -48,7 +48,8 @@ struct Store {
     /// Hashed: every watch event looks its object up here, and only the rare full list
     /// needs name order (see [`Informer::iter`]).
     by_name: HashMap<String, Arc<Stored>>,
-    by_uid: HashMap<String, String>,
+    /// The uid and name strings are the stored object's own (see [`Stored::facts`]).
+    by_uid: HashMap<Arc<str>, Arc<str>>,
     /// Objects with a controller ownerReference, by that owner's uid, in name order.
     by_owner: HashMap<String, BTreeMap<String, Arc<Stored>>>,
     /// Objects with no controller: candidates for adoption.
@@ -73,7 +74,9 @@ impl Store {
         }
         let old = self.remove(name);
         let name = name.to_string();
-        self.by_uid.insert(o.uid().to_string(), name.clone());
+        let facts = o.facts();
+        self.by_uid
+            .insert(Arc::clone(&facts.uid), Arc::clone(&facts.name));
         match o.controller_uid() {
             Some(u) => {
                 self.by_owner
@@ -92,7 +95,7 @@ impl Store {
     fn remove(&mut self, name: &str) -> Option<Arc<Stored>> {
         let old = self.by_name.remove(name)?;
         let uid = old.uid();
-        if self.by_uid.get(uid).is_some_and(|n| n == name) {
+        if self.by_uid.get(uid).is_some_and(|n| &**n == name) {
             self.by_uid.remove(uid);
         }
         match old.controller_uid() {
@@ -193,11 +196,8 @@ impl Informer {
     }
 
     /// The name of the cached object with this uid.
-    pub fn name_by_uid(&self, kind: Kind, uid: &str) -> Option<&str> {
-        self.cache
-            .get(&kind)
-            .and_then(|m| m.by_uid.get(uid))
-            .map(String::as_str)
+    pub fn name_by_uid(&self, kind: Kind, uid: &str) -> Option<&Arc<str>> {
+        self.cache.get(&kind).and_then(|m| m.by_uid.get(uid))
     }
 
     /// Cached objects whose controller owner has `owner_uid`, in name order.

@@ -172,7 +172,7 @@ impl DeploymentController {
 
     fn owner_of(&self, o: &Stored, kind: Kind) -> Option<String> {
         let uid = o.controller_uid()?;
-        self.informer.name_by_uid(kind, uid).map(str::to_string)
+        self.informer.name_by_uid(kind, uid).map(|n| n.to_string())
     }
 
     /// B12: Deployments, ReplicaSets, and pod deletions only (those wake a Recreate

@@ -219,10 +219,9 @@ impl ReplicaSetController {
         }
     }
 
-    fn rs_by_uid(&self, uid: &str) -> Option<String> {
-        self.informer
-            .name_by_uid(Kind::ReplicaSet, uid)
-            .map(str::to_string)
+    /// The name of the cached ReplicaSet with this uid (a shared string, not a copy).
+    fn rs_by_uid(&self, uid: &str) -> Option<Arc<str>> {
+        self.informer.name_by_uid(Kind::ReplicaSet, uid).cloned()
     }
 
     /// Requests waiting for the rate limiter.
@@ -249,9 +248,9 @@ impl ReplicaSetController {
                     _ => (0, 0),
                 };
                 if adds + dels > 0 {
-                    let e = match self.expectations.get_mut(rs) {
+                    let e = match self.expectations.get_mut(&**rs) {
                         Some(e) => e,
-                        None => self.expectations.entry(rs.clone()).or_default(),
+                        None => self.expectations.entry(rs.to_string()).or_default(),
                     };
                     e.adds -= adds;
                     e.dels -= dels;
@@ -705,6 +704,7 @@ impl ReplicaSetController {
             Kind::ReplicaSet => vec![name],
             _ => obj::controller_uid(&d.object)
                 .and_then(|u| self.rs_by_uid(u))
+                .map(|n| n.to_string())
                 .into_iter()
                 .collect(),
         };
