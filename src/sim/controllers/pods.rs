@@ -10,47 +10,44 @@ use crate::sim::time::parse_rfc3339;
 
 /// C1: not terminating and not Succeeded or Failed.
 pub fn is_active(pod: &Value) -> bool {
-    active(&pod["metadata"], &pod["status"])
+    active(obj::is_deleting(pod), phase(&pod["status"]))
 }
 
-fn active(meta: &Value, status: &Value) -> bool {
-    !obj::is_deleting_in(meta)
-        && !matches!(
-            status.get("phase").and_then(Value::as_str),
-            Some("Succeeded" | "Failed")
-        )
+fn active(deleting: bool, phase: Option<&str>) -> bool {
+    !deleting && !matches!(phase, Some("Succeeded" | "Failed"))
 }
 
+fn phase(status: &Value) -> Option<&str> {
+    status.get("phase").and_then(Value::as_str)
+}
+
+/// The pod's Ready condition (the first), if it is True.
 fn ready_condition(status: &Value) -> Option<&Value> {
     status
         .get("conditions")?
         .as_array()?
         .iter()
         .find(|c| c["type"] == "Ready")
+        .filter(|c| c["status"] == "True")
 }
 
 pub fn is_ready(pod: &Value) -> bool {
-    ready(&pod["status"])
+    ready_condition(&pod["status"]).is_some()
 }
 
-fn ready(status: &Value) -> bool {
-    ready_condition(status).is_some_and(|c| c["status"] == "True")
-}
-
-/// Unix seconds at which the pod became Ready.
-fn ready_since(status: &Value) -> Option<i64> {
-    ready_condition(status)
-        .filter(|c| c["status"] == "True")
-        .and_then(|c| c["lastTransitionTime"].as_str())
+/// Unix seconds at which a True condition last changed.
+fn since(condition: &Value) -> Option<i64> {
+    condition["lastTransitionTime"]
+        .as_str()
         .and_then(parse_rfc3339)
 }
 
 /// H3: Ready, and Ready for longer than minReadySeconds.
 pub fn is_available(pod: &Value, min_ready_seconds: i64, now_unix: i64) -> bool {
-    let status = &pod["status"];
+    let ready = ready_condition(&pod["status"]);
     available(
-        ready(status),
-        ready_since(status),
+        ready.is_some(),
+        ready.and_then(since),
         min_ready_seconds,
         now_unix,
     )
@@ -124,23 +121,12 @@ impl PodFacts {
     /// These facts with the ones a status gives read again from `status` (the metadata's
     /// are kept): what a status write changes. One pass over the conditions.
     pub fn with_status(self, deleting: bool, status: &Value) -> Self {
-        let field = |k| status.as_object().and_then(|s| s.get(k));
-        let phase = field("phase").and_then(Value::as_str);
-        let ready_condition = field("conditions")
-            .and_then(Value::as_array)
-            .and_then(|cs| {
-                cs.iter()
-                    .find(|c| c.get("type").and_then(Value::as_str) == Some("Ready"))
-            });
-        let ready = ready_condition
-            .is_some_and(|c| c.get("status").and_then(Value::as_str) == Some("True"));
+        let phase = phase(status);
+        let ready = ready_condition(status);
         PodFacts {
-            active: !deleting && !matches!(phase, Some("Succeeded" | "Failed")),
-            ready,
-            ready_since: ready_condition
-                .filter(|_| ready)
-                .and_then(|c| c.get("lastTransitionTime")?.as_str())
-                .and_then(parse_rfc3339),
+            active: active(deleting, phase),
+            ready: ready.is_some(),
+            ready_since: ready.and_then(since),
             phase_rank: match phase {
                 Some("Pending") | None => 0,
                 Some("Unknown") => 1,
