@@ -6,7 +6,6 @@ use std::collections::HashMap;
 use serde_json::{Value, json};
 
 use super::cluster::Cluster;
-use super::controllers::pods::{is_active, is_ready};
 use super::directive::{self, ApplyMode, Component, Directive, Trigger};
 use super::goal::{self, CallArg, Facts, Func, Goal, GoalError, Root};
 use super::informer::RunState;
@@ -172,9 +171,9 @@ impl Session {
         self.survivors = self
             .cluster
             .api
-            .list(Kind::Pod)
-            .filter(|p| is_active(p))
-            .map(|p| obj::uid(p).to_string())
+            .list_shared(Kind::Pod)
+            .filter(|p| p.pod().active)
+            .map(|p| p.uid().to_string())
             .collect();
         self.observe();
         Ok(())
@@ -202,11 +201,13 @@ impl Session {
         let spec = d
             .and_then(|d| obj::int(d, &["spec", "replicas"]))
             .unwrap_or(0);
+        // From the facts stored with each pod: building every pod's JSON once a second
+        // would cost more than the second itself.
         let ready = self
             .cluster
             .api
-            .list(Kind::Pod)
-            .filter(|p| is_active(p) && is_ready(p))
+            .list_shared(Kind::Pod)
+            .filter(|p| p.pod().active && p.pod().ready)
             .count() as i64;
         self.replicas_history
             .push((self.cluster.now(), spec, ready));
@@ -655,21 +656,17 @@ impl Facts for Session {
         let count = |m: &HashMap<String, u64>, k: &str| json!(m.get(k).copied().unwrap_or(0));
         match func {
             Func::Pods => {
-                let pods = self.cluster.api.list(Kind::Pod);
+                let pods = self.cluster.api.list_shared(Kind::Pod);
                 let n = match s(0) {
-                    "ready" => pods.filter(|p| is_active(p) && is_ready(p)).count(),
+                    "ready" => pods.filter(|p| p.pod().active && p.pod().ready).count(),
                     "pending" => pods
-                        .filter(|p| {
-                            is_active(p) && obj::str(p, &["status", "phase"]) == Some("Pending")
-                        })
+                        .filter(|p| p.pod().active && p.pod_phase() == Some("Pending"))
                         .count(),
                     "running" => pods
-                        .filter(|p| {
-                            is_active(p) && obj::str(p, &["status", "phase"]) == Some("Running")
-                        })
+                        .filter(|p| p.pod().active && p.pod_phase() == Some("Running"))
                         .count(),
-                    "terminating" => pods.filter(|p| obj::is_deleting(p)).count(),
-                    _ => pods.filter(|p| is_active(p)).count(),
+                    "terminating" => pods.filter(|p| p.facts().deleting).count(),
+                    _ => pods.filter(|p| p.pod().active).count(),
                 };
                 json!(n)
             }
@@ -743,15 +740,17 @@ impl Facts for Session {
             Func::Survivors => json!(
                 self.cluster
                     .api
-                    .list(Kind::Pod)
-                    .filter(|p| is_active(p) && self.survivors.contains(obj::uid(p)))
+                    .list_shared(Kind::Pod)
+                    .filter(|p| p.pod().active && self.survivors.contains(p.uid()))
                     .count()
             ),
             Func::Annotated => json!(
                 self.cluster
                     .api
-                    .list(Kind::Pod)
-                    .filter(|p| is_active(p) && p["metadata"]["annotations"].get(s(0)).is_some())
+                    .list_shared(Kind::Pod)
+                    .filter(|p| {
+                        p.pod().active && p.meta("annotations").and_then(|a| a.get(s(0))).is_some()
+                    })
                     .count()
             ),
         }
