@@ -208,20 +208,16 @@ impl Kubelet {
             return Some((s.clone(), false));
         }
         let status = pod.field("status").unwrap_or(&Value::Null);
-        let pending = status["phase"].as_str().unwrap_or("Pending") == "Pending";
-        if !pending || status.get("containerStatuses").is_some() {
+        if !first_status(status) {
             return None;
         }
         let spec = pod.unfilled("spec").unwrap_or(&Value::Null);
-        let all = spec["containers"].as_array().map_or(&[][..], Vec::as_slice);
         let mut containers = Vec::new();
-        for name in all.iter().filter_map(|c| c["name"].as_str()) {
-            // The first container of the name, as the JSON path takes it.
-            let image = all.iter().find(|c| c["name"] == name)?["image"].as_str()?;
-            if !pullable(image) {
+        for (name, image) in spec_containers(spec) {
+            if !image.as_str().is_some_and(pullable) {
                 return None;
             }
-            containers.push(Container::creating(name.to_string(), image.to_string()));
+            containers.push(Container::creating(name.to_string(), image.clone()));
         }
         Some((Starting::pending(containers, now), true))
     }
@@ -285,70 +281,16 @@ impl Kubelet {
         let mut step = Step::default();
         let ts = Value::String(rfc3339(now));
         let spec = pod.unfilled("spec").unwrap_or(&Value::Null);
-        let containers: Vec<String> = spec["containers"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|c| c["name"].as_str().map(String::from))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let image = |name: &str| -> Value {
-            spec["containers"]
-                .as_array()
-                .and_then(|a| a.iter().find(|c| c["name"] == name))
-                .map_or(Value::Null, |c| c["image"].clone())
-        };
-        let pulls = containers
+        let pulls = spec_containers(spec)
             .iter()
-            .all(|c| image(c).as_str().is_some_and(pullable));
+            .all(|(_, image)| image.as_str().is_some_and(pullable));
         let phase = status["phase"].as_str().unwrap_or("Pending").to_string();
-        let cond = |t: &str, s: bool, at: &Value| {
-            obj::object([
-                ("lastProbeTime", Value::Null),
-                ("lastTransitionTime", at.clone()),
-                ("status", Value::from(if s { "True" } else { "False" })),
-                ("type", Value::from(t)),
-            ])
-        };
-        if phase == "Pending" && status.get("containerStatuses").is_none() {
-            let statuses: Vec<Value> = containers
-                .iter()
-                .map(|c| {
-                    obj::object([
-                        ("image", image(c)),
-                        ("imageID", Value::from("")),
-                        ("lastState", obj::object([])),
-                        ("name", Value::from(c.as_str())),
-                        ("ready", Value::Bool(false)),
-                        ("restartCount", Value::from(0)),
-                        ("started", Value::Bool(false)),
-                        (
-                            "state",
-                            obj::object([(
-                                "waiting",
-                                obj::object([("reason", Value::from("ContainerCreating"))]),
-                            )]),
-                        ),
-                    ])
-                })
+        if first_status(status) {
+            let containers = spec_containers(spec)
+                .into_iter()
+                .map(|(name, image)| Container::creating(name.to_string(), image.clone()))
                 .collect();
-            *status = obj::object([
-                (
-                    "conditions",
-                    Value::Array(vec![
-                        cond("PodReadyToStartContainers", false, &ts),
-                        cond("Initialized", true, &ts),
-                        cond("Ready", false, &ts),
-                        cond("ContainersReady", false, &ts),
-                        cond("PodScheduled", true, &ts),
-                    ]),
-                ),
-                ("containerStatuses", Value::Array(statuses)),
-                ("phase", Value::from("Pending")),
-                ("qosClass", Value::from("BestEffort")),
-                ("startTime", ts.clone()),
-            ]);
+            *status = Starting::pending(containers, now).to_value();
             step.changed = true;
         }
         if phase == "Pending" && age >= self.start_after && !pulls {
@@ -417,6 +359,26 @@ impl Kubelet {
         }
         step
     }
+}
+
+/// Whether the kubelet writes a pod's first status now: it is Pending and lists no
+/// containers yet.
+fn first_status(status: &Value) -> bool {
+    status["phase"].as_str().unwrap_or("Pending") == "Pending"
+        && status.get("containerStatuses").is_none()
+}
+
+/// The containers a pod's status lists: each named container of the spec, with the
+/// image of the first container of that name.
+fn spec_containers(spec: &Value) -> Vec<(&str, &Value)> {
+    let all = spec["containers"].as_array().map_or(&[][..], Vec::as_slice);
+    all.iter()
+        .filter_map(|c| c["name"].as_str())
+        .map(|name| {
+            let first = all.iter().find(|c| c["name"] == name);
+            (name, first.map_or(&Value::Null, |c| &c["image"]))
+        })
+        .collect()
 }
 
 /// What [`Kubelet::advance`] did to a status.

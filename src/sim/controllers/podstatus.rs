@@ -41,7 +41,9 @@ pub struct Starting {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Container {
     name: String,
-    image: String,
+    /// As the spec gives it until the container runs (the JSON path also writes a first
+    /// status for an image that is not a string), then the runtime's full reference.
+    image: Value,
     image_id: String,
     container_id: Option<String>,
     ready: bool,
@@ -51,7 +53,7 @@ pub struct Container {
 
 impl Container {
     /// A container being created from `image`.
-    pub fn creating(name: String, image: String) -> Self {
+    pub fn creating(name: String, image: Value) -> Self {
         Container {
             name,
             image,
@@ -94,8 +96,8 @@ impl Starting {
         self.ip = Some(ip);
         self.set(READY_TO_START, true, now);
         for c in &mut self.containers {
-            let r = report(&c.name, &c.image);
-            c.image = r.image;
+            let r = report(&c.name, c.image.as_str().unwrap_or(""));
+            c.image = Value::String(r.image);
             c.image_id = r.image_id;
             c.container_id = Some(r.container_id);
             c.started_at = Some(now);
@@ -162,7 +164,7 @@ impl Starting {
                     Some(t) => obj::object([("running", obj::object([("startedAt", ts(t))]))]),
                 };
                 let mut v = obj::object([
-                    ("image", Value::from(c.image.as_str())),
+                    ("image", c.image.clone()),
                     ("imageID", Value::from(c.image_id.as_str())),
                     ("lastState", obj::object([])),
                     ("name", Value::from(c.name.as_str())),
