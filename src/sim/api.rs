@@ -3,7 +3,7 @@
 //! (k8s-semantics A1-A8, E, H4-H6).
 
 use std::collections::{BTreeMap, VecDeque};
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use rand::RngExt;
 use rand::rngs::ChaCha8Rng;
@@ -19,7 +19,7 @@ use super::managed::{self, ManagedField};
 use super::obj;
 use super::objects::Objects;
 use super::recorder::{Incoming, Recorders};
-use super::stored::{Draft, LabelSets, Stored};
+use super::stored::{self, Draft, Entries, LabelSets, MetaEntries, Stored};
 
 /// The user agent, and so the field manager, of the built-in controllers (F8).
 pub const CONTROLLER_MANAGER: &str = "kube-controller-manager";
@@ -173,9 +173,12 @@ pub struct ApiServer {
     /// The field manager (and subresource) of the writes now being made (F8); writers
     /// set it, and it falls back to the controllers' `kube-controller-manager`.
     manager: (String, Option<String>),
-    /// The pod spec each recent ReplicaSet spec's template becomes once defaulted and
-    /// admitted, keyed by that spec's shared allocation (see `create_pod_from`).
-    pod_templates: VecDeque<(Arc<Value>, Arc<Value>)>,
+    /// What the pods of each recent ReplicaSet spec are created with, keyed by that
+    /// spec's shared allocation (see `create_pod_from`).
+    pod_templates: VecDeque<(Arc<Value>, Arc<PodTemplate>)>,
+    /// Whether a ReplicaSet's pods keep their metadata as shared entries (see
+    /// [`Entries`]); off, as plain JSON. The same objects either way: a test compares.
+    pub shared_pod_meta: bool,
     /// The managedFields this server last wrote to each object, parsed.
     parsed: ParsedManagedFields,
 }
@@ -183,6 +186,32 @@ pub struct ApiServer {
 /// ReplicaSet specs whose admitted pod template is kept: more than the ReplicaSets a
 /// rollout creates pods for at once.
 const POD_TEMPLATES: usize = 8;
+
+/// What every pod of one ReplicaSet spec is created with, made on its first pod.
+struct PodTemplate {
+    /// The metadata the controller gives its pods (`GetPodFromTemplate`).
+    meta: Value,
+    /// The template's spec defaulted and admitted (see [`crate::sim::stored::Filled`]);
+    /// `None` if admission needs the pod itself.
+    spec: Option<Arc<Value>>,
+    /// `meta` as shared entries with interned labels, if [`Entries`] holds all its keys.
+    entries: Option<(MetaEntries, Arc<Value>)>,
+}
+
+/// Values every pod made from a template has.
+struct PodShared {
+    api_version: Arc<Value>,
+    kind: Arc<Value>,
+    namespace: Arc<Value>,
+    status: Arc<Value>,
+}
+
+static POD_SHARED: LazyLock<PodShared> = LazyLock::new(|| PodShared {
+    api_version: Arc::new(Value::from("v1")),
+    kind: Arc::new(Value::from("Pod")),
+    namespace: Arc::new(Value::from("default")),
+    status: Arc::new(json!({"phase": "Pending", "qosClass": "BestEffort"})),
+});
 
 /// How often the API server draws a generated name before giving up
 /// (`maxNameGenerationCreateAttempts` in k8s.io/apiserver).
@@ -205,6 +234,7 @@ impl ApiServer {
             labels: LabelSets::default(),
             manager: (CONTROLLER_MANAGER.to_string(), None),
             pod_templates: VecDeque::new(),
+            shared_pod_meta: true,
             parsed: HashMap::default(),
         }
     }
@@ -376,9 +406,15 @@ impl ApiServer {
     }
 
     pub fn random_suffix(&mut self, n: usize) -> String {
-        (0..n)
-            .map(|_| NAME_ALPHABET[self.rng.random_range(0..NAME_ALPHABET.len())] as char)
-            .collect()
+        let mut s = String::with_capacity(n);
+        self.push_random_suffix(&mut s, n);
+        s
+    }
+
+    fn push_random_suffix(&mut self, s: &mut String, n: usize) {
+        for _ in 0..n {
+            s.push(NAME_ALPHABET[self.rng.random_range(0..NAME_ALPHABET.len())] as char);
+        }
     }
 
     fn uid(&mut self) -> String {
@@ -404,14 +440,16 @@ impl ApiServer {
         self.create_with(kind, obj, None, now)
     }
 
-    /// A ReplicaSet's pod: [`Self::create_shared`] of `pod` with the template's spec from
-    /// `rs_spec` (the ReplicaSet's `spec`), which stores the same object. Defaulting and
-    /// admission run once per template, and the pods share their result, each with its own
-    /// service-account volume name (see [`crate::sim::stored::Filled`]).
+    /// A ReplicaSet's pod: [`Self::create_shared`] of a pod with the metadata `meta`
+    /// makes and the template's spec from `rs_spec` (the ReplicaSet's `spec`), which
+    /// stores the same object. What the pods of one template share is made once, on the
+    /// first: the spec defaulted and admitted, each pod with its own service-account volume
+    /// name (see [`crate::sim::stored::Filled`]), and the metadata as entries (see
+    /// [`Entries`]), each pod with its own name, uid and creationTimestamp.
     pub fn create_pod_from(
         &mut self,
-        mut pod: Value,
         rs_spec: &Arc<Value>,
+        meta: impl FnOnce() -> Value,
         now: u64,
     ) -> Result<Arc<Stored>, ApiError> {
         let template = match self
@@ -419,21 +457,122 @@ impl ApiServer {
             .iter()
             .find(|(k, _)| Arc::ptr_eq(k, rs_spec))
         {
-            Some((_, t)) => Some(Arc::clone(t)),
-            None => defaults::admitted_template(&rs_spec["template"]["spec"]).map(|t| {
-                let t = Arc::new(t);
+            Some((_, t)) => Arc::clone(t),
+            None => {
+                let t = Arc::new(self.pod_template(rs_spec, meta()));
                 if self.pod_templates.len() == POD_TEMPLATES {
                     self.pod_templates.pop_front();
                 }
                 self.pod_templates
                     .push_back((Arc::clone(rs_spec), Arc::clone(&t)));
                 t
-            }),
+            }
         };
-        if template.is_none() {
+        let spec = template.spec.clone();
+        if let (Some(spec), Some((entries, labels)), true) =
+            (&spec, &template.entries, self.shared_pod_meta)
+        {
+            return self.create_templated_pod(&template.meta, spec, entries, labels, now);
+        }
+        let mut pod = obj::object([
+            ("apiVersion", Value::from("v1")),
+            ("kind", Value::from("Pod")),
+            ("metadata", template.meta.clone()),
+        ]);
+        if spec.is_none() {
             pod["spec"] = rs_spec["template"]["spec"].clone();
         }
-        self.create_with(Kind::Pod, pod, template, now)
+        self.create_with(Kind::Pod, pod, spec, now)
+    }
+
+    fn pod_template(&mut self, rs_spec: &Value, meta: Value) -> PodTemplate {
+        let labels = self
+            .labels
+            .intern(meta.get("labels").unwrap_or(&Value::Null));
+        let entries = meta.as_object().and_then(|m| {
+            m.iter()
+                .map(|(k, v)| {
+                    let v = if k == "labels" {
+                        Arc::clone(&labels)
+                    } else {
+                        Arc::new(v.clone())
+                    };
+                    Some((stored::entry_key(k)?, v))
+                })
+                .collect::<Option<Vec<_>>>()
+        });
+        PodTemplate {
+            spec: defaults::admitted_template(&rs_spec["template"]["spec"]).map(Arc::new),
+            entries: entries.map(|e| (e, labels)),
+            meta,
+        }
+    }
+
+    /// [`Self::create_with`] of a pod made from a template's shared parts.
+    fn create_templated_pod(
+        &mut self,
+        meta: &Value,
+        spec: &Arc<Value>,
+        entries: &[(&'static str, Arc<Value>)],
+        labels: &Arc<Value>,
+        now: u64,
+    ) -> Result<Arc<Stored>, ApiError> {
+        let kind = Kind::Pod;
+        let name = match meta.get("name").and_then(Value::as_str) {
+            Some(name) if !name.is_empty() => name.to_string(),
+            _ => self.generate_name(kind, obj::str(meta, &["generateName"]).unwrap_or(""))?,
+        };
+        if self.objects.get(&kind).is_some_and(|m| m.contains(&name)) {
+            return Err(ApiError::already_exists(kind, &name));
+        }
+        let uid = self.uid();
+        let shared = &*POD_SHARED;
+        let mut entries = entries.to_vec();
+        entries.extend([
+            ("name", Arc::new(Value::from(name.as_str()))),
+            ("namespace", Arc::clone(&shared.namespace)),
+            ("uid", Arc::new(Value::from(uid))),
+            ("creationTimestamp", Arc::new(Value::from(rfc3339(now)))),
+        ]);
+        let mut pod = Draft::default();
+        pod.set_shared("apiVersion", Arc::clone(&shared.api_version));
+        pod.set_shared("kind", Arc::clone(&shared.kind));
+        pod.set_entries(Entries::new(entries).expect("the template's keys were checked"));
+        pod.set_pod_spec(Arc::clone(spec), defaults::service_account_volume(&name));
+        pod.set_shared("status", Arc::clone(&shared.status));
+        // Defaulting, admission and validation were the template's (validation checks
+        // only workloads), and pods have no managedFields here.
+        self.bump(&mut pod);
+        let pod = Arc::new(Stored::with_labels(kind, pod, Arc::clone(labels)));
+        self.emit(kind, EventType::Added, &pod);
+        self.objects
+            .entry(kind)
+            .or_default()
+            .insert(name, Arc::clone(&pod));
+        Ok(pod)
+    }
+
+    /// A name from `prefix` (metadata.generateName) that no object of `kind` has.
+    fn generate_name(&mut self, kind: Kind, prefix: &str) -> Result<String, ApiError> {
+        if prefix.is_empty() {
+            return Err(ApiError::invalid(format!(
+                "{} \"\" is invalid: metadata.name: Required value: name or generateName is required",
+                kind.kind_name()
+            )));
+        }
+        // RetryGenerateName (KEP-4420, GA in 1.32): a generated name that is taken is
+        // drawn again, up to 8 attempts, before the create fails with AlreadyExists.
+        // Five characters clash often once thousands of pods exist.
+        let mut name = String::new();
+        for _ in 0..GENERATE_NAME_ATTEMPTS {
+            name.clear();
+            name.push_str(prefix);
+            self.push_random_suffix(&mut name, 5);
+            if !self.objects.get(&kind).is_some_and(|m| m.contains(&name)) {
+                break;
+            }
+        }
+        Ok(name)
     }
 
     /// Creates `obj`; a pod with `pod_spec` gets that admitted template as its spec.
@@ -446,24 +585,8 @@ impl ApiServer {
     ) -> Result<Arc<Stored>, ApiError> {
         let mut name = obj::name(&obj).to_string();
         if name.is_empty() {
-            let prefix = obj::str(&obj, &["metadata", "generateName"])
-                .unwrap_or("")
-                .to_string();
-            if prefix.is_empty() {
-                return Err(ApiError::invalid(format!(
-                    "{} \"\" is invalid: metadata.name: Required value: name or generateName is required",
-                    kind.kind_name()
-                )));
-            }
-            // RetryGenerateName (KEP-4420, GA in 1.32): a generated name that is taken
-            // is drawn again, up to 8 attempts, before the create fails with
-            // AlreadyExists. Five characters clash often once thousands of pods exist.
-            for _ in 0..GENERATE_NAME_ATTEMPTS {
-                name = format!("{prefix}{}", self.random_suffix(5));
-                if !self.objects.get(&kind).is_some_and(|m| m.contains(&name)) {
-                    break;
-                }
-            }
+            let prefix = obj::str(&obj, &["metadata", "generateName"]).unwrap_or("");
+            name = self.generate_name(kind, prefix)?;
             obj::set(&mut obj, &["metadata", "name"], json!(name));
         }
         if self.objects.get(&kind).is_some_and(|m| m.contains(&name)) {
@@ -1128,18 +1251,38 @@ mod tests {
     fn a_pod_from_a_template_is_the_pod_a_plain_create_stores() {
         let spec = rs_spec();
         let meta = || {
-            json!({"apiVersion": "v1", "kind": "Pod",
-            "metadata": {"generateName": "web-", "labels": {"app": "web"}}})
+            json!({"generateName": "web-", "labels": {"app": "web"},
+                "annotations": {"controller.kubernetes.io/pod-deletion-cost": "5"},
+                "ownerReferences": [obj::owner_ref_to("web", "rs-uid", "ReplicaSet")]})
         };
         let mut plain = ApiServer::new(ChaCha8Rng::seed_from_u64(7));
         let mut shared = ApiServer::new(ChaCha8Rng::seed_from_u64(7));
         let mut pods = Vec::new();
         for now in [3, 4] {
-            let mut pod = meta();
-            pod["spec"] = spec["template"]["spec"].clone();
+            let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": meta(),
+                "spec": spec["template"]["spec"]});
             let a = plain.create_shared(Kind::Pod, pod, now).unwrap();
-            let b = shared.create_pod_from(meta(), &spec, now).unwrap();
+            let b = shared.create_pod_from(&spec, meta, now).unwrap();
             assert_eq!(a.value(), b.value());
+            assert_eq!(a.facts(), b.facts());
+            assert_eq!(
+                (b.controller_uid(), b.pod().deletion_cost, b.pod().created),
+                (
+                    Some("rs-uid"),
+                    5,
+                    super::super::time::parse_rfc3339(&rfc3339(now)).unwrap()
+                )
+            );
+            // A graceful delete adds its entries; the object is the one plain JSON gives.
+            let (a, b) = (
+                plain.delete_shared(Kind::Pod, a.name(), None, now).unwrap(),
+                shared
+                    .delete_shared(Kind::Pod, b.name(), None, now)
+                    .unwrap(),
+            );
+            assert_eq!(a.value(), b.value());
+            assert_eq!(a.facts(), b.facts());
+            assert!(b.facts().deleting);
             let volume = &b.value()["spec"]["volumes"][1]["name"];
             assert_eq!(volume, &json!(defaults::service_account_volume(b.name())));
             for c in 0..2 {

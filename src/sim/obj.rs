@@ -27,9 +27,22 @@ pub fn is_deleting(v: &Value) -> bool {
     is_deleting_in(&v["metadata"])
 }
 
+/// An object's metadata, read entry by entry: one JSON object, or the shared entries a
+/// stored object may keep it as (see `crate::sim::stored`).
+pub trait Meta {
+    fn entry(&self, key: &str) -> Option<&Value>;
+}
+
+impl Meta for Value {
+    fn entry(&self, key: &str) -> Option<&Value> {
+        self.get(key)
+    }
+}
+
 /// [`is_deleting`] of an object's metadata.
-pub fn is_deleting_in(meta: &Value) -> bool {
-    meta.get("deletionTimestamp").is_some_and(|t| !t.is_null())
+pub fn is_deleting_in(meta: &(impl Meta + ?Sized)) -> bool {
+    meta.entry("deletionTimestamp")
+        .is_some_and(|t| !t.is_null())
 }
 
 /// Sets `p` to `value`, creating objects on the way.
@@ -153,8 +166,8 @@ pub fn controller_uid(v: &Value) -> Option<&str> {
 }
 
 /// [`controller_uid`] of an object's metadata.
-pub fn controller_uid_in(meta: &Value) -> Option<&str> {
-    meta.get("ownerReferences")?
+pub fn controller_uid_in(meta: &(impl Meta + ?Sized)) -> Option<&str> {
+    meta.entry("ownerReferences")?
         .as_array()?
         .iter()
         .find(|r| r.get("controller").and_then(Value::as_bool) == Some(true))?

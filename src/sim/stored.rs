@@ -24,7 +24,7 @@ use super::controllers::pods::PodFacts;
 use super::controllers::podstatus::Starting;
 use super::defaults;
 use super::kind::Kind;
-use super::obj;
+use super::obj::{self, Meta};
 use crate::sim::HashMap;
 
 static NULL: Value = Value::Null;
@@ -41,6 +41,8 @@ enum Field {
     /// A pod status the kubelet wrote, made JSON on first read (see
     /// [`crate::sim::controllers::podstatus`]).
     Starting(Arc<StartingField>),
+    /// Metadata kept as its entries, made JSON on first read (see [`Entries`]).
+    Meta(Arc<Entries>),
 }
 
 pub struct StartingField {
@@ -60,6 +62,91 @@ pub struct Filled {
     value: OnceLock<Value>,
 }
 
+/// An object's metadata kept as its entries in key order, each shared with the versions
+/// and objects that hold the same one: the pods of a ReplicaSet share their labels, owner
+/// reference and generateName, and a graceful delete adds two entries without copying
+/// the rest. Built as one JSON object on first read; an edit of the metadata as JSON
+/// ([`Draft::edit`]) makes it plain JSON. During a rollout of 1,000 pods ten pods are
+/// created and ten deleted every second, and building and copying their metadata as
+/// JSON was a fifth of the work.
+pub struct Entries {
+    entries: MetaEntries,
+    value: OnceLock<Value>,
+}
+
+/// Metadata entries: keys of [`ENTRY_KEYS`] and their values.
+pub type MetaEntries = Vec<(&'static str, Arc<Value>)>;
+
+/// The metadata keys [`Entries`] holds: what a ReplicaSet's pods are created with and
+/// what a delete sets. Setting any other key makes the metadata plain JSON.
+const ENTRY_KEYS: [&str; 12] = [
+    "annotations",
+    "creationTimestamp",
+    "deletionGracePeriodSeconds",
+    "deletionTimestamp",
+    "finalizers",
+    "generateName",
+    "generation",
+    "labels",
+    "name",
+    "namespace",
+    "ownerReferences",
+    "uid",
+];
+
+/// `key` as one of [`ENTRY_KEYS`], if it is one.
+pub fn entry_key(key: &str) -> Option<&'static str> {
+    ENTRY_KEYS.iter().find(|k| **k == key).copied()
+}
+
+impl Entries {
+    /// Metadata of these entries; `None` if a key is not one of [`ENTRY_KEYS`].
+    pub fn new(mut entries: MetaEntries) -> Option<Self> {
+        if !entries.iter().all(|(k, _)| ENTRY_KEYS.contains(k)) {
+            return None;
+        }
+        entries.sort_unstable_by_key(|(k, _)| *k);
+        entries.dedup_by_key(|(k, _)| *k);
+        Some(Entries {
+            entries,
+            value: OnceLock::new(),
+        })
+    }
+
+    fn get(&self, key: &str) -> Option<&Value> {
+        self.entries
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| &**v)
+    }
+
+    /// These entries with `key` set to `value`; `None` if `key` is not one of
+    /// [`ENTRY_KEYS`].
+    fn with(&self, key: &str, value: Value) -> Option<Self> {
+        let key = entry_key(key)?;
+        let mut entries = self.entries.clone();
+        match entries.binary_search_by(|(k, _)| k.cmp(&key)) {
+            Ok(i) => entries[i].1 = Arc::new(value),
+            Err(i) => entries.insert(i, (key, Arc::new(value))),
+        }
+        Some(Entries {
+            entries,
+            value: OnceLock::new(),
+        })
+    }
+
+    fn value(&self) -> &Value {
+        self.value.get_or_init(|| {
+            Value::Object(
+                self.entries
+                    .iter()
+                    .map(|(k, v)| ((*k).to_string(), (**v).clone()))
+                    .collect(),
+            )
+        })
+    }
+}
+
 impl Field {
     fn json(v: Value) -> Self {
         Field::Json(Arc::new(v))
@@ -70,6 +157,7 @@ impl Field {
             Field::Json(v) => v,
             Field::Filled(f) => f.value(),
             Field::Starting(s) => s.value.get_or_init(|| s.status.to_value()),
+            Field::Meta(m) => m.value(),
         }
     }
 
@@ -77,7 +165,7 @@ impl Field {
         match self {
             Field::Json(v) => v,
             Field::Filled(f) => &f.template,
-            Field::Starting(_) => self.value(),
+            Field::Starting(_) | Field::Meta(_) => self.value(),
         }
     }
 
@@ -87,12 +175,9 @@ impl Field {
             (Field::Json(a), Field::Json(b)) => Arc::ptr_eq(a, b),
             (Field::Filled(a), Field::Filled(b)) => Arc::ptr_eq(a, b),
             (Field::Starting(a), Field::Starting(b)) => Arc::ptr_eq(a, b),
+            (Field::Meta(a), Field::Meta(b)) => Arc::ptr_eq(a, b),
             _ => false,
         }
-    }
-
-    fn shares_json(&self, v: &Arc<Value>) -> bool {
-        matches!(self, Field::Json(a) if Arc::ptr_eq(a, v))
     }
 
     /// The value to change: a filled field becomes plain JSON, a shared one is copied.
@@ -103,7 +188,9 @@ impl Field {
         match self {
             Field::Json(v) => Arc::make_mut(v),
             // Replaced just above.
-            Field::Filled(_) | Field::Starting(_) => unreachable!("the field was made JSON"),
+            Field::Filled(_) | Field::Starting(_) | Field::Meta(_) => {
+                unreachable!("the field was made JSON")
+            }
         }
     }
 
@@ -112,6 +199,23 @@ impl Field {
             Field::Json(v) => Arc::unwrap_or_clone(v),
             other => other.value().clone(),
         }
+    }
+}
+
+/// Metadata read without building it.
+impl Meta for Field {
+    fn entry(&self, key: &str) -> Option<&Value> {
+        match self {
+            Field::Meta(m) => m.get(key),
+            other => other.value().get(key),
+        }
+    }
+}
+
+/// An object without metadata reads as one with none of its entries.
+impl Meta for Option<&Field> {
+    fn entry(&self, key: &str) -> Option<&Value> {
+        self.and_then(|f| f.entry(key))
     }
 }
 
@@ -161,8 +265,8 @@ pub struct Facts {
 }
 
 impl Facts {
-    fn of(kind: Kind, meta: &Value, status: Option<&Field>, labels: Arc<Value>) -> Self {
-        let text = |key| Arc::from(meta.get(key).and_then(Value::as_str).unwrap_or(""));
+    fn of(kind: Kind, meta: &impl Meta, status: Option<&Field>, labels: Arc<Value>) -> Self {
+        let text = |key| Arc::from(meta.entry(key).and_then(Value::as_str).unwrap_or(""));
         let deleting = obj::is_deleting_in(meta);
         Facts {
             name: text("name"),
@@ -175,7 +279,7 @@ impl Facts {
     }
 
     /// The facts of a version whose metadata is `prior`'s: only the status is read.
-    fn with_status(prior: &Facts, kind: Kind, meta: &Value, status: Option<&Field>) -> Self {
+    fn with_status(prior: &Facts, kind: Kind, meta: &impl Meta, status: Option<&Field>) -> Self {
         Facts {
             pod: match prior.pod {
                 Some(p) => Some(pod_facts(p, prior.deleting, status)),
@@ -203,7 +307,7 @@ pub struct Draft {
     rv: Option<Value>,
     /// The metadata and facts of the version this draft was made from: while the draft
     /// shares that metadata, its facts are read again only from the status.
-    prior: Option<(Arc<Value>, Facts)>,
+    prior: Option<(Field, Facts)>,
 }
 
 const RV: &str = "resourceVersion";
@@ -249,6 +353,16 @@ impl Draft {
         self.put("spec", Field::Filled(Arc::new(filled)));
     }
 
+    /// Sets a top-level field to a value other objects share.
+    pub fn set_shared(&mut self, key: &str, value: Arc<Value>) {
+        self.put(key, Field::Json(value));
+    }
+
+    /// Sets the metadata to these entries (see [`Entries`]).
+    pub fn set_entries(&mut self, meta: Entries) {
+        self.put("metadata", Field::Meta(Arc::new(meta)));
+    }
+
     /// Sets a pod's `status` to one the kubelet keeps typed.
     pub fn set_pod_status(&mut self, status: Starting) {
         let field = StartingField {
@@ -278,13 +392,21 @@ impl Draft {
         )
         .then(|| self.prior_facts().cloned())
         .flatten();
-        obj::set(self.edit("metadata"), &[key], value);
+        let i = find(&self.fields, "metadata");
+        let entries = i.and_then(|i| match &self.fields[i].1 {
+            Field::Meta(m) => m.with(key, value.clone()),
+            _ => None,
+        });
+        match (i, entries) {
+            // Kept as entries: the others stay shared.
+            (Some(i), Some(entries)) => self.fields[i].1 = Field::Meta(Arc::new(entries)),
+            _ => obj::set(self.edit("metadata"), &[key], value),
+        }
         if let Some(mut facts) = keep
-            && let Some(i) = find(&self.fields, "metadata")
-            && let Field::Json(meta) = &self.fields[i].1
+            && let Some(meta) = self.meta_field()
         {
             facts.deleting = obj::is_deleting_in(meta);
-            self.prior = Some((Arc::clone(meta), facts));
+            self.prior = Some((meta.clone(), facts));
         }
     }
 
@@ -292,7 +414,11 @@ impl Draft {
         if key == RV {
             return self.rv.as_ref();
         }
-        self.get("metadata")?.get(key)
+        self.meta_field()?.entry(key)
+    }
+
+    fn meta_field(&self) -> Option<&Field> {
+        find(&self.fields, "metadata").map(|i| &self.fields[i].1)
     }
 
     /// Whether this draft would store the same object as `stored`, apart from the
@@ -326,14 +452,13 @@ impl Draft {
     /// The facts of the version this draft was made from, while it shares its metadata.
     fn prior_facts(&self) -> Option<&Facts> {
         let (meta, facts) = self.prior.as_ref()?;
-        let i = find(&self.fields, "metadata")?;
-        self.fields[i].1.shares_json(meta).then_some(facts)
+        self.meta_field()?.shares(meta).then_some(facts)
     }
 
     /// Takes a resourceVersion that was written into the metadata out of it.
     fn lift_rv(&mut self) {
         if let Some(i) = find(&self.fields, "metadata")
-            && self.fields[i].1.value().get(RV).is_some()
+            && self.fields[i].1.entry(RV).is_some()
             && let Some(m) = self.fields[i].1.make_mut().as_object_mut()
         {
             self.rv = m.remove(RV);
@@ -391,7 +516,7 @@ impl Stored {
             };
         }
         let draft = Draft::from(value);
-        let labels = Arc::new(labels_of(draft.get("metadata")).clone());
+        let labels = Arc::new(labels_of(draft.meta_field()).clone());
         Self::build(kind, draft, labels)
     }
 
@@ -404,21 +529,27 @@ impl Stored {
     pub fn from_draft(kind: Kind, draft: Draft, sets: &mut LabelSets) -> Self {
         let labels = match draft.prior_facts() {
             Some(prior) => Arc::clone(&prior.labels),
-            None => sets.intern(labels_of(draft.get("metadata"))),
+            None => sets.intern(labels_of(draft.meta_field())),
         };
+        Self::build(kind, draft, labels)
+    }
+
+    /// The version a write made, whose labels the caller interned (the same value as
+    /// the draft's labels).
+    pub fn with_labels(kind: Kind, draft: Draft, labels: Arc<Value>) -> Self {
         Self::build(kind, draft, labels)
     }
 
     fn build(kind: Kind, mut draft: Draft, labels: Arc<Value>) -> Self {
         // An edit of the metadata may have written the resourceVersion into it.
         draft.lift_rv();
-        let meta = draft.get("metadata").unwrap_or(&NULL);
+        let meta = draft.meta_field();
         let status = find(&draft.fields, "status").map(|i| &draft.fields[i].1);
         let facts = match draft.prior_facts() {
             Some(prior) if Arc::ptr_eq(&prior.labels, &labels) => {
-                Facts::with_status(prior, kind, meta, status)
+                Facts::with_status(prior, kind, &meta, status)
             }
-            _ => Facts::of(kind, meta, status, labels),
+            _ => Facts::of(kind, &meta, status, labels),
         };
         Stored {
             kind,
@@ -435,10 +566,7 @@ impl Stored {
             Shape::Object(fields) => Draft {
                 fields: fields.clone(),
                 rv: self.rv.clone(),
-                prior: find(fields, "metadata").and_then(|i| match &fields[i].1 {
-                    Field::Json(meta) => Some((Arc::clone(meta), self.facts.clone())),
-                    _ => None,
-                }),
+                prior: find(fields, "metadata").map(|i| (fields[i].1.clone(), self.facts.clone())),
             },
             Shape::Other(_) => Draft::default(),
         }
@@ -492,6 +620,16 @@ impl Stored {
         }
     }
 
+    /// Whether the metadata is kept as entries (see [`Entries`]).
+    pub fn meta_entries(&self) -> bool {
+        match &self.shape {
+            Shape::Object(fields) => {
+                find(fields, "metadata").is_some_and(|i| matches!(fields[i].1, Field::Meta(_)))
+            }
+            Shape::Other(_) => false,
+        }
+    }
+
     /// A pod's `status.phase`, read without building a status the kubelet keeps typed.
     pub fn pod_phase(&self) -> Option<&str> {
         match self.starting() {
@@ -517,7 +655,10 @@ impl Stored {
         if key == RV {
             return self.rv.as_ref();
         }
-        self.field("metadata")?.get(key)
+        match &self.shape {
+            Shape::Object(fields) => find(fields, "metadata").and_then(|i| fields[i].1.entry(key)),
+            Shape::Other(_) => None,
+        }
     }
 
     pub fn name(&self) -> &str {
@@ -604,8 +745,8 @@ impl Deref for Stored {
     }
 }
 
-fn labels_of(meta: Option<&Value>) -> &Value {
-    meta.and_then(|m| m.get("labels")).unwrap_or(&NULL)
+fn labels_of(meta: Option<&Field>) -> &Value {
+    meta.and_then(|m| m.entry("labels")).unwrap_or(&NULL)
 }
 
 /// The label sets of stored objects, one shared copy of each: a thousand pods of one

@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 
 use serde_json::Value;
 
-use crate::sim::obj;
+use crate::sim::obj::{self, Meta};
 use crate::sim::time::parse_rfc3339;
 
 /// C1: not terminating and not Succeeded or Failed.
@@ -59,13 +59,12 @@ fn available(ready: bool, since: Option<i64>, min_ready_seconds: i64, now_unix: 
             || since.is_some_and(|t| t.saturating_add(min_ready_seconds) < now_unix))
 }
 
-fn deletion_cost(meta: &Value) -> i64 {
-    obj::str(
-        meta,
-        &["annotations", "controller.kubernetes.io/pod-deletion-cost"],
-    )
-    .and_then(|s| s.parse().ok())
-    .unwrap_or(0)
+fn deletion_cost(meta: &(impl Meta + ?Sized)) -> i64 {
+    meta.entry("annotations")
+        .and_then(|a| a.get("controller.kubernetes.io/pod-deletion-cost"))
+        .and_then(Value::as_str)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0)
 }
 
 fn restarts(status: &Value) -> i64 {
@@ -77,8 +76,8 @@ fn restarts(status: &Value) -> i64 {
         })
 }
 
-fn created(meta: &Value) -> i64 {
-    meta.get("creationTimestamp")
+fn created(meta: &(impl Meta + ?Sized)) -> i64 {
+    meta.entry("creationTimestamp")
         .and_then(Value::as_str)
         .and_then(parse_rfc3339)
         .unwrap_or(0)
@@ -110,7 +109,7 @@ impl PodFacts {
     }
 
     /// The facts a pod's metadata gives (see [`Self::with_status`] for the rest).
-    pub fn of_meta(meta: &Value) -> Self {
+    pub fn of_meta(meta: &(impl Meta + ?Sized)) -> Self {
         PodFacts {
             deletion_cost: deletion_cost(meta),
             created: created(meta),

@@ -1,5 +1,6 @@
-//! The kubelet's typed statuses are the JSON its JSON path writes: one session run with
-//! typed statuses and a twin with JSON ones, every pod compared after every command.
+//! The kubelet's typed statuses are the JSON its JSON path writes, and a ReplicaSet's pods
+//! with metadata kept as shared entries are the pods plain JSON makes: one session run
+//! with both and a twin with neither, every pod compared after every command.
 
 use crate::sim::kind::Kind;
 use crate::sim::session::Session;
@@ -30,6 +31,7 @@ fn typed_and_json_statuses_are_the_same_pods() {
     // The pods of the warm-up are typed in both; every pod from here on is JSON in the
     // twin.
     json.cluster.kubelet.typed = false;
+    json.cluster.api.shared_pod_meta = false;
     let mut lines: Vec<String> = ["kubectl scale deploy web --replicas=8", "tick 1"]
         .map(String::from)
         .to_vec();
@@ -79,6 +81,22 @@ fn typed_and_json_statuses_are_the_same_pods() {
         "kubectl get pods".into(),
     ]);
     run(&mut lines, &mut typed, &mut json);
+    // Metadata edits on pods kept as entries: a label, a deletion cost the scale-down
+    // ranks by, a release from the ReplicaSet by a label the selector no longer matches.
+    let pods = ready(&typed);
+    lines.extend([
+        format!("kubectl label pod {} tier=front", pods[0]),
+        format!(
+            "kubectl annotate pod {} controller.kubernetes.io/pod-deletion-cost=-100",
+            pods[1]
+        ),
+        format!("kubectl label pod {} app=other --overwrite", pods[2]),
+        "tick 3".into(),
+        "kubectl scale deploy web --replicas=5".into(),
+        "tick 40".into(),
+        "kubectl get pods --show-labels".into(),
+    ]);
+    run(&mut lines, &mut typed, &mut json);
     assert!(
         typed
             .cluster
@@ -86,6 +104,22 @@ fn typed_and_json_statuses_are_the_same_pods() {
             .list_shared(Kind::Pod)
             .any(|p| p.starting().is_some()),
         "the typed session keeps statuses typed"
+    );
+    assert!(
+        typed
+            .cluster
+            .api
+            .list_shared(Kind::Pod)
+            .any(|p| p.meta_entries()),
+        "the typed session keeps metadata as entries"
+    );
+    assert!(
+        !json
+            .cluster
+            .api
+            .list_shared(Kind::Pod)
+            .any(|p| p.meta_entries()),
+        "the twin's pods of the last scale-up are plain JSON"
     );
     assert!(
         json.cluster

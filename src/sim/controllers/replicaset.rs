@@ -571,30 +571,35 @@ impl ReplicaSetController {
 
     /// Creates one pod from the template; false if the API refused it.
     fn create_pod(&mut self, api: &mut ApiServer, stored: &Stored, now: u64) -> bool {
-        let rs = stored.value();
-        let name = stored.name();
-        let template = &rs["spec"]["template"];
-        let mut meta = obj::object([
-            ("generateName", Value::String(format!("{name}-"))),
-            ("labels", template["metadata"]["labels"].clone()),
-            (
-                "ownerReferences",
-                Value::Array(vec![obj::owner_ref_to(name, stored.uid(), "ReplicaSet")]),
-            ),
-        ]);
-        if let Some(a) = template["metadata"].get("annotations") {
-            meta["annotations"] = a.clone();
-        }
-        let pod = obj::object([
-            ("apiVersion", Value::from("v1")),
-            ("kind", Value::from("Pod")),
-            ("metadata", meta),
-        ]);
+        // GetPodFromTemplate: the template's labels, annotations and finalizers, and
+        // the ReplicaSet as controller owner. Made once per ReplicaSet spec.
+        let meta = || {
+            let name = stored.name();
+            let template = &stored.value()["spec"]["template"]["metadata"];
+            let mut meta = obj::object([
+                ("generateName", Value::String(format!("{name}-"))),
+                ("labels", template["labels"].clone()),
+                (
+                    "ownerReferences",
+                    Value::Array(vec![obj::owner_ref_to(name, stored.uid(), "ReplicaSet")]),
+                ),
+            ]);
+            for key in ["annotations", "finalizers"] {
+                if let Some(v) = template.get(key) {
+                    meta[key] = v.clone();
+                }
+            }
+            meta
+        };
         let created = match stored.field_shared("spec") {
-            Some(spec) => api.create_pod_from(pod, spec, now),
+            Some(spec) => api.create_pod_from(spec, meta, now),
             None => {
-                let mut pod = pod;
-                pod["spec"] = template["spec"].clone();
+                let pod = obj::object([
+                    ("apiVersion", Value::from("v1")),
+                    ("kind", Value::from("Pod")),
+                    ("metadata", meta()),
+                    ("spec", stored.value()["spec"]["template"]["spec"].clone()),
+                ]);
                 api.create_shared(Kind::Pod, pod, now)
             }
         };
