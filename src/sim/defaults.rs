@@ -99,7 +99,11 @@ pub fn admit_pod(pod: &mut Value) {
 
 /// The name of the service-account volume admission gives the pod named `pod`.
 pub fn service_account_volume(pod: &str) -> String {
-    format!("kube-api-access-{}", suffix(pod))
+    const PREFIX: &str = "kube-api-access-";
+    let mut name = String::with_capacity(PREFIX.len() + 5);
+    name.push_str(PREFIX);
+    push_suffix(&mut name, pod);
+    name
 }
 
 /// The spec every pod of a template gets from defaulting and admission, with an empty
@@ -213,13 +217,13 @@ static ADMITTED: LazyLock<Admitted> = LazyLock::new(|| {
 });
 
 /// Five characters of the API's name alphabet from a string (FNV-1a).
-fn suffix(seed: &str) -> String {
+fn push_suffix(s: &mut String, seed: &str) {
     use super::controllers::hash::{FNV64_BASIS, fnv64a};
     let h = fnv64a(seed.as_bytes(), FNV64_BASIS);
     let alphabet = super::api::NAME_ALPHABET;
-    (0..5)
-        .map(|i| alphabet[((h >> (i * 8)) % alphabet.len() as u64) as usize] as char)
-        .collect()
+    for i in 0..5 {
+        s.push(alphabet[((h >> (i * 8)) % alphabet.len() as u64) as usize] as char);
+    }
 }
 
 fn template(t: &mut Value) {

@@ -14,6 +14,7 @@
 //! instead of copying it. [`Stored::meta`], [`Draft::meta`] and the built object have it;
 //! [`Stored::field`]`("metadata")` does not.
 
+use std::borrow::Cow;
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::ops::Deref;
 use std::sync::{Arc, OnceLock};
@@ -30,7 +31,27 @@ use crate::sim::HashMap;
 static NULL: Value = Value::Null;
 
 /// Top-level fields in key order (the order serde_json's map keeps).
-type Fields = Vec<(String, Field)>;
+type Fields = Vec<(Key, Field)>;
+
+/// A top-level field's name: the usual ones static, so that a draft copies no strings.
+type Key = Cow<'static, str>;
+
+const TOP_KEYS: [&str; 5] = ["apiVersion", "kind", "metadata", "spec", "status"];
+
+fn key(name: &str) -> Key {
+    match TOP_KEYS.iter().find(|k| **k == name) {
+        Some(k) => Cow::Borrowed(k),
+        None => Cow::Owned(name.to_string()),
+    }
+}
+
+/// [`key`] of a name already owned.
+fn owned_key(name: String) -> Key {
+    match TOP_KEYS.iter().find(|k| **k == name) {
+        Some(k) => Cow::Borrowed(k),
+        None => Cow::Owned(name),
+    }
+}
 
 /// A top-level field's value.
 #[derive(Clone)]
@@ -329,7 +350,7 @@ impl Draft {
             Ok(i) => i,
             Err(i) => {
                 self.fields
-                    .insert(i, (key.to_string(), Field::json(Value::Null)));
+                    .insert(i, (self::key(key), Field::json(Value::Null)));
                 i
             }
         };
@@ -375,7 +396,7 @@ impl Draft {
     fn put(&mut self, key: &str, value: Field) {
         match search(&self.fields, key) {
             Ok(i) => self.fields[i].1 = value,
-            Err(i) => self.fields.insert(i, (key.to_string(), value)),
+            Err(i) => self.fields.insert(i, (self::key(key), value)),
         }
     }
 
@@ -440,7 +461,7 @@ impl Draft {
         let mut v = Value::Object(
             self.fields
                 .into_iter()
-                .map(|(k, v)| (k, v.into_value()))
+                .map(|(k, v)| (k.into_owned(), v.into_value()))
                 .collect(),
         );
         if let Some(rv) = self.rv {
@@ -479,7 +500,7 @@ impl From<Value> for Draft {
                     {
                         rv = meta.remove(RV);
                     }
-                    (k, Field::json(v))
+                    (owned_key(k), Field::json(v))
                 })
                 .collect(),
             _ => Vec::new(),
@@ -494,7 +515,7 @@ impl From<Value> for Draft {
 
 /// Where `key` is in `fields`, or where it would go.
 fn search(fields: &Fields, key: &str) -> Result<usize, usize> {
-    fields.binary_search_by(|(k, _)| k.as_str().cmp(key))
+    fields.binary_search_by(|(k, _)| (**k).cmp(key))
 }
 
 /// Where `key` is: a scan, as objects have a handful of top-level fields and most
@@ -677,7 +698,7 @@ impl Stored {
                 let mut v = Value::Object(
                     fields
                         .iter()
-                        .map(|(k, v)| (k.clone(), v.value().clone()))
+                        .map(|(k, v)| (k.to_string(), v.value().clone()))
                         .collect::<Map<_, _>>(),
                 );
                 if let Some(rv) = &self.rv {
