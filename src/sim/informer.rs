@@ -47,13 +47,13 @@ pub struct Delta {
 struct Store {
     /// Hashed: every watch event looks its object up here, and only the rare full list
     /// needs name order (see [`Informer::iter`]).
-    by_name: HashMap<String, Arc<Stored>>,
+    by_name: HashMap<Arc<str>, Arc<Stored>>,
     /// The uid and name strings are the stored object's own (see [`Stored::facts`]).
     by_uid: HashMap<Arc<str>, Arc<str>>,
     /// Objects with a controller ownerReference, by that owner's uid, in name order.
-    by_owner: HashMap<String, BTreeMap<String, Arc<Stored>>>,
+    by_owner: HashMap<Arc<str>, BTreeMap<Arc<str>, Arc<Stored>>>,
     /// Objects with no controller: candidates for adoption.
-    orphans: BTreeMap<String, Arc<Stored>>,
+    orphans: BTreeMap<Arc<str>, Arc<Stored>>,
 }
 
 impl Store {
@@ -73,19 +73,21 @@ impl Store {
             }
         }
         let old = self.remove(name);
-        let name = name.to_string();
+        // The keys are the stored object's own name and owner strings, not copies.
         let facts = o.facts();
+        debug_assert_eq!(&*facts.name, name);
+        let name = Arc::clone(&facts.name);
         self.by_uid
             .insert(Arc::clone(&facts.uid), Arc::clone(&facts.name));
-        match o.controller_uid() {
+        match &facts.controller {
             Some(u) => {
                 self.by_owner
-                    .entry(u.to_string())
+                    .entry(Arc::clone(u))
                     .or_default()
-                    .insert(name.clone(), Arc::clone(&o));
+                    .insert(Arc::clone(&name), Arc::clone(&o));
             }
             None => {
-                self.orphans.insert(name.clone(), Arc::clone(&o));
+                self.orphans.insert(Arc::clone(&name), Arc::clone(&o));
             }
         }
         self.by_name.insert(name, o);
