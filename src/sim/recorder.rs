@@ -12,8 +12,13 @@
 //!
 //! Each cache holds 4,096 entries, least recently used first out, as client-go's LRUs do.
 
+use std::collections::BTreeSet;
+use std::num::NonZeroUsize;
+
+use foldhash::fast::FixedState;
+use lru::LruCache;
+
 use crate::sim::HashMap;
-use std::collections::{BTreeMap, BTreeSet};
 
 /// `defaultAggregateMaxEvents` and `defaultAggregateIntervalInSeconds`.
 const AGGREGATE_MAX_EVENTS: usize = 10;
@@ -54,43 +59,20 @@ pub struct Observed {
 }
 
 /// A map with client-go's LRU bound: the least recently used key goes first.
-struct Lru<V> {
-    entries: HashMap<String, (V, u64)>,
-    order: BTreeMap<u64, String>,
-    tick: u64,
-}
+struct Lru<V>(LruCache<String, V, FixedState>);
 
 impl<V> Default for Lru<V> {
     fn default() -> Self {
-        Lru {
-            entries: HashMap::default(),
-            order: BTreeMap::new(),
-            tick: 0,
-        }
+        let cap = NonZeroUsize::new(CACHE_ENTRIES).expect("a positive bound");
+        Lru(LruCache::with_hasher(cap, FixedState::default()))
     }
 }
 
 impl<V> Lru<V> {
-    /// The entry for `key`, created by `make` if absent, marked most recently used.
+    /// The entry for `key`, created by `make` if absent, marked most recently used. One
+    /// lookup, and the key is copied only when it is new.
     fn entry(&mut self, key: &str, make: impl FnOnce() -> V) -> &mut V {
-        self.tick += 1;
-        let tick = self.tick;
-        if let Some((_, used)) = self.entries.get_mut(key) {
-            // The key moves to its new place in the order; it is not copied again.
-            let moved = self.order.remove(used);
-            *used = tick;
-            self.order
-                .insert(tick, moved.unwrap_or_else(|| key.to_string()));
-        } else {
-            if self.entries.len() >= CACHE_ENTRIES
-                && let Some((_, oldest)) = self.order.pop_first()
-            {
-                self.entries.remove(&oldest);
-            }
-            self.entries.insert(key.to_string(), (make(), tick));
-            self.order.insert(tick, key.to_string());
-        }
-        &mut self.entries.get_mut(key).expect("just inserted").0
+        self.0.get_or_insert_mut_ref(key, make)
     }
 }
 
@@ -319,8 +301,14 @@ mod tests {
         for i in 0..5000 {
             *lru.entry(&i.to_string(), || 0) += 1;
         }
-        assert_eq!(lru.entries.len(), CACHE_ENTRIES);
-        assert!(!lru.entries.contains_key("0"), "the oldest went first");
-        assert!(lru.entries.contains_key("4999"));
+        assert_eq!(lru.0.len(), CACHE_ENTRIES);
+        assert!(!lru.0.contains("0"), "the oldest went first");
+        assert!(lru.0.contains("4999"));
+        // A use makes a key the most recent: it outlives newer ones.
+        lru.entry("1000", || 0);
+        for i in 5000..9095 {
+            lru.entry(&i.to_string(), || 0);
+        }
+        assert!(lru.0.contains("1000") && !lru.0.contains("1001"));
     }
 }
