@@ -19,7 +19,7 @@ use super::managed::{self, ManagedField};
 use super::obj;
 use super::objects::Objects;
 use super::recorder::{Incoming, Recorders};
-use super::stored::{self, Draft, Entries, LabelSets, MetaEntries, Stored};
+use super::stored::{self, Draft, Entries, LabelSets, Stored};
 
 /// The user agent, and so the field manager, of the built-in controllers (F8).
 pub const CONTROLLER_MANAGER: &str = "kube-controller-manager";
@@ -195,7 +195,7 @@ struct PodTemplate {
     /// `None` if admission needs the pod itself.
     spec: Option<Arc<Value>>,
     /// `meta` as shared entries with interned labels, if [`Entries`] holds all its keys.
-    entries: Option<(MetaEntries, Arc<Value>)>,
+    entries: Option<(Entries, Arc<Value>)>,
 }
 
 /// Values every pod made from a template has.
@@ -489,18 +489,30 @@ impl ApiServer {
         let labels = self
             .labels
             .intern(meta.get("labels").unwrap_or(&Value::Null));
-        let entries = meta.as_object().and_then(|m| {
-            m.iter()
-                .map(|(k, v)| {
-                    let v = if k == "labels" {
-                        Arc::clone(&labels)
-                    } else {
-                        Arc::new(v.clone())
-                    };
-                    Some((stored::entry_key(k)?, v))
-                })
-                .collect::<Option<Vec<_>>>()
-        });
+        // Each pod's own entries come on top; a template that brings one of them is
+        // created as plain JSON.
+        let own = |k: &String| {
+            matches!(
+                k.as_str(),
+                "name" | "namespace" | "uid" | "creationTimestamp"
+            )
+        };
+        let entries = meta
+            .as_object()
+            .filter(|m| !m.keys().any(own))
+            .and_then(|m| {
+                m.iter()
+                    .map(|(k, v)| {
+                        let v = if k == "labels" {
+                            Arc::clone(&labels)
+                        } else {
+                            Arc::new(v.clone())
+                        };
+                        Some((stored::entry_key(k)?, v))
+                    })
+                    .collect::<Option<Vec<_>>>()
+                    .and_then(Entries::new)
+            });
         PodTemplate {
             spec: defaults::admitted_template(&rs_spec["template"]["spec"]).map(Arc::new),
             entries: entries.map(|e| (e, labels)),
@@ -513,33 +525,30 @@ impl ApiServer {
         &mut self,
         meta: &Value,
         spec: &Arc<Value>,
-        entries: &[(&'static str, Arc<Value>)],
+        entries: &Entries,
         labels: &Arc<Value>,
         now: u64,
     ) -> Result<Arc<Stored>, ApiError> {
         let kind = Kind::Pod;
-        let name = match meta.get("name").and_then(Value::as_str) {
-            Some(name) if !name.is_empty() => name.to_string(),
-            _ => self.generate_name(kind, obj::str(meta, &["generateName"]).unwrap_or(""))?,
-        };
+        let name = self.generate_name(kind, obj::str(meta, &["generateName"]).unwrap_or(""))?;
         if self.objects.get(&kind).is_some_and(|m| m.contains(&name)) {
             return Err(ApiError::already_exists(kind, &name));
         }
         let uid = self.uid();
         let shared = &*POD_SHARED;
-        let mut entries = entries.to_vec();
-        entries.extend([
+        let meta = entries.merged(vec![
             ("name", Arc::new(Value::from(name.as_str()))),
             ("namespace", Arc::clone(&shared.namespace)),
             ("uid", Arc::new(Value::from(uid))),
             ("creationTimestamp", Arc::new(Value::from(rfc3339(now)))),
         ]);
-        let mut pod = Draft::default();
-        pod.set_shared("apiVersion", Arc::clone(&shared.api_version));
-        pod.set_shared("kind", Arc::clone(&shared.kind));
-        pod.set_entries(Entries::new(entries).expect("the template's keys were checked"));
-        pod.set_pod_spec(Arc::clone(spec), defaults::service_account_volume(&name));
-        pod.set_shared("status", Arc::clone(&shared.status));
+        let volume = defaults::service_account_volume(&name);
+        let mut pod = Draft::templated_pod(
+            [&shared.api_version, &shared.kind, &shared.status],
+            meta,
+            spec,
+            volume,
+        );
         // Defaulting, admission and validation were the template's (validation checks
         // only workloads), and pods have no managedFields here.
         self.bump(&mut pod);

@@ -141,19 +141,34 @@ impl Entries {
             .map(|(_, v)| &**v)
     }
 
-    /// These entries with `key` set to `value`; `None` if `key` is not one of
-    /// [`ENTRY_KEYS`].
-    fn with(&self, key: &str, value: Value) -> Option<Self> {
-        let key = entry_key(key)?;
-        let mut entries = self.entries.clone();
+    /// These entries with `key` set to `value`.
+    fn with(&self, key: &'static str, value: Value) -> Self {
+        let mut entries = Vec::with_capacity(self.entries.len() + 1);
+        entries.extend(self.entries.iter().cloned());
         match entries.binary_search_by(|(k, _)| k.cmp(&key)) {
             Ok(i) => entries[i].1 = Arc::new(value),
             Err(i) => entries.insert(i, (key, Arc::new(value))),
         }
-        Some(Entries {
+        Entries {
             entries,
             value: OnceLock::new(),
-        })
+        }
+    }
+
+    /// These entries and `more` (keys of [`ENTRY_KEYS`] these do not have), in one pass.
+    pub fn merged(&self, more: MetaEntries) -> Self {
+        debug_assert!(
+            more.iter()
+                .all(|(k, _)| ENTRY_KEYS.contains(k) && self.get(k).is_none())
+        );
+        let mut entries = Vec::with_capacity(self.entries.len() + more.len());
+        entries.extend(self.entries.iter().cloned());
+        entries.extend(more);
+        entries.sort_unstable_by_key(|(k, _)| *k);
+        Entries {
+            entries,
+            value: OnceLock::new(),
+        }
     }
 
     fn value(&self) -> &Value {
@@ -374,14 +389,35 @@ impl Draft {
         self.put("spec", Field::Filled(Arc::new(filled)));
     }
 
-    /// Sets a top-level field to a value other objects share.
-    pub fn set_shared(&mut self, key: &str, value: Arc<Value>) {
-        self.put(key, Field::Json(value));
-    }
-
-    /// Sets the metadata to these entries (see [`Entries`]).
-    pub fn set_entries(&mut self, meta: Entries) {
-        self.put("metadata", Field::Meta(Arc::new(meta)));
+    /// A new pod made from a ReplicaSet's template: `apiVersion`, `kind` and `status`
+    /// shared with the template's other pods, its metadata as entries (see [`Entries`])
+    /// and its spec `template` with `volume` (see [`Filled`]).
+    pub fn templated_pod(
+        shared: [&Arc<Value>; 3],
+        meta: Entries,
+        template: &Arc<Value>,
+        volume: String,
+    ) -> Self {
+        let [api_version, kind, status] = shared;
+        let spec = Filled {
+            template: Arc::clone(template),
+            volume,
+            value: OnceLock::new(),
+        };
+        Draft {
+            fields: vec![
+                (
+                    Cow::Borrowed("apiVersion"),
+                    Field::Json(Arc::clone(api_version)),
+                ),
+                (Cow::Borrowed("kind"), Field::Json(Arc::clone(kind))),
+                (Cow::Borrowed("metadata"), Field::Meta(Arc::new(meta))),
+                (Cow::Borrowed("spec"), Field::Filled(Arc::new(spec))),
+                (Cow::Borrowed("status"), Field::Json(Arc::clone(status))),
+            ],
+            rv: None,
+            prior: None,
+        }
     }
 
     /// Sets a pod's `status` to one the kubelet keeps typed.
@@ -413,15 +449,14 @@ impl Draft {
         )
         .then(|| self.prior_facts().cloned())
         .flatten();
-        let i = find(&self.fields, "metadata");
-        let entries = i.and_then(|i| match &self.fields[i].1 {
-            Field::Meta(m) => m.with(key, value.clone()),
-            _ => None,
-        });
-        match (i, entries) {
+        if let (Some(i), Some(key)) = (find(&self.fields, "metadata"), entry_key(key))
+            && let Field::Meta(m) = &self.fields[i].1
+        {
             // Kept as entries: the others stay shared.
-            (Some(i), Some(entries)) => self.fields[i].1 = Field::Meta(Arc::new(entries)),
-            _ => obj::set(self.edit("metadata"), &[key], value),
+            let entries = m.with(key, value);
+            self.fields[i].1 = Field::Meta(Arc::new(entries));
+        } else {
+            obj::set(self.edit("metadata"), &[key], value);
         }
         if let Some(mut facts) = keep
             && let Some(meta) = self.meta_field()
