@@ -557,7 +557,7 @@ impl ApiServer {
         self.objects
             .entry(kind)
             .or_default()
-            .insert(name, Arc::clone(&pod));
+            .insert(&name, Arc::clone(&pod));
         Ok(pod)
     }
 
@@ -643,7 +643,7 @@ impl ApiServer {
         self.objects
             .entry(kind)
             .or_default()
-            .insert(name, Arc::clone(&obj));
+            .insert(&name, Arc::clone(&obj));
         Ok(obj)
     }
 
@@ -748,7 +748,7 @@ impl ApiServer {
         super::validation::status(kind, &obj)?;
         self.track_status_update(kind, &old, &mut obj);
         // The callers compared already: `obj` differs from `old`.
-        self.store_changed(kind, name.to_string(), Draft::from(obj))
+        self.store_changed(kind, name, Draft::from(obj))
     }
 
     /// A pod's status as the kubelet writes it: the next version shares the pod's
@@ -760,7 +760,7 @@ impl ApiServer {
     ) -> Result<Arc<Stored>, ApiError> {
         let mut draft = old.draft();
         draft.set("status", status);
-        self.store_changed(Kind::Pod, old.name().to_string(), draft)
+        self.store_changed(Kind::Pod, old.name(), draft)
     }
 
     /// [`Self::store_pod_status`] of a status the kubelet keeps typed.
@@ -771,7 +771,7 @@ impl ApiServer {
     ) -> Result<Arc<Stored>, ApiError> {
         let mut draft = old.draft();
         draft.set_pod_status(status);
-        self.store_changed(Kind::Pod, old.name().to_string(), draft)
+        self.store_changed(Kind::Pod, old.name(), draft)
     }
 
     /// Metadata-only write by the server itself (ownerReferences, finalizers, labels).
@@ -809,7 +809,7 @@ impl ApiServer {
         if obj.same_as(&old) {
             return Ok(old);
         }
-        self.store_changed(kind, name, obj)
+        self.store_changed(kind, &name, obj)
     }
 
     /// [`Self::store_modified`] for a write its caller knows changes the object: a
@@ -817,7 +817,7 @@ impl ApiServer {
     fn store_changed(
         &mut self,
         kind: Kind,
-        name: String,
+        name: &str,
         mut obj: Draft,
     ) -> Result<Arc<Stored>, ApiError> {
         self.bump(&mut obj);
@@ -830,7 +830,7 @@ impl ApiServer {
         if obj.facts().deleting && finalizers_empty && kind != Kind::Pod {
             self.emit(kind, EventType::Deleted, &obj);
             if let Some(m) = self.objects.get_mut(&kind) {
-                m.remove(&name);
+                m.remove(name);
             }
             return Ok(obj);
         }
@@ -953,7 +953,7 @@ impl ApiServer {
             obj.set_meta("generation", json!(g + 1));
         }
         // deletionTimestamp was unset (checked above): this is a change.
-        self.store_changed(kind, name.to_string(), obj)
+        self.store_changed(kind, name, obj)
     }
 
     /// Removes an object outright (the kubelet's final delete, or a delete with no grace),
@@ -1098,7 +1098,7 @@ impl ApiServer {
             "type": type_,
         });
         self.objects.entry(Kind::Event).or_default().insert(
-            name,
+            &name,
             Arc::new(Stored::interned(Kind::Event, event, &mut self.labels)),
         );
     }

@@ -7,11 +7,12 @@ use std::sync::Arc;
 use super::HashMap;
 use super::stored::Stored;
 
+/// Keyed by the stored objects' own names (see [`Stored::facts`]), not copies.
 #[derive(Default)]
 pub struct Objects {
-    by_name: HashMap<String, Arc<Stored>>,
+    by_name: HashMap<Arc<str>, Arc<Stored>>,
     /// The same names, in order. A new version of an object changes only the map.
-    names: BTreeSet<String>,
+    names: BTreeSet<Arc<str>>,
 }
 
 impl Objects {
@@ -36,11 +37,17 @@ impl Objects {
     }
 
     /// Stores `object` under `name`, replacing the version there.
-    pub fn insert(&mut self, name: String, object: Arc<Stored>) {
-        match self.by_name.get_mut(&name) {
+    pub fn insert(&mut self, name: &str, object: Arc<Stored>) {
+        match self.by_name.get_mut(name) {
             Some(slot) => *slot = object,
             None => {
-                self.names.insert(name.clone());
+                let own = &object.facts().name;
+                let name: Arc<str> = if **own == *name {
+                    Arc::clone(own)
+                } else {
+                    Arc::from(name)
+                };
+                self.names.insert(Arc::clone(&name));
                 self.by_name.insert(name, object);
             }
         }
@@ -88,9 +95,9 @@ mod tests {
     fn listed_in_name_order_found_by_name() {
         let mut o = Objects::default();
         for n in ["web-c", "web-a", "web-b"] {
-            o.insert(n.to_string(), pod(n, "1"));
+            o.insert(n, pod(n, "1"));
         }
-        o.insert("web-a".to_string(), pod("web-a", "2"));
+        o.insert("web-a", pod("web-a", "2"));
         let names: Vec<&str> = o.values().map(|p| p.name()).collect();
         assert_eq!(names, ["web-a", "web-b", "web-c"]);
         assert_eq!(o.len(), 3);
