@@ -43,34 +43,49 @@ pub struct Delta {
 
 /// Cached objects of one kind by name, with the indexes controllers look them up by
 /// (client-go's indexers): by uid, and by the uid of their controller owner.
+///
+/// The objects sit in slots the indexes point into, so a new version of a cached object
+/// with the same uid and owner (most watch events: status writes) is stored through one
+/// hashed lookup, with no ordered index searched.
 #[derive(Default)]
 struct Store {
+    slots: Vec<Option<Arc<Stored>>>,
+    /// Slots emptied by removals, reused first.
+    free: Vec<usize>,
     /// Hashed: every watch event looks its object up here, and only the rare full list
     /// needs name order (see [`Informer::iter`]).
-    by_name: HashMap<Arc<str>, Arc<Stored>>,
+    by_name: HashMap<Arc<str>, usize>,
     /// The uid and name strings are the stored object's own (see [`Stored::facts`]).
     by_uid: HashMap<Arc<str>, Arc<str>>,
     /// Objects with a controller ownerReference, by that owner's uid, in name order.
-    by_owner: HashMap<Arc<str>, BTreeMap<Arc<str>, Arc<Stored>>>,
+    by_owner: HashMap<Arc<str>, BTreeMap<Arc<str>, usize>>,
     /// Objects with no controller: candidates for adoption.
-    orphans: BTreeMap<Arc<str>, Arc<Stored>>,
+    orphans: BTreeMap<Arc<str>, usize>,
 }
 
 impl Store {
+    fn slot(&self, i: usize) -> &Arc<Stored> {
+        self.slots[i]
+            .as_ref()
+            .expect("the indexes point at filled slots")
+    }
+
+    fn get(&self, name: &str) -> Option<&Arc<Stored>> {
+        self.by_name.get(name).map(|&i| self.slot(i))
+    }
+
+    fn values(&self) -> impl Iterator<Item = &Arc<Stored>> {
+        self.slots.iter().flatten()
+    }
+
     fn insert(&mut self, name: &str, o: Arc<Stored>) -> Option<Arc<Stored>> {
         // A new version of an object with the same uid and controller keeps its index
-        // entries: only the shared pointers change (most watch events are such updates).
-        if let Some(slot) = self.by_name.get_mut(name)
+        // entries: only its slot changes.
+        if let Some(&i) = self.by_name.get(name)
+            && let Some(slot) = self.slots[i].as_mut()
             && same_ids(slot, &o)
         {
-            let entry = match o.controller_uid() {
-                Some(u) => self.by_owner.get_mut(u).and_then(|m| m.get_mut(name)),
-                None => self.orphans.get_mut(name),
-            };
-            if let Some(entry) = entry {
-                *entry = Arc::clone(&o);
-                return Some(std::mem::replace(slot, o));
-            }
+            return Some(std::mem::replace(slot, o));
         }
         let old = self.remove(name);
         // The keys are the stored object's own name and owner strings, not copies.
@@ -79,23 +94,36 @@ impl Store {
         let name = Arc::clone(&facts.name);
         self.by_uid
             .insert(Arc::clone(&facts.uid), Arc::clone(&facts.name));
-        match &facts.controller {
-            Some(u) => {
-                self.by_owner
-                    .entry(Arc::clone(u))
-                    .or_default()
-                    .insert(Arc::clone(&name), Arc::clone(&o));
+        let owner = facts.controller.clone();
+        let i = match self.free.pop() {
+            Some(i) => {
+                self.slots[i] = Some(o);
+                i
             }
             None => {
-                self.orphans.insert(Arc::clone(&name), Arc::clone(&o));
+                self.slots.push(Some(o));
+                self.slots.len() - 1
+            }
+        };
+        match owner {
+            Some(u) => {
+                self.by_owner
+                    .entry(u)
+                    .or_default()
+                    .insert(Arc::clone(&name), i);
+            }
+            None => {
+                self.orphans.insert(Arc::clone(&name), i);
             }
         }
-        self.by_name.insert(name, o);
+        self.by_name.insert(name, i);
         old
     }
 
     fn remove(&mut self, name: &str) -> Option<Arc<Stored>> {
-        let old = self.by_name.remove(name)?;
+        let i = self.by_name.remove(name)?;
+        let old = self.slots[i].take()?;
+        self.free.push(i);
         let uid = old.uid();
         if self.by_uid.get(uid).is_some_and(|n| &**n == name) {
             self.by_uid.remove(uid);
@@ -177,7 +205,7 @@ impl Informer {
 
     /// The cached object itself, to keep without copying it.
     pub fn get_shared(&self, kind: Kind, name: &str) -> Option<&Arc<Stored>> {
-        self.cache.get(&kind).and_then(|m| m.by_name.get(name))
+        self.cache.get(&kind).and_then(|m| m.get(name))
     }
 
     /// Cached objects of one kind, in name order (deterministic iteration).
@@ -191,7 +219,7 @@ impl Informer {
             .cache
             .get(&kind)
             .into_iter()
-            .flat_map(|m| m.by_name.values())
+            .flat_map(|m| m.values())
             .collect();
         all.sort_unstable_by(|a, b| a.name().cmp(b.name()));
         all.into_iter().map(|o| o.value())
@@ -208,11 +236,13 @@ impl Informer {
         kind: Kind,
         owner_uid: &str,
     ) -> impl Iterator<Item = &'a Arc<Stored>> + 'a {
-        self.cache
+        let found = self
+            .cache
             .get(&kind)
-            .and_then(|m| m.by_owner.get(owner_uid))
+            .and_then(|m| Some((m, m.by_owner.get(owner_uid)?)));
+        found
             .into_iter()
-            .flat_map(|m| m.values())
+            .flat_map(|(m, owned)| owned.values().map(move |&i| m.slot(i)))
     }
 
     /// Cached objects of a kind with no controller owner, in name order.
@@ -220,7 +250,7 @@ impl Informer {
         self.cache
             .get(&kind)
             .into_iter()
-            .flat_map(|m| m.orphans.values())
+            .flat_map(|m| m.orphans.values().map(move |&i| m.slot(i)))
     }
 
     pub fn queue_len(&self) -> usize {
@@ -353,5 +383,73 @@ impl Informer {
         self.state = RunState::Running;
         self.last_resync = now;
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn pod(name: &str, uid: &str, owner: Option<&str>, rv: &str) -> Arc<Stored> {
+        let mut meta = json!({"name": name, "uid": uid, "resourceVersion": rv});
+        if let Some(o) = owner {
+            meta["ownerReferences"] = json!([{"controller": true, "uid": o}]);
+        }
+        Arc::new(Stored::new(Kind::Pod, json!({"metadata": meta})))
+    }
+
+    fn names<'a>(it: impl Iterator<Item = &'a Arc<Stored>>) -> Vec<String> {
+        it.map(|o| o.name().to_string()).collect()
+    }
+
+    #[test]
+    fn the_indexes_follow_updates_owner_changes_and_removals() {
+        let mut s = Store::default();
+        for (name, uid) in [("web-c", "u3"), ("web-a", "u1"), ("web-b", "u2")] {
+            assert!(s.insert(name, pod(name, uid, Some("rs1"), "1")).is_none());
+        }
+        s.insert("lone", pod("lone", "u9", None, "1"));
+        let owned = |s: &Store| {
+            names(
+                s.by_owner
+                    .get("rs1")
+                    .into_iter()
+                    .flat_map(|m| m.values().map(|&i| s.slot(i))),
+            )
+        };
+        assert_eq!(owned(&s), ["web-a", "web-b", "web-c"], "name order");
+        // A new version with the same ids replaces the old one where the indexes point.
+        let old = s.insert("web-b", pod("web-b", "u2", Some("rs1"), "2"));
+        assert_eq!(
+            old.and_then(|o| o.meta("resourceVersion").cloned()),
+            Some(json!("1"))
+        );
+        let rv = |s: &Store, n| s.get(n).and_then(|o| o.meta("resourceVersion").cloned());
+        assert_eq!(rv(&s, "web-b"), Some(json!("2")));
+        // Released: it moves from its owner to the orphans.
+        s.insert("web-b", pod("web-b", "u2", None, "3"));
+        assert_eq!(owned(&s), ["web-a", "web-c"]);
+        assert_eq!(
+            names(s.orphans.values().map(|&i| s.slot(i))),
+            ["lone", "web-b"]
+        );
+        // Removed, then a new object takes the freed slot; nothing points at the old one.
+        assert!(s.remove("web-a").is_some() && s.get("web-a").is_none());
+        assert!(!s.by_uid.contains_key("u1"));
+        s.insert("web-d", pod("web-d", "u4", Some("rs1"), "4"));
+        assert_eq!(s.slots.len(), 4, "the freed slot is reused");
+        assert_eq!(owned(&s), ["web-c", "web-d"]);
+        assert_eq!(rv(&s, "web-d"), Some(json!("4")));
+        // A recreated object (same name, new uid) is indexed afresh.
+        s.insert("web-c", pod("web-c", "u5", Some("rs2"), "5"));
+        assert_eq!(owned(&s), ["web-d"]);
+        assert_eq!(s.by_uid.get("u5").map(|n| &**n), Some("web-c"));
+        assert!(!s.by_uid.contains_key("u3"));
+        let mut all = names(s.values());
+        all.sort();
+        assert_eq!(all, ["lone", "web-b", "web-c", "web-d"]);
+        assert!(s.remove("web-a").is_none(), "gone already");
     }
 }
