@@ -136,7 +136,11 @@ fn json_text_is(v: &Value, text: &str) -> bool {
                 && text.ends_with('"')
                 && text[1..text.len() - 1] == **s
         }
-        _ => v.to_string() == text,
+        _ => {
+            // The serialised text, not `*v == text` (which compares a string's value).
+            let json = v.to_string();
+            json == text
+        }
     }
 }
 
