@@ -1135,6 +1135,39 @@ mod tests {
     }
 
     #[test]
+    fn list_items_match_their_key_as_item_key_builds_it() {
+        fn names(key: &[(String, String)]) -> Vec<&str> {
+            key.iter().map(|(k, _)| k.as_str()).collect()
+        }
+        for (item, names_of) in [
+            (
+                json!({"containerPort": 80}),
+                vec!["containerPort", "protocol"],
+            ),
+            (
+                json!({"containerPort": 80, "protocol": "UDP"}),
+                vec!["containerPort", "protocol"],
+            ),
+            (json!({"type": "Ready"}), vec!["type"]),
+            (json!({"type": "a\"b\\c\n"}), vec!["type"]),
+            (json!({"name": "é"}), vec!["name"]),
+        ] {
+            let key = item_key(&item, &names_of).unwrap();
+            assert_eq!(names(&key), {
+                let mut n = names_of.clone();
+                n.sort();
+                n
+            });
+            assert!(item_matches(&item, &key), "{item}");
+            let mut other = item.clone();
+            let first = names_of[0];
+            other[first] = json!("x");
+            assert!(!item_matches(&other, &key), "{other}");
+            assert!(!item_matches(&json!({}), &key));
+        }
+    }
+
+    #[test]
     fn fieldset_of_a_deployment_in_fields_v1() {
         let mut d = web(Some(3), "app:1.4");
         d["metadata"]["uid"] = json!("u1");
