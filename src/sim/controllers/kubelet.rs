@@ -161,12 +161,24 @@ impl Kubelet {
             let Ok(pod) = api.get_shared(Kind::Pod, &name) else {
                 continue;
             };
-            let created = pod
-                .meta("creationTimestamp")
-                .and_then(Value::as_str)
-                .and_then(parse_rfc3339)
-                .unwrap_or(now_unix);
+            // The facts hold creationTimestamp parsed (0 without one).
+            let created = match pod.pod().created {
+                0 => now_unix,
+                t => t,
+            };
             let age = (now_unix - created).max(0) as u64;
+            // A typed status with nothing due this second is left as it is, uncopied.
+            if self.typed
+                && let Some(s) = pod.starting()
+                && !(if s.running() {
+                    age >= self.ready_after
+                } else {
+                    age >= self.start_after
+                })
+            {
+                still.push(name);
+                continue;
+            }
             let step = match self.starting_status(&pod, now) {
                 Some((mut status, fresh)) => {
                     let step = self.advance_typed(&pod, &mut status, fresh, age, now);
