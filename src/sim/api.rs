@@ -1197,10 +1197,9 @@ fn track_managed(
             })
             .unwrap_or_default(),
     };
-    let mut before = old.clone();
-    obj::remove(&mut before, &["metadata", "managedFields"]);
+    // The comparisons skip managedFields (the server owns them): `old` keeps its own.
     obj::remove(new, &["metadata", "managedFields"]);
-    record(&mut entries, &before, new);
+    record(&mut entries, old, new);
     if !entries.is_empty() {
         let json = managed::managed_fields_value(&entries);
         obj::set(new, &["metadata", "managedFields"], json.clone());

@@ -276,6 +276,22 @@ impl FieldSet {
         }
     }
 
+    /// Adds `other`'s paths.
+    pub fn extend(&mut self, other: &FieldSet) {
+        for p in &other.paths {
+            if !self.paths.contains(p) {
+                self.paths.insert(p.clone());
+            }
+        }
+    }
+
+    /// Takes out `other`'s paths.
+    pub fn remove_all(&mut self, other: &FieldSet) {
+        for p in &other.paths {
+            self.paths.remove(p);
+        }
+    }
+
     pub fn intersection(&self, other: &FieldSet) -> FieldSet {
         FieldSet {
             paths: self.paths.intersection(&other.paths).cloned().collect(),
@@ -815,16 +831,25 @@ pub fn record_status_update(
     record(entries, &changed, &removed, manager, Some("status"), time);
 }
 
-/// Whether two objects have the same fields, with the same values, but `status`.
+/// Whether two objects have the same fields, with the same values, but `status` and
+/// `metadata.managedFields` (which the comparisons skip: the server owns both).
 fn only_status_differs(old: &Value, new: &Value) -> bool {
-    let (Some(a), Some(b)) = (old.as_object(), new.as_object()) else {
-        return false;
-    };
-    let others = |m: &'_ Map<String, Value>| m.iter().filter(|(k, _)| *k != "status").count();
-    others(a) == others(b)
-        && a.iter()
-            .filter(|(k, _)| *k != "status")
-            .all(|(k, v)| b.get(k) == Some(v))
+    fn same_but(a: &Value, b: &Value, skip: &str, inner: Option<(&str, &str)>) -> bool {
+        let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
+            return a == b;
+        };
+        let others = |m: &Map<String, Value>| m.keys().filter(|k| *k != skip).count();
+        others(a) == others(b)
+            && a.iter()
+                .filter(|(k, _)| *k != skip)
+                .all(|(k, v)| match (b.get(k), inner) {
+                    (Some(w), Some((field, skip))) if k == field => same_but(v, w, skip, None),
+                    (w, _) => w == Some(v),
+                })
+    }
+    old.is_object()
+        && new.is_object()
+        && same_but(old, new, "status", Some(("metadata", "managedFields")))
 }
 
 fn record(
@@ -836,15 +861,18 @@ fn record(
     time: &str,
 ) {
     let taken = changed.difference(removed);
+    // In place: a write changes a few paths of sets that hold dozens.
     for entry in entries.iter_mut() {
         if entry.is(manager, Operation::Update, subresource) {
-            entry.fields = entry.fields.union(&taken).difference(removed);
+            entry.fields.extend(&taken);
+            entry.fields.remove_all(removed);
             if !taken.is_empty() {
                 entry.time = time.to_string();
                 entry.api_version = API_VERSION.to_string();
             }
         } else {
-            entry.fields = entry.fields.difference(changed).difference(removed);
+            entry.fields.remove_all(changed);
+            entry.fields.remove_all(removed);
         }
     }
     let exists = entries
@@ -1132,6 +1160,32 @@ mod tests {
             .filter(|e| e.fields.contains(path))
             .map(|e| e.manager.clone())
             .collect()
+    }
+
+    #[test]
+    fn a_status_write_is_told_apart_from_other_changes() {
+        let old = json!({"metadata": {"name": "web", "annotations": {"a": "1"},
+                "managedFields": [{"manager": "x"}]},
+            "spec": {"replicas": 1}, "status": {"replicas": 1}});
+        let mut new = old.clone();
+        new["status"]["replicas"] = json!(2);
+        new["metadata"]
+            .as_object_mut()
+            .unwrap()
+            .remove("managedFields");
+        assert!(
+            only_status_differs(&old, &new),
+            "status and managedFields aside"
+        );
+        let mut annotated = new.clone();
+        annotated["metadata"]["annotations"]["a"] = json!("2");
+        assert!(!only_status_differs(&old, &annotated));
+        let mut scaled = new.clone();
+        scaled["spec"]["replicas"] = json!(3);
+        assert!(!only_status_differs(&old, &scaled));
+        let mut relabelled = new;
+        relabelled["metadata"]["labels"] = json!({"b": "c"});
+        assert!(!only_status_differs(&old, &relabelled));
     }
 
     #[test]
