@@ -10,6 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
 use thiserror::Error;
@@ -179,10 +180,22 @@ fn identity_field(parent: &[PathElement], field: &str) -> bool {
 }
 
 /// A set of owned field paths.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct FieldSet {
     paths: BTreeSet<Path>,
+    /// The FieldsV1 form, rendered on first use and dropped when the paths change: a
+    /// Deployment's status writes render every entry of its managedFields, and most
+    /// entries are what they were the write before.
+    fields_v1: OnceLock<Value>,
 }
+
+impl PartialEq for FieldSet {
+    fn eq(&self, other: &Self) -> bool {
+        self.paths == other.paths
+    }
+}
+
+impl Eq for FieldSet {}
 
 impl FieldSet {
     pub fn new() -> Self {
@@ -218,6 +231,12 @@ impl FieldSet {
     /// The FieldsV1 form: nested objects keyed `f:<field>` / `k:<key json>`, leaves `{}`,
     /// `".": {}` where a node with children is itself owned (a keyed list item).
     pub fn to_fields_v1(&self) -> Value {
+        self.fields_v1
+            .get_or_init(|| self.render_fields_v1())
+            .clone()
+    }
+
+    fn render_fields_v1(&self) -> Value {
         #[derive(Default)]
         struct Node {
             member: bool,
@@ -245,7 +264,9 @@ impl FieldSet {
     }
 
     pub fn insert(&mut self, path: Path) {
-        self.paths.insert(path);
+        if self.paths.insert(path) {
+            self.fields_v1.take();
+        }
     }
 
     pub fn contains(&self, path: &[PathElement]) -> bool {
@@ -267,12 +288,14 @@ impl FieldSet {
     pub fn union(&self, other: &FieldSet) -> FieldSet {
         FieldSet {
             paths: self.paths.union(&other.paths).cloned().collect(),
+            fields_v1: OnceLock::new(),
         }
     }
 
     pub fn difference(&self, other: &FieldSet) -> FieldSet {
         FieldSet {
             paths: self.paths.difference(&other.paths).cloned().collect(),
+            fields_v1: OnceLock::new(),
         }
     }
 
@@ -280,21 +303,26 @@ impl FieldSet {
     pub fn extend(&mut self, other: &FieldSet) {
         for p in &other.paths {
             if !self.paths.contains(p) {
-                self.paths.insert(p.clone());
+                self.insert(p.clone());
             }
         }
     }
 
     /// Takes out `other`'s paths.
     pub fn remove_all(&mut self, other: &FieldSet) {
+        let mut changed = false;
         for p in &other.paths {
-            self.paths.remove(p);
+            changed |= self.paths.remove(p);
+        }
+        if changed {
+            self.fields_v1.take();
         }
     }
 
     pub fn intersection(&self, other: &FieldSet) -> FieldSet {
         FieldSet {
             paths: self.paths.intersection(&other.paths).cloned().collect(),
+            fields_v1: OnceLock::new(),
         }
     }
 
@@ -313,6 +341,7 @@ impl FromIterator<Path> for FieldSet {
     fn from_iter<I: IntoIterator<Item = Path>>(iter: I) -> Self {
         FieldSet {
             paths: iter.into_iter().collect(),
+            fields_v1: OnceLock::new(),
         }
     }
 }
@@ -1160,6 +1189,27 @@ mod tests {
             .filter(|e| e.fields.contains(path))
             .map(|e| e.manager.clone())
             .collect()
+    }
+
+    #[test]
+    fn the_rendered_fields_follow_every_change() {
+        let field = |n: &str| PathElement::Field(n.to_string());
+        let mut set = FieldSet::from_value(&json!({"spec": {"replicas": 1}}));
+        assert_eq!(set.to_fields_v1(), json!({"f:spec": {"f:replicas": {}}}));
+        set.insert(vec![field("spec"), field("paused")]);
+        assert_eq!(
+            set.to_fields_v1(),
+            json!({"f:spec": {"f:paused": {}, "f:replicas": {}}})
+        );
+        let replicas = FieldSet::from_iter([vec![field("spec"), field("replicas")]]);
+        set.remove_all(&replicas);
+        assert_eq!(set.to_fields_v1(), json!({"f:spec": {"f:paused": {}}}));
+        set.extend(&replicas);
+        assert_eq!(set, FieldSet::from_fields_v1(&set.to_fields_v1()).unwrap());
+        assert_eq!(
+            set.to_fields_v1(),
+            json!({"f:spec": {"f:paused": {}, "f:replicas": {}}})
+        );
     }
 
     #[test]
