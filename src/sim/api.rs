@@ -552,13 +552,19 @@ impl ApiServer {
         // Defaulting, admission and validation were the template's (validation checks
         // only workloads), and pods have no managedFields here.
         self.bump(&mut pod);
-        let pod = Arc::new(Stored::with_labels(kind, pod, Arc::clone(labels)));
-        self.emit(kind, EventType::Added, &pod);
+        let pod = Stored::with_labels(kind, pod, Arc::clone(labels));
+        Ok(self.store_created(kind, &name, pod))
+    }
+
+    /// Stores a new object and tells the watchers.
+    fn store_created(&mut self, kind: Kind, name: &str, obj: Stored) -> Arc<Stored> {
+        let obj = Arc::new(obj);
+        self.emit(kind, EventType::Added, &obj);
         self.objects
             .entry(kind)
             .or_default()
-            .insert(&name, Arc::clone(&pod));
-        Ok(pod)
+            .insert(name, Arc::clone(&obj));
+        obj
     }
 
     /// A name from `prefix` (metadata.generateName) that no object of `kind` has.
@@ -638,13 +644,8 @@ impl ApiServer {
             obj.set_pod_spec(spec, defaults::service_account_volume(&name));
         }
         self.bump(&mut obj);
-        let obj = Arc::new(Stored::from_draft(kind, obj, &mut self.labels));
-        self.emit(kind, EventType::Added, &obj);
-        self.objects
-            .entry(kind)
-            .or_default()
-            .insert(&name, Arc::clone(&obj));
-        Ok(obj)
+        let obj = Stored::from_draft(kind, obj, &mut self.labels);
+        Ok(self.store_created(kind, &name, obj))
     }
 
     /// A2/A6/A7: PUT on the main endpoint. Status in the request is ignored; generation

@@ -105,20 +105,18 @@ fn typed_and_json_statuses_are_the_same_pods() {
             .any(|p| p.starting().is_some()),
         "the typed session keeps statuses typed"
     );
-    assert!(
-        typed
-            .cluster
+    let entries = |s: &Session| {
+        s.cluster
             .api
             .list_shared(Kind::Pod)
-            .any(|p| p.meta_entries()),
+            .any(|p| p.meta_entries())
+    };
+    assert!(
+        entries(&typed),
         "the typed session keeps metadata as entries"
     );
     assert!(
-        !json
-            .cluster
-            .api
-            .list_shared(Kind::Pod)
-            .any(|p| p.meta_entries()),
+        !entries(&json),
         "the twin's pods of the last scale-up are plain JSON"
     );
     assert!(
