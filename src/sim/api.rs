@@ -196,6 +196,13 @@ struct PodTemplate {
     spec: Option<Arc<Value>>,
     /// `meta` as shared entries with interned labels, if [`Entries`] holds all its keys.
     entries: Option<(Entries, Arc<Value>)>,
+    /// What the pods' status starts as (their QoS class is the template's).
+    status: Arc<Value>,
+}
+
+/// A new pod's status: Pending, with the QoS class its spec gives.
+fn pending_status(spec: &Value) -> Value {
+    json!({"phase": "Pending", "qosClass": super::qos::class(spec)})
 }
 
 /// Values every pod made from a template has.
@@ -203,14 +210,12 @@ struct PodShared {
     api_version: Arc<Value>,
     kind: Arc<Value>,
     namespace: Arc<Value>,
-    status: Arc<Value>,
 }
 
 static POD_SHARED: LazyLock<PodShared> = LazyLock::new(|| PodShared {
     api_version: Arc::new(Value::from("v1")),
     kind: Arc::new(Value::from("Pod")),
     namespace: Arc::new(Value::from("default")),
-    status: Arc::new(json!({"phase": "Pending", "qosClass": "BestEffort"})),
 });
 
 /// How often the API server draws a generated name before giving up
@@ -468,12 +473,12 @@ impl ApiServer {
                 t
             }
         };
-        let spec = template.spec.clone();
-        if let (Some(spec), Some((entries, labels)), true) =
-            (&spec, &template.entries, self.shared_pod_meta)
+        if self.shared_pod_meta
+            && let (Some(spec), Some(entries)) = (&template.spec, &template.entries)
         {
-            return self.create_templated_pod(&template.meta, spec, entries, labels, now);
+            return self.create_templated_pod(&template, spec, entries, now);
         }
+        let spec = template.spec.clone();
         let mut pod = obj::object([
             ("apiVersion", Value::from("v1")),
             ("kind", Value::from("Pod")),
@@ -513,8 +518,10 @@ impl ApiServer {
                     .collect::<Option<Vec<_>>>()
                     .and_then(Entries::new)
             });
+        let spec = defaults::admitted_template(&rs_spec["template"]["spec"]).map(Arc::new);
         PodTemplate {
-            spec: defaults::admitted_template(&rs_spec["template"]["spec"]).map(Arc::new),
+            status: Arc::new(pending_status(spec.as_deref().unwrap_or(&Value::Null))),
+            spec,
             entries: entries.map(|e| (e, labels)),
             meta,
         }
@@ -523,14 +530,14 @@ impl ApiServer {
     /// [`Self::create_with`] of a pod made from a template's shared parts.
     fn create_templated_pod(
         &mut self,
-        meta: &Value,
+        template: &PodTemplate,
         spec: &Arc<Value>,
-        entries: &Entries,
-        labels: &Arc<Value>,
+        (entries, labels): &(Entries, Arc<Value>),
         now: u64,
     ) -> Result<Arc<Stored>, ApiError> {
         let kind = Kind::Pod;
-        let name = self.generate_name(kind, obj::str(meta, &["generateName"]).unwrap_or(""))?;
+        let prefix = obj::str(&template.meta, &["generateName"]).unwrap_or("");
+        let name = self.generate_name(kind, prefix)?;
         if self.objects.get(&kind).is_some_and(|m| m.contains(&name)) {
             return Err(ApiError::already_exists(kind, &name));
         }
@@ -544,7 +551,7 @@ impl ApiServer {
         ]);
         let volume = defaults::service_account_volume(&name);
         let mut pod = Draft::templated_pod(
-            [&shared.api_version, &shared.kind, &shared.status],
+            [&shared.api_version, &shared.kind, &template.status],
             meta,
             spec,
             volume,
@@ -619,18 +626,16 @@ impl ApiServer {
             obj::set(&mut obj, &["metadata", "generation"], json!(1));
             obj::set(&mut obj, &["status"], json!({}));
         }
-        if kind == Kind::Pod {
-            obj::set(
-                &mut obj,
-                &["status"],
-                json!({"phase": "Pending", "qosClass": "BestEffort"}),
-            );
-        }
         if pod_spec.is_none() {
             defaults::apply(kind, &mut obj);
             if kind == Kind::Pod {
                 defaults::admit_pod(&mut obj);
             }
+        }
+        if kind == Kind::Pod {
+            let spec = pod_spec.as_deref().unwrap_or(&obj["spec"]);
+            let status = pending_status(spec);
+            obj::set(&mut obj, &["status"], status);
         }
         super::validation::spec(kind, &obj, None)?;
         // Updates own the defaulted fields too; a create by server-side apply brings its

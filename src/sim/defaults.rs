@@ -75,6 +75,7 @@ pub fn apply(kind: Kind, obj: &mut Value) {
         Kind::Pod => {
             if obj["spec"].is_object() {
                 pod_spec(&mut obj["spec"]);
+                requests_from_limits(&mut obj["spec"]);
             }
             default(&mut obj["spec"], "enableServiceLinks", || json!(true));
             default(&mut obj["spec"], "preemptionPolicy", || {
@@ -83,6 +84,30 @@ pub fn apply(kind: Kind, obj: &mut Value) {
             default(&mut obj["spec"], "priority", || json!(0));
         }
         Kind::Event => {}
+    }
+}
+
+/// SetDefaults_Pod: a container's limits are its requests where it asks for none. Pods
+/// only, not templates: a Deployment's template keeps what it was given.
+fn requests_from_limits(spec: &mut Value) {
+    for key in ["containers", "initContainers"] {
+        let Some(cs) = spec.get_mut(key).and_then(Value::as_array_mut) else {
+            continue;
+        };
+        for c in cs {
+            let Some(limits) = c
+                .pointer("/resources/limits")
+                .and_then(Value::as_object)
+                .cloned()
+            else {
+                continue;
+            };
+            let resources = &mut c["resources"];
+            default(resources, "requests", || json!({}));
+            for (k, v) in limits {
+                default(&mut resources["requests"], &k, || v);
+            }
+        }
     }
 }
 

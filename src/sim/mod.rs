@@ -20,6 +20,7 @@ pub mod merge;
 pub mod obj;
 pub mod objects;
 pub mod output;
+pub mod qos;
 pub mod recorder;
 pub mod scenario;
 pub mod session;

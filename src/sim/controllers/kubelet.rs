@@ -231,7 +231,10 @@ impl Kubelet {
             }
             containers.push(Container::creating(name.to_string(), image.clone()));
         }
-        Some((Starting::pending(containers, now), true))
+        Some((
+            Starting::pending(containers, now, qos_class(status, spec)),
+            true,
+        ))
     }
 
     /// [`Self::advance`] for a typed status: Running, then Ready.
@@ -302,7 +305,8 @@ impl Kubelet {
                 .into_iter()
                 .map(|(name, image)| Container::creating(name.to_string(), image.clone()))
                 .collect();
-            *status = Starting::pending(containers, now).to_value();
+            let qos = qos_class(status, spec);
+            *status = Starting::pending(containers, now, qos).to_value();
             step.changed = true;
         }
         if phase == "Pending" && age >= self.start_after && !pulls {
@@ -375,6 +379,17 @@ impl Kubelet {
 
 /// Whether the kubelet writes a pod's first status now: it is Pending and lists no
 /// containers yet.
+/// The QoS class the kubelet reports: the one the API server stored (`GetPodQOS`), or
+/// the spec's for a status without a known one.
+fn qos_class(status: &Value, spec: &Value) -> &'static str {
+    match status.get("qosClass").and_then(Value::as_str) {
+        Some("Guaranteed") => "Guaranteed",
+        Some("Burstable") => "Burstable",
+        Some("BestEffort") => "BestEffort",
+        _ => crate::sim::qos::class(spec),
+    }
+}
+
 fn first_status(status: &Value) -> bool {
     status["phase"].as_str().unwrap_or("Pending") == "Pending"
         && status.get("containerStatuses").is_none()

@@ -36,6 +36,8 @@ pub struct Starting {
     conditions: [(bool, u64); 5],
     ip: Option<String>,
     containers: Vec<Container>,
+    /// `qosClass`, as the API server set it at creation.
+    qos: &'static str,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,7 +70,7 @@ impl Container {
 impl Starting {
     /// What the kubelet writes first: the pod scheduled and initialized, its containers
     /// being created.
-    pub fn pending(containers: Vec<Container>, now: u64) -> Self {
+    pub fn pending(containers: Vec<Container>, now: u64, qos: &'static str) -> Self {
         let mut conditions = [(false, now); 5];
         conditions[1].0 = true;
         conditions[4].0 = true;
@@ -78,6 +80,7 @@ impl Starting {
             conditions,
             ip: None,
             containers,
+            qos,
         }
     }
 
@@ -183,7 +186,7 @@ impl Starting {
             ("conditions", Value::Array(conditions)),
             ("containerStatuses", Value::Array(containers)),
             ("phase", Value::from(self.phase())),
-            ("qosClass", Value::from("BestEffort")),
+            ("qosClass", Value::from(self.qos)),
             ("startTime", ts(self.start)),
         ]);
         if let Some(ip) = &self.ip {

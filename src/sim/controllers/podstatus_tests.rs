@@ -95,6 +95,11 @@ fn typed_and_json_statuses_are_the_same_pods() {
         "kubectl scale deploy web --replicas=5".into(),
         "tick 40".into(),
         "kubectl get pods --show-labels".into(),
+        // Limits: each pod's requests and QoS class come from the admitted template.
+        r#"kubectl patch deploy web -p '{"spec":{"template":{"spec":{"containers":[{"name":"app","resources":{"limits":{"cpu":"1","memory":"64Mi"}}}]}}}}'"#.into(),
+        "tick 2".into(),
+        "kubectl get pods -o yaml".into(),
+        "tick 40".into(),
     ]);
     run(&mut lines, &mut typed, &mut json);
     assert!(
