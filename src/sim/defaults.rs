@@ -18,6 +18,7 @@ fn default(v: &mut Value, key: &str, value: impl FnOnce() -> Value) {
 }
 
 pub fn pod_spec(spec: &mut Value) {
+    canonical_quantities(spec);
     default(spec, "restartPolicy", || json!("Always"));
     default(spec, "terminationGracePeriodSeconds", || json!(30));
     default(spec, "dnsPolicy", || json!("ClusterFirst"));
@@ -84,6 +85,32 @@ pub fn apply(kind: Kind, obj: &mut Value) {
             default(&mut obj["spec"], "priority", || json!(0));
         }
         Kind::Event => {}
+    }
+}
+
+/// Resource quantities as the API server stores them: in canonical form (`0.5` is
+/// `500m`). One that does not parse is left for validation to refuse.
+pub fn canonical_quantities(spec: &mut Value) {
+    for key in ["containers", "initContainers"] {
+        let Some(cs) = spec.get_mut(key).and_then(Value::as_array_mut) else {
+            continue;
+        };
+        for c in cs {
+            for list in ["limits", "requests"] {
+                let Some(m) = c
+                    .get_mut("resources")
+                    .and_then(|r| r.get_mut(list))
+                    .and_then(Value::as_object_mut)
+                else {
+                    continue;
+                };
+                for v in m.values_mut().filter(|v| !v.is_null()) {
+                    if let Ok(text) = super::quantity::canonical(v) {
+                        *v = Value::String(text);
+                    }
+                }
+            }
+        }
     }
 }
 

@@ -21,6 +21,7 @@ pub mod obj;
 pub mod objects;
 pub mod output;
 pub mod qos;
+pub mod quantity;
 pub mod recorder;
 pub mod scenario;
 pub mod session;

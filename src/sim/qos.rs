@@ -1,8 +1,10 @@
 //! A pod's QoS class, as the API server sets `status.qosClass` on create
 //! (`ComputePodQOS`, pkg/apis/core/helper/qos; pod-level resources are alpha in 1.32 and
-//! off), and the resource quantities it compares.
+//! off).
 
 use serde_json::Value;
+
+use super::quantity::Quantity;
 
 /// Guaranteed, Burstable or BestEffort, from the containers' and init containers' CPU
 /// and memory requests and limits (other resources do not count; zero counts as unset).
@@ -68,67 +70,9 @@ impl Totals {
     }
 }
 
-/// A quantity (`500m`, `1.5`, `128Mi`, `2e3`, or a JSON number) in billionths, rounded
-/// up; `None` if it is not one (the API server would have refused it).
-pub fn nanos(v: &Value) -> Option<i128> {
-    let text;
-    let s = match v {
-        Value::String(s) => s.as_str(),
-        Value::Number(n) => {
-            text = n.to_string();
-            text.as_str()
-        }
-        _ => return None,
-    };
-    let split = s
-        .find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | '+' | '-')))
-        .unwrap_or(s.len());
-    let (number, suffix) = s.split_at(split);
-    let (negative, digits) = match number.as_bytes().first()? {
-        b'-' => (true, &number[1..]),
-        b'+' => (false, &number[1..]),
-        _ => (false, number),
-    };
-    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
-    if whole.is_empty() && fraction.is_empty()
-        || !(whole.bytes().chain(fraction.bytes())).all(|b| b.is_ascii_digit())
-    {
-        return None;
-    }
-    // Binary suffixes multiply, decimal ones (and exponents) shift the point.
-    let (multiplier, exponent): (i128, i32) = match suffix {
-        "Ki" => (1 << 10, 0),
-        "Mi" => (1 << 20, 0),
-        "Gi" => (1 << 30, 0),
-        "Ti" => (1 << 40, 0),
-        "Pi" => (1 << 50, 0),
-        "Ei" => (1 << 60, 0),
-        "n" => (1, -9),
-        "u" => (1, -6),
-        "m" => (1, -3),
-        "" => (1, 0),
-        "k" => (1, 3),
-        "M" => (1, 6),
-        "G" => (1, 9),
-        "T" => (1, 12),
-        "P" => (1, 15),
-        "E" => (1, 18),
-        e => (1, e.strip_prefix(['e', 'E'])?.parse().ok()?),
-    };
-    // The digits as an integer of `scale` decimal places, then in billionths.
-    let mut value: i128 = 0;
-    for b in whole.bytes().chain(fraction.bytes()) {
-        value = value.checked_mul(10)?.checked_add(i128::from(b - b'0'))?;
-    }
-    let scale = fraction.len() as i32 - exponent - 9;
-    let mut value = value.checked_mul(multiplier)?;
-    if scale > 0 {
-        let divisor = 10i128.checked_pow(scale as u32)?;
-        value = (value + divisor - 1) / divisor;
-    } else {
-        value = value.checked_mul(10i128.checked_pow((-scale) as u32)?)?;
-    }
-    Some(if negative { -value } else { value })
+/// A quantity in billionths; `None` if it is not one (validation refuses those).
+fn nanos(v: &Value) -> Option<i128> {
+    Quantity::from_json(v).ok().map(|q| q.nanos())
 }
 
 #[cfg(test)]
@@ -136,29 +80,6 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-
-    #[test]
-    fn quantities_in_billionths() {
-        let n = |v: Value| nanos(&v);
-        assert_eq!(n(json!("500m")), n(json!("0.5")));
-        assert_eq!(n(json!("1")), Some(1_000_000_000));
-        assert_eq!(n(json!(2)), Some(2_000_000_000));
-        assert_eq!(n(json!("1Gi")), n(json!("1024Mi")));
-        assert_eq!(n(json!("1k")), n(json!("1e3")));
-        assert_eq!(n(json!("1.5Ki")), Some(1536 * 1_000_000_000));
-        assert_eq!(n(json!("100n")), Some(100));
-        assert_eq!(n(json!("0.1n")), Some(1), "rounded up");
-        assert_eq!(n(json!("-1")), Some(-1_000_000_000));
-        for bad in [
-            json!("abc"),
-            json!("1x"),
-            json!(""),
-            json!("."),
-            json!(true),
-        ] {
-            assert_eq!(n(bad.clone()), None, "{bad}");
-        }
-    }
 
     fn spec(containers: Value) -> Value {
         json!({"containers": containers})

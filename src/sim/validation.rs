@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::api::ApiError;
 use super::kind::Kind;
 use super::obj;
+use super::quantity::Quantity;
 
 /// `field.Invalid`'s body for an integer (Go's `%v`).
 fn nonnegative(errs: &mut Vec<String>, field: &str, v: Option<i64>) {
@@ -91,6 +92,7 @@ fn int_or_percent(v: &Value) -> Option<i64> {
 /// ValidateDeploymentSpec / ValidateReplicaSetSpec, and on update (apps/v1) the
 /// selector's immutability.
 pub fn spec(kind: Kind, o: &Value, old: Option<&Value>) -> Result<(), ApiError> {
+    quantities(kind, o)?;
     if !matches!(kind, Kind::Deployment | Kind::ReplicaSet) {
         return Ok(());
     }
@@ -136,9 +138,22 @@ pub fn spec(kind: Kind, o: &Value, old: Option<&Value>) -> Result<(), ApiError> 
                         ));
                     }
                 }
+                resources(
+                    &mut errs,
+                    &format!("spec.template.spec.containers[{i}].resources"),
+                    &c["resources"],
+                );
             }
         }
         _ => errs.push("spec.template.spec.containers: Required value".into()),
+    }
+    let init = spec["template"]["spec"]["initContainers"].as_array();
+    for (i, c) in init.into_iter().flatten().enumerate() {
+        resources(
+            &mut errs,
+            &format!("spec.template.spec.initContainers[{i}].resources"),
+            &c["resources"],
+        );
     }
     if kind == Kind::Deployment {
         strategy(&mut errs, &spec["strategy"]);
@@ -177,6 +192,69 @@ pub fn spec(kind: Kind, o: &Value, old: Option<&Value>) -> Result<(), ApiError> 
 /// The int32 fields a request must decode into before any validation: a number that is
 /// not a whole int32 is refused as the server's JSON decoder refuses it. Past that, the
 /// demo's own limit on replicas, which a real cluster would accept.
+/// ValidateResourceRequirements for CPU, memory and the like: no negative quantity, and
+/// no request above its limit. Quantities print in canonical form, as the API's do.
+fn resources(errs: &mut Vec<String>, path: &str, r: &Value) {
+    let read = |list: &str| -> Vec<(String, Quantity)> {
+        r[list]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter_map(|(k, v)| Some((k.clone(), Quantity::from_json(v).ok()?)))
+            .collect()
+    };
+    let (limits, requests) = (read("limits"), read("requests"));
+    for (list, items) in [("limits", &limits), ("requests", &requests)] {
+        for (name, q) in items.iter().filter(|(_, q)| q.nanos() < 0) {
+            errs.push(format!(
+                "{path}.{list}[{name}]: Invalid value: \"{}\": must be greater than or equal to 0",
+                q.canonical()
+            ));
+        }
+    }
+    for (name, request) in &requests {
+        if let Some((_, limit)) = limits.iter().find(|(n, _)| n == name)
+            && request.nanos() > limit.nanos()
+        {
+            errs.push(format!(
+                "{path}.requests: Invalid value: \"{}\": must be less than or equal to {name} limit of {}",
+                request.canonical(),
+                limit.canonical()
+            ));
+        }
+    }
+}
+
+/// The resource quantities of a pod spec (a workload's template, or a pod's own) decode:
+/// the API server refuses the request body otherwise.
+fn quantities(kind: Kind, o: &Value) -> Result<(), ApiError> {
+    let spec = match kind {
+        Kind::Deployment | Kind::ReplicaSet => &o["spec"]["template"]["spec"],
+        Kind::Pod => &o["spec"],
+        Kind::Event => return Ok(()),
+    };
+    let lists = ["containers", "initContainers"]
+        .iter()
+        .filter_map(|k| spec.get(*k).and_then(Value::as_array))
+        .flatten()
+        .flat_map(|c| ["limits", "requests"].map(|l| &c["resources"][l]))
+        .filter_map(Value::as_object);
+    for list in lists {
+        for v in list.values().filter(|v| !v.is_null()) {
+            if let Err(e) = Quantity::from_json(v) {
+                return Err(ApiError {
+                    reason: super::api::Reason::BadRequest,
+                    message: format!(
+                        "{kind} in version \"v1\" cannot be handled as a {kind}: {e}",
+                        kind = kind.kind_name()
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 fn decodes(kind: Kind, spec: &Value) -> Result<(), ApiError> {
     let go_struct = match kind {
         Kind::Deployment => "DeploymentSpec",
@@ -330,6 +408,42 @@ mod tests {
 
     fn check(d: &Value, old: Option<&Value>) -> String {
         spec(Kind::Deployment, d, old).map_or_else(|e| e.message, |()| "ok".into())
+    }
+
+    #[test]
+    fn resource_quantities_decode_and_requests_stay_within_limits() {
+        let mut d = deployment("web", "nginx:1.27", 3);
+        crate::sim::defaults::apply(Kind::Deployment, &mut d);
+        let resources = &mut d["spec"]["template"]["spec"]["containers"][0]["resources"];
+        *resources = json!({"limits": {"cpu": "lots"}, "requests": {"memory": null}});
+        let err = spec(Kind::Deployment, &d, None).unwrap_err();
+        assert_eq!(err.reason, super::super::api::Reason::BadRequest);
+        assert_eq!(
+            err.message,
+            "Deployment in version \"v1\" cannot be handled as a Deployment: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
+        );
+        let pod = json!({"spec": {"initContainers": [{"resources": {"requests": {"cpu": "1x"}}}]}});
+        assert!(
+            spec(Kind::Pod, &pod, None)
+                .unwrap_err()
+                .message
+                .starts_with("Pod in version \"v1\" cannot be handled as a Pod: ")
+        );
+        d["spec"]["template"]["spec"]["containers"][0]["resources"] =
+            json!({"limits": {"cpu": 0.5, "memory": "1Gi"}});
+        assert!(spec(Kind::Deployment, &d, None).is_ok());
+        d["spec"]["template"]["spec"]["containers"][0]["resources"] =
+            json!({"limits": {"cpu": "1"}, "requests": {"cpu": "1.5"}});
+        assert_eq!(
+            check(&d, None),
+            "The Deployment \"web\" is invalid: spec.template.spec.containers[0].resources.requests: Invalid value: \"1500m\": must be less than or equal to cpu limit of 1"
+        );
+        d["spec"]["template"]["spec"]["containers"][0]["resources"] = json!({});
+        d["spec"]["template"]["spec"]["initContainers"] = json!([{"name": "init", "image": "busybox", "resources": {"limits": {"memory": "-64Mi"}}}]);
+        assert_eq!(
+            check(&d, None),
+            "The Deployment \"web\" is invalid: spec.template.spec.initContainers[0].resources.limits[memory]: Invalid value: \"-64Mi\": must be greater than or equal to 0"
+        );
     }
 
     #[test]

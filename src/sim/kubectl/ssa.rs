@@ -53,6 +53,11 @@ pub fn server_side_apply(
             kind.group_resource()
         )));
     }
+    // The server compares the configuration as it decodes it: quantities canonical.
+    let mut config = config;
+    if let Some(spec) = config.pointer_mut("/spec/template/spec") {
+        crate::sim::defaults::canonical_quantities(spec);
+    }
     let name = obj::name(&config).to_string();
     let rv = crate::sim::api::precondition(&config).map(str::to_string);
     let time = rfc3339(cluster.now());
