@@ -105,18 +105,7 @@ impl Quantity {
         let suffix = match (format, exponent) {
             (_, 0) => String::new(),
             (Format::DecimalExponent, e) => format!("e{e}"),
-            (_, e) => match e {
-                -9 => "n".into(),
-                -6 => "u".into(),
-                -3 => "m".into(),
-                3 => "k".into(),
-                6 => "M".into(),
-                9 => "G".into(),
-                12 => "T".into(),
-                15 => "P".into(),
-                18 => "E".into(),
-                e => format!("e{e}"),
-            },
+            (_, e) => decimal_suffix(e).map_or_else(|| format!("e{e}"), str::to_string),
         };
         format!("{sign}{mantissa}{suffix}")
     }
@@ -285,39 +274,42 @@ fn split(s: &str) -> Result<Parts<'_>, QuantityError> {
     })
 }
 
+/// The suffixes and what they stand for: base, exponent, format.
+const SUFFIXES: [(&str, u32, i32, Format); 16] = [
+    ("n", 10, -9, Format::DecimalSI),
+    ("u", 10, -6, Format::DecimalSI),
+    ("m", 10, -3, Format::DecimalSI),
+    ("", 10, 0, Format::DecimalSI),
+    ("k", 10, 3, Format::DecimalSI),
+    ("M", 10, 6, Format::DecimalSI),
+    ("G", 10, 9, Format::DecimalSI),
+    ("T", 10, 12, Format::DecimalSI),
+    ("P", 10, 15, Format::DecimalSI),
+    ("E", 10, 18, Format::DecimalSI),
+    ("Ki", 2, 10, Format::BinarySI),
+    ("Mi", 2, 20, Format::BinarySI),
+    ("Gi", 2, 30, Format::BinarySI),
+    ("Ti", 2, 40, Format::BinarySI),
+    ("Pi", 2, 50, Format::BinarySI),
+    ("Ei", 2, 60, Format::BinarySI),
+];
+
 /// A suffix's base, exponent and format (`suffixHandler.interpret`).
 fn interpret(suffix: &str) -> Option<(u32, i32, Format)> {
-    let decimal = match suffix {
-        "n" => Some(-9),
-        "u" => Some(-6),
-        "m" => Some(-3),
-        "" => Some(0),
-        "k" => Some(3),
-        "M" => Some(6),
-        "G" => Some(9),
-        "T" => Some(12),
-        "P" => Some(15),
-        "E" => Some(18),
-        _ => None,
-    };
-    if let Some(e) = decimal {
-        return Some((10, e, Format::DecimalSI));
-    }
-    let binary = match suffix {
-        "Ki" => Some(10),
-        "Mi" => Some(20),
-        "Gi" => Some(30),
-        "Ti" => Some(40),
-        "Pi" => Some(50),
-        "Ei" => Some(60),
-        _ => None,
-    };
-    if let Some(e) = binary {
-        return Some((2, e, Format::BinarySI));
+    if let Some(&(_, base, exponent, format)) = SUFFIXES.iter().find(|s| s.0 == suffix) {
+        return Some((base, exponent, format));
     }
     let exponent = suffix.strip_prefix(['e', 'E']).filter(|e| !e.is_empty())?;
     let e: i64 = exponent.parse().ok()?;
     Some((10, i32::try_from(e).ok()?, Format::DecimalExponent))
+}
+
+/// The decimal suffix of an exponent, as [`SUFFIXES`] has it.
+fn decimal_suffix(exponent: i32) -> Option<&'static str> {
+    SUFFIXES
+        .iter()
+        .find(|s| s.1 == 10 && s.2 == exponent)
+        .map(|s| s.0)
 }
 
 #[cfg(test)]
