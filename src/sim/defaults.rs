@@ -130,7 +130,9 @@ fn requests_from_limits(spec: &mut Value) {
                 continue;
             };
             let resources = &mut c["resources"];
-            default(resources, "requests", || json!({}));
+            if resources["requests"].is_null() {
+                resources["requests"] = json!({});
+            }
             for (k, v) in limits {
                 default(&mut resources["requests"], &k, || v);
             }
@@ -287,5 +289,37 @@ fn template(t: &mut Value) {
     default(&mut t["metadata"], "creationTimestamp", || Value::Null);
     if t["spec"].is_object() {
         pod_spec(&mut t["spec"]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pod_asks_for_its_limits_and_a_template_keeps_what_it_was_given() {
+        let resources =
+            json!({"limits": {"cpu": 0.5, "memory": "1024Mi"}, "requests": {"cpu": "100m"}});
+        let container = json!({"name": "app", "image": "nginx:1.27", "resources": resources});
+        let mut pod = json!({"spec": {"containers": [container.clone()],
+            "initContainers": [{"name": "init", "image": "busybox",
+                "resources": {"limits": {"cpu": "1"}, "requests": null}}]}});
+        apply(Kind::Pod, &mut pod);
+        assert_eq!(
+            pod["spec"]["containers"][0]["resources"],
+            json!({"limits": {"cpu": "500m", "memory": "1Gi"},
+                   "requests": {"cpu": "100m", "memory": "1Gi"}})
+        );
+        assert_eq!(
+            pod["spec"]["initContainers"][0]["resources"]["requests"],
+            json!({"cpu": "1"})
+        );
+        let mut d = json!({"spec": {"template": {"spec": {"containers": [container]}}}});
+        apply(Kind::Deployment, &mut d);
+        assert_eq!(
+            d["spec"]["template"]["spec"]["containers"][0]["resources"],
+            json!({"limits": {"cpu": "500m", "memory": "1Gi"}, "requests": {"cpu": "100m"}}),
+            "canonical, but no requests added"
+        );
     }
 }

@@ -377,8 +377,6 @@ impl Kubelet {
     }
 }
 
-/// Whether the kubelet writes a pod's first status now: it is Pending and lists no
-/// containers yet.
 /// The QoS class the kubelet reports: the one the API server stored (`GetPodQOS`), or
 /// the spec's for a status without a known one.
 fn qos_class(status: &Value, spec: &Value) -> &'static str {
@@ -390,6 +388,8 @@ fn qos_class(status: &Value, spec: &Value) -> &'static str {
     }
 }
 
+/// Whether the kubelet writes a pod's first status now: it is Pending and lists no
+/// containers yet.
 fn first_status(status: &Value) -> bool {
     status["phase"].as_str().unwrap_or("Pending") == "Pending"
         && status.get("containerStatuses").is_none()
