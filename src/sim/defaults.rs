@@ -89,25 +89,32 @@ pub fn apply(kind: Kind, obj: &mut Value) {
 }
 
 /// Resource quantities as the API server stores them: in canonical form (`0.5` is
-/// `500m`). One that does not parse is left for validation to refuse.
+/// `500m`, a null one is `0`), and an empty or null list left out (`omitempty`). One that
+/// does not parse is left for validation to refuse.
 pub fn canonical_quantities(spec: &mut Value) {
     for key in ["containers", "initContainers"] {
         let Some(cs) = spec.get_mut(key).and_then(Value::as_array_mut) else {
             continue;
         };
         for c in cs {
+            let Some(resources) = c.get_mut("resources").and_then(Value::as_object_mut) else {
+                continue;
+            };
             for list in ["limits", "requests"] {
-                let Some(m) = c
-                    .get_mut("resources")
-                    .and_then(|r| r.get_mut(list))
-                    .and_then(Value::as_object_mut)
-                else {
-                    continue;
-                };
-                for v in m.values_mut().filter(|v| !v.is_null()) {
-                    if let Ok(text) = super::quantity::canonical(v) {
-                        *v = Value::String(text);
+                if let Some(m) = resources.get_mut(list).and_then(Value::as_object_mut) {
+                    for v in m.values_mut() {
+                        if let Ok(text) = super::quantity::canonical(v) {
+                            *v = Value::String(text);
+                        } else if v.is_null() {
+                            *v = Value::from("0");
+                        }
                     }
+                }
+                let empty = resources
+                    .get(list)
+                    .is_some_and(|l| l.is_null() || l.as_object().is_some_and(|m| m.is_empty()));
+                if empty {
+                    resources.remove(list);
                 }
             }
         }
@@ -313,6 +320,13 @@ mod tests {
         assert_eq!(
             pod["spec"]["initContainers"][0]["resources"]["requests"],
             json!({"cpu": "1"})
+        );
+        let mut empty = json!({"spec": {"containers": [{"name": "app", "image": "nginx",
+            "resources": {"limits": {}, "requests": {"cpu": null}}}]}});
+        apply(Kind::Pod, &mut empty);
+        assert_eq!(
+            empty["spec"]["containers"][0]["resources"],
+            json!({"requests": {"cpu": "0"}})
         );
         let mut d = json!({"spec": {"template": {"spec": {"containers": [container]}}}});
         apply(Kind::Deployment, &mut d);

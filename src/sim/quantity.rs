@@ -55,7 +55,7 @@ impl Quantity {
     pub fn from_json(v: &Value) -> Result<Self, QuantityError> {
         match v {
             Value::String(s) => parse(s.trim()),
-            Value::Number(n) => parse(&n.to_string()),
+            Value::Number(n) => parse(&go_number(n)),
             _ => Err(QuantityError::Format),
         }
     }
@@ -105,9 +105,31 @@ impl Quantity {
         let suffix = match (format, exponent) {
             (_, 0) => String::new(),
             (Format::DecimalExponent, e) => format!("e{e}"),
-            (_, e) => decimal_suffix(e).map_or_else(|| format!("e{e}"), str::to_string),
+            // A decimal exponent without a suffix prints none: the server ignores the
+            // failed lookup (1000E is stored as 1).
+            (_, e) => decimal_suffix(e).unwrap_or("").to_string(),
         };
         format!("{sign}{mantissa}{suffix}")
+    }
+}
+
+/// A JSON number as kubectl's encoder writes it (Go's `encoding/json`): a float in plain
+/// decimal from 1e-6 to 1e21, in exponent form outside.
+fn go_number(n: &serde_json::Number) -> String {
+    match n.as_f64() {
+        Some(f) if !(n.is_i64() || n.is_u64()) => {
+            if f == 0.0 || (1e-6..1e21).contains(&f.abs()) {
+                format!("{f}")
+            } else {
+                // Go writes a positive exponent with its sign: 1e+21.
+                let text = format!("{f:e}");
+                match text.split_once('e') {
+                    Some((m, e)) if !e.starts_with('-') => format!("{m}e+{e}"),
+                    _ => text,
+                }
+            }
+        }
+        _ => n.to_string(),
     }
 }
 
@@ -130,6 +152,11 @@ pub fn parse(s: &str) -> Result<Quantity, QuantityError> {
     }
     let parts = split(s)?;
     let (base, exponent, format) = interpret(parts.suffix).ok_or(QuantityError::Suffix)?;
+    let fast = fast_path(&parts, base, exponent);
+    // The slow path parses the number text as a decimal, which needs a digit.
+    if fast.is_none() && !parts.value.bytes().any(|b| b.is_ascii_digit()) {
+        return Err(QuantityError::Numeric);
+    }
     let digits = format!("{}{}", parts.num, parts.denom);
     // The value of `digits` times base^exponent, less the fraction's places, in billionths,
     // rounded away from zero.
@@ -139,11 +166,11 @@ pub fn parse(s: &str) -> Result<Quantity, QuantityError> {
             .saturating_mul(10)
             .saturating_add(i128::from(b - b'0'));
     }
-    let mut shift = -(parts.denom.len() as i32) + 9;
+    let mut shift = 9i32.saturating_sub(parts.denom.len() as i32);
     if base == 2 {
         value = value.saturating_mul(1i128 << exponent.clamp(0, 60));
     } else {
-        shift += exponent;
+        shift = shift.saturating_add(exponent);
     }
     let nanos = if shift >= 0 {
         value.saturating_mul(10i128.saturating_pow(shift as u32))
@@ -155,8 +182,13 @@ pub fn parse(s: &str) -> Result<Quantity, QuantityError> {
             None => i128::from(value != 0),
         }
     };
+    // The slow path caps a binary quantity at the largest int64.
+    let nanos = match (format, fast) {
+        (Format::BinarySI, None) => nanos.min(i128::from(i64::MAX) * NANO),
+        _ => nanos,
+    };
     let nanos = if parts.positive { nanos } else { -nanos };
-    let kept = kept(&parts, base, exponent).then(|| s.to_string());
+    let kept = (fast == Some(true)).then(|| s.to_string());
     // A binary quantity below one prints as decimal.
     let format = match format {
         Format::BinarySI if nanos != 0 && nanos.abs() < NANO => Format::DecimalSI,
@@ -169,9 +201,10 @@ pub fn parse(s: &str) -> Result<Quantity, QuantityError> {
     })
 }
 
-/// Whether the API server keeps the text as written: the fast path of `ParseQuantity`,
-/// which reuses a string that is in canonical form already.
-fn kept(parts: &Parts<'_>, base: u32, exponent: i32) -> bool {
+/// Whether `ParseQuantity` takes its fast path (int64 arithmetic), and then whether it
+/// keeps the text as written, which it does for a string in canonical form already.
+/// `None`: the slow path (arbitrary precision), which never keeps the text.
+fn fast_path(parts: &Parts<'_>, base: u32, exponent: i32) -> Option<bool> {
     let digits = parts.num.len() + parts.denom.len();
     let precision = match (base, parts.denom.is_empty()) {
         (2, true) => 15 - parts.num.len() as i32 - (exponent as f32 * 3.0 / 10.0) as i32 - 1,
@@ -179,34 +212,32 @@ fn kept(parts: &Parts<'_>, base: u32, exponent: i32) -> bool {
         _ => 18 - digits as i32,
     };
     if precision < 0 {
-        return false;
+        return None;
     }
     let scale = if base == 2 {
         -(parts.denom.len() as i32)
     } else {
-        exponent - parts.denom.len() as i32
+        exponent.saturating_sub(parts.denom.len() as i32)
     };
     if scale < -9 {
-        return false;
+        return None;
     }
     let shifted = format!("{}{}", parts.num, parts.denom);
-    let Ok(value) = shifted.parse::<i64>() else {
-        return false;
-    };
+    let value = shifted.parse::<i64>().ok()?;
     let multiplier: i64 = if base == 2 { 1 << exponent } else { 1 };
-    if value.checked_mul(multiplier).is_none() {
-        return false;
-    }
-    if base == 2 {
+    value.checked_mul(multiplier)?;
+    Some(if base == 2 {
         exponent % 10 == 0 && value & 0x07 != 0
     } else {
         scale % 3 == 0 && !shifted.ends_with("000") && !shifted.starts_with('0')
-    }
+    })
 }
 
 /// A quantity's text taken apart (`parseQuantityString`).
 struct Parts<'a> {
     positive: bool,
+    /// The number as written, sign included, without the suffix.
+    value: &'a str,
     /// Digits before the point, leading zeros stripped ("0" for none).
     num: &'a str,
     /// Digits after the point.
@@ -232,6 +263,7 @@ fn split(s: &str) -> Result<Parts<'_>, QuantityError> {
     }
     let zero = Parts {
         positive,
+        value: "0",
         num: "0",
         denom: "",
         suffix: "",
@@ -253,6 +285,7 @@ fn split(s: &str) -> Result<Parts<'_>, QuantityError> {
         }
         denom = &s[start..pos];
     }
+    let value = &s[..pos];
     let suffix_start = pos;
     while pos < end && b"eEinumkKMGTP".contains(&b[pos]) {
         pos += 1;
@@ -268,6 +301,7 @@ fn split(s: &str) -> Result<Parts<'_>, QuantityError> {
     }
     Ok(Parts {
         positive,
+        value,
         num,
         denom,
         suffix: &s[suffix_start..],
@@ -301,7 +335,8 @@ fn interpret(suffix: &str) -> Option<(u32, i32, Format)> {
     }
     let exponent = suffix.strip_prefix(['e', 'E']).filter(|e| !e.is_empty())?;
     let e: i64 = exponent.parse().ok()?;
-    Some((10, i32::try_from(e).ok()?, Format::DecimalExponent))
+    // Go's int32() conversion wraps, as the server's does.
+    Some((10, e as i32, Format::DecimalExponent))
 }
 
 /// The decimal suffix of an exponent, as [`SUFFIXES`] has it.
@@ -354,6 +389,27 @@ mod tests {
         }
         assert_eq!(canonical(&json!(2)), Ok("2".to_string()));
         assert_eq!(canonical(&json!(0.25)), Ok("250m".to_string()));
+        // Numbers as kubectl's encoder writes them.
+        assert_eq!(canonical(&json!(0.000001)), Ok("1u".to_string()));
+        assert_eq!(canonical(&json!(1e16)), Ok("10P".to_string()));
+        assert_eq!(canonical(&json!(1e21)), Ok("1e+21".to_string()));
+        assert_eq!(canonical(&json!(1e-7)), Ok("100e-9".to_string()));
+        // The server's own limits: a binary quantity caps at the largest int64, and a
+        // decimal exponent with no suffix prints none.
+        assert_eq!(
+            canonical(&json!("8Ei")),
+            Ok("9223372036854775807".to_string())
+        );
+        assert_eq!(canonical(&json!("1000E")), Ok("1".to_string()));
+        assert_eq!(
+            canonical(&json!("1e2147483646")),
+            Ok("1e2147483646".to_string()),
+            "no overflow"
+        );
+        assert_eq!(
+            canonical(&json!("1e4294967296")),
+            Ok("1e4294967296".to_string())
+        );
     }
 
     #[test]
@@ -374,6 +430,13 @@ mod tests {
         assert_eq!(canonical(&json!("1Qi")), Err(QuantityError::Format));
         assert_eq!(canonical(&json!("1ki")), Err(QuantityError::Suffix));
         assert_eq!(canonical(&json!("1e")), Err(QuantityError::Suffix));
+        assert_eq!(canonical(&json!("Pi")), Err(QuantityError::Numeric));
+        assert_eq!(canonical(&json!("e-10")), Err(QuantityError::Numeric));
+        assert_eq!(
+            canonical(&json!("Ki")),
+            Ok("0".to_string()),
+            "the fast path reads 0"
+        );
         assert_eq!(canonical(&json!(true)), Err(QuantityError::Format));
         assert!(
             QuantityError::Format

@@ -93,6 +93,11 @@ fn int_or_percent(v: &Value) -> Option<i64> {
 /// selector's immutability.
 pub fn spec(kind: Kind, o: &Value, old: Option<&Value>) -> Result<(), ApiError> {
     quantities(kind, o)?;
+    if kind == Kind::Pod {
+        let mut errs = Vec::new();
+        pod_resources(&mut errs, "spec", &o["spec"]);
+        return invalid(kind, o, errs);
+    }
     if !matches!(kind, Kind::Deployment | Kind::ReplicaSet) {
         return Ok(());
     }
@@ -138,23 +143,11 @@ pub fn spec(kind: Kind, o: &Value, old: Option<&Value>) -> Result<(), ApiError> 
                         ));
                     }
                 }
-                resources(
-                    &mut errs,
-                    &format!("spec.template.spec.containers[{i}].resources"),
-                    &c["resources"],
-                );
             }
         }
         _ => errs.push("spec.template.spec.containers: Required value".into()),
     }
-    let init = spec["template"]["spec"]["initContainers"].as_array();
-    for (i, c) in init.into_iter().flatten().enumerate() {
-        resources(
-            &mut errs,
-            &format!("spec.template.spec.initContainers[{i}].resources"),
-            &c["resources"],
-        );
-    }
+    pod_resources(&mut errs, "spec.template.spec", &spec["template"]["spec"]);
     if kind == Kind::Deployment {
         strategy(&mut errs, &spec["strategy"]);
     }
@@ -192,6 +185,19 @@ pub fn spec(kind: Kind, o: &Value, old: Option<&Value>) -> Result<(), ApiError> 
 /// The int32 fields a request must decode into before any validation: a number that is
 /// not a whole int32 is refused as the server's JSON decoder refuses it. Past that, the
 /// demo's own limit on replicas, which a real cluster would accept.
+/// [`resources`] of each container, then each init container, of the pod spec at `path`.
+fn pod_resources(errs: &mut Vec<String>, path: &str, spec: &Value) {
+    for list in ["containers", "initContainers"] {
+        for (i, c) in spec[list].as_array().into_iter().flatten().enumerate() {
+            resources(
+                errs,
+                &format!("{path}.{list}[{i}].resources"),
+                &c["resources"],
+            );
+        }
+    }
+}
+
 /// ValidateResourceRequirements for CPU, memory and the like: no negative quantity, and
 /// no request above its limit. Quantities print in canonical form, as the API's do.
 fn resources(errs: &mut Vec<String>, path: &str, r: &Value) {
@@ -437,6 +443,12 @@ mod tests {
         assert_eq!(
             check(&d, None),
             "The Deployment \"web\" is invalid: spec.template.spec.containers[0].resources.requests: Invalid value: \"1500m\": must be less than or equal to cpu limit of 1"
+        );
+        let pod = json!({"metadata": {"name": "x"}, "spec": {"containers": [{"name": "app",
+            "resources": {"limits": {"cpu": "1"}, "requests": {"cpu": "2"}}}]}});
+        assert_eq!(
+            spec(Kind::Pod, &pod, None).unwrap_err().message,
+            "The Pod \"x\" is invalid: spec.containers[0].resources.requests: Invalid value: \"2\": must be less than or equal to cpu limit of 1"
         );
         d["spec"]["template"]["spec"]["containers"][0]["resources"] = json!({});
         d["spec"]["template"]["spec"]["initContainers"] = json!([{"name": "init", "image": "busybox", "resources": {"limits": {"memory": "-64Mi"}}}]);
