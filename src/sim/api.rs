@@ -410,12 +410,6 @@ impl ApiServer {
         });
     }
 
-    pub fn random_suffix(&mut self, n: usize) -> String {
-        let mut s = String::with_capacity(n);
-        self.push_random_suffix(&mut s, n);
-        s
-    }
-
     fn push_random_suffix(&mut self, s: &mut String, n: usize) {
         for _ in 0..n {
             s.push(NAME_ALPHABET[self.rng.random_range(0..NAME_ALPHABET.len())] as char);
@@ -1236,7 +1230,8 @@ mod tests {
         // draws a uid), from a twin with the same seed; then that name is taken first.
         let mut twin = ApiServer::new(ChaCha8Rng::seed_from_u64(1));
         let _ = twin.uid();
-        let taken = format!("web-{}", twin.random_suffix(5));
+        let mut taken = "web-".to_string();
+        twin.push_random_suffix(&mut taken, 5);
         let mut api = ApiServer::new(ChaCha8Rng::seed_from_u64(1));
         api.create(Kind::Pod, json!({"metadata": {"name": taken}}), 0)
             .unwrap();

@@ -38,16 +38,17 @@ type Key = Cow<'static, str>;
 
 const TOP_KEYS: [&str; 5] = ["apiVersion", "kind", "metadata", "spec", "status"];
 
+fn top_key(name: &str) -> Option<&'static str> {
+    TOP_KEYS.iter().find(|k| **k == name).copied()
+}
+
 fn key(name: &str) -> Key {
-    match TOP_KEYS.iter().find(|k| **k == name) {
-        Some(k) => Cow::Borrowed(k),
-        None => Cow::Owned(name.to_string()),
-    }
+    top_key(name).map_or_else(|| Cow::Owned(name.to_string()), Cow::Borrowed)
 }
 
 /// [`key`] of a name already owned.
 fn owned_key(name: String) -> Key {
-    match TOP_KEYS.iter().find(|k| **k == name) {
+    match top_key(&name) {
         Some(k) => Cow::Borrowed(k),
         None => Cow::Owned(name),
     }

@@ -542,7 +542,7 @@ fn pull_events(api: &mut ApiServer, pod: &Stored, after: &Value, now: u64) {
                 message,
                 component: COMPONENT,
             };
-            api.record_event(pod.value(), Kind::Pod, note, now);
+            api.record_event(pod, Kind::Pod, note, now);
         }
     }
 }
