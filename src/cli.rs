@@ -238,7 +238,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Demo { id }) => return study(&cli, Open::Demo(id.clone())),
         Some(command) => command,
     };
-    let mut out = std::io::stdout().lock();
+    // Taken per command, never across the terminal app: a lock held there would block
+    // the signal thread's last-resort restore.
+    let out = &mut std::io::stdout();
     match command {
         Command::List { format } => {
             let loaded = load_all(&cli);
@@ -247,7 +249,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 Format::Table => show::list_table(&loaded.deck),
                 Format::Json => show::list_json(&loaded.deck)?,
             };
-            write_out(&mut out, &text)?;
+            write_out(out, &text)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Show { id } => {
@@ -256,7 +258,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             match loaded.deck.question(id) {
                 Some(q) => {
                     let text = show::question(&loaded.deck, q, styled(&std::io::stdout()));
-                    write_out(&mut out, &text)?;
+                    write_out(out, &text)?;
                     Ok(ExitCode::SUCCESS)
                 }
                 None => Ok(no_such_question(&loaded.deck, id)),
@@ -352,8 +354,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 let (sources, errors) = content::read_paths(paths);
                 content::load(sources, errors, &SimCatalog)
             };
-            write_out(&mut out, &loaded.render(styled(&std::io::stdout())))?;
-            write_out(&mut out, &show::check_summary(&loaded))?;
+            write_out(out, &loaded.render(styled(&std::io::stdout())))?;
+            write_out(out, &show::check_summary(&loaded))?;
             let code = if loaded.is_clean() {
                 ExitCode::SUCCESS
             } else {
@@ -564,9 +566,12 @@ fn write_out(out: &mut impl Write, text: &str) -> Result<()> {
     }
 }
 
-/// `kubedrill sim`: stdin lines in, what each prints out, in order.
+/// Longest stdin line `kubedrill sim` runs; a longer one is refused, with its number.
+const MAX_SIM_LINE: usize = 1024 * 1024;
+
+/// `kubedrill sim`: stdin lines in, what each prints out, in order. With `--export`
+/// stdout carries the replay script alone and what the lines print goes to stderr.
 fn sim(scenario: &str, seed: u64, echo: bool, export: bool) -> Result<ExitCode> {
-    use std::io::BufRead;
     let mut session = match crate::sim::session::Session::new(scenario, seed) {
         Ok(s) => s,
         Err(e) => {
@@ -574,27 +579,120 @@ fn sim(scenario: &str, seed: u64, echo: bool, export: bool) -> Result<ExitCode> 
             return Ok(ExitCode::from(1));
         }
     };
-    let stdin = std::io::stdin();
-    let mut out = std::io::stdout().lock();
+    let mut stdin = std::io::stdin().lock();
+    let mut stdout = std::io::stdout().lock();
     let mut err = std::io::stderr().lock();
-    for line in stdin.lock().lines() {
-        let line = line?;
+    let mut bad_input = false;
+    let mut buf = Vec::new();
+    for number in 1.. {
+        let line = match read_line(&mut stdin, &mut buf)? {
+            Line::End => break,
+            Line::Text(t) => t,
+            Line::TooLong => {
+                bad_input = true;
+                write_out(
+                    &mut err,
+                    &format!(
+                        "error: stdin line {number} is longer than {MAX_SIM_LINE} bytes; skipped\n"
+                    ),
+                )?;
+                continue;
+            }
+            Line::NotUtf8 { column, byte } => {
+                bad_input = true;
+                write_out(
+                    &mut err,
+                    &format!(
+                        "error: stdin line {number} is not valid UTF-8 (byte 0x{byte:02X} at \
+                         column {column}); skipped\n"
+                    ),
+                )?;
+                continue;
+            }
+        };
         if echo {
-            write_out(&mut out, &format!("$ {line}\n"))?;
+            let echoed = format!("$ {line}\n");
+            if export {
+                write_out(&mut err, &echoed)?;
+            } else {
+                write_out(&mut stdout, &echoed)?;
+            }
         }
         let o = session.run_line(&line);
         // In the order kubectl writes them (warnings as they happen, errors last); with
-        // --echo everything goes to stdout so a transcript keeps that order.
+        // --echo everything goes to one stream so a transcript keeps that order.
         for (is_err, text) in o.chunks() {
-            if is_err && !echo {
+            if (is_err && !echo) || export {
                 write_out(&mut err, text)?;
             } else {
-                write_out(&mut out, text)?;
+                write_out(&mut stdout, text)?;
             }
         }
     }
     if export {
-        write_out(&mut out, &session.export_script())?;
+        write_out(&mut stdout, &session.export_script())?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if bad_input {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+enum Line {
+    End,
+    Text(String),
+    TooLong,
+    /// 1-based character column of the first bad byte.
+    NotUtf8 {
+        column: usize,
+        byte: u8,
+    },
+}
+
+/// One line of stdin, without its newline (or CR LF), at most [`MAX_SIM_LINE`] bytes held:
+/// a longer one is read to its end and dropped.
+fn read_line(input: &mut impl std::io::BufRead, buf: &mut Vec<u8>) -> Result<Line> {
+    use std::io::{BufRead, Read};
+    buf.clear();
+    let n = input
+        .by_ref()
+        .take(MAX_SIM_LINE as u64 + 1)
+        .read_until(b'\n', buf)?;
+    if n == 0 {
+        return Ok(Line::End);
+    }
+    if buf.last() != Some(&b'\n') && buf.len() > MAX_SIM_LINE {
+        // Skip the rest of the line without holding it.
+        let mut sink = Vec::new();
+        while input
+            .by_ref()
+            .take(64 * 1024)
+            .read_until(b'\n', &mut sink)?
+            > 0
+        {
+            if sink.last() == Some(&b'\n') {
+                break;
+            }
+            sink.clear();
+        }
+        return Ok(Line::TooLong);
+    }
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+        if buf.last() == Some(&b'\r') {
+            buf.pop();
+        }
+    }
+    match std::str::from_utf8(buf) {
+        Ok(s) => Ok(Line::Text(s.to_string())),
+        Err(e) => {
+            let at = e.valid_up_to();
+            let column = String::from_utf8_lossy(&buf[..at]).chars().count() + 1;
+            Ok(Line::NotUtf8 {
+                column,
+                byte: buf[at],
+            })
+        }
+    }
 }

@@ -2,13 +2,12 @@
 //! validated on its own, then duplicate ids across all of them.
 
 use std::collections::HashMap;
-use std::fs;
-use std::io::Read;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use super::catalog::DemoCatalog;
 use super::diag::Diagnostic;
+use super::files::{ReadError, read_regular, toml_files};
 use super::model::Deck;
 use super::parse::parse_file;
 use super::source::{Origin, Source};
@@ -85,30 +84,24 @@ impl Loaded {
     }
 }
 
-/// Reads one file, refusing oversized and non-UTF-8 ones with a clear message.
+/// Reads one file, refusing oversized, non-regular and non-UTF-8 ones with a clear message.
 pub fn read_source(path: &Path) -> Result<Source, Box<Diagnostic>> {
     let name = path.display().to_string();
     let fail = |msg: String| Box::new(Diagnostic::file(name.clone(), msg));
-    let fail_help =
-        |msg: String, help: &str| Box::new(Diagnostic::file(name.clone(), msg).help(help));
-    let file = fs::File::open(path).map_err(|e| fail(format!("cannot read file: {e}")))?;
-    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-    if len > MAX_FILE_BYTES {
-        return Err(fail_help(
-            format!("file is too large: {len} bytes, the limit is {MAX_FILE_BYTES} bytes (8 MiB)"),
-            "split the content into several topic files",
-        ));
-    }
-    let mut bytes = Vec::with_capacity(len as usize);
-    // Read at most one byte past the limit, in case the file grew after the check.
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| fail(format!("cannot read file: {e}")))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(fail(format!(
-            "file is too large: the limit is {MAX_FILE_BYTES} bytes"
-        )));
-    }
+    let bytes = match read_regular(path, MAX_FILE_BYTES) {
+        Ok(b) => b,
+        Err(ReadError::TooLarge { len, limit }) => {
+            return Err(Box::new(
+                Diagnostic::file(
+                    name.clone(),
+                    format!("file is too large: {len} bytes, the limit is {limit} bytes (8 MiB)"),
+                )
+                .help("split the content into several topic files"),
+            ));
+        }
+        Err(ReadError::NotFound) => return Err(fail("cannot read file: no such file".into())),
+        Err(e) => return Err(fail(e.to_string())),
+    };
     match String::from_utf8(bytes) {
         Ok(text) => Ok(Source::new(name, text, Origin::User)),
         Err(e) => {
@@ -116,62 +109,33 @@ pub fn read_source(path: &Path) -> Result<Source, Box<Diagnostic>> {
             let valid = String::from_utf8_lossy(&e.as_bytes()[..at]).into_owned();
             let line = valid.matches('\n').count() + 1;
             let col = valid.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-            Err(fail_help(
-                format!(
-                    "file is not valid UTF-8: invalid byte 0x{:02X} at line {line}, column {col}",
-                    e.as_bytes()[at]
-                ),
-                "save the file as UTF-8",
+            Err(Box::new(
+                Diagnostic::file(
+                    name.clone(),
+                    format!(
+                        "file is not valid UTF-8: invalid byte 0x{:02X} at line {line}, column {col}",
+                        e.as_bytes()[at]
+                    ),
+                )
+                .help("save the file as UTF-8"),
             ))
         }
     }
 }
 
-/// The `.toml` files under `path` (a file, or a folder searched recursively), sorted so
-/// the load order does not depend on the file system.
-pub fn toml_files(path: &Path) -> Result<Vec<PathBuf>, Box<Diagnostic>> {
-    let meta = fs::metadata(path)
-        .map_err(|e| Diagnostic::file(path.display().to_string(), format!("cannot open: {e}")))?;
-    if meta.is_file() {
-        return Ok(vec![path.to_path_buf()]);
-    }
-    let mut out = Vec::new();
-    let mut stack = vec![path.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let entries = fs::read_dir(&dir).map_err(|e| {
-            Diagnostic::file(
-                dir.display().to_string(),
-                format!("cannot read folder: {e}"),
-            )
-        })?;
-        for entry in entries.flatten() {
-            let p = entry.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|e| e == "toml") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
-}
-
-/// Reads every `.toml` file under each path. Unreadable paths become diagnostics.
+/// Reads every `.toml` file under each path. Unreadable paths become diagnostics; one bad
+/// file or subfolder does not keep the rest of its folder from loading.
 pub fn read_paths(paths: &[PathBuf]) -> (Vec<Source>, Vec<Diagnostic>) {
     let mut sources = Vec::new();
     let mut diags = Vec::new();
     for path in paths {
-        match toml_files(path) {
-            Ok(files) => {
-                for f in files {
-                    match read_source(&f) {
-                        Ok(s) => sources.push(s),
-                        Err(d) => diags.push(*d),
-                    }
-                }
+        let walk = toml_files(path);
+        diags.extend(walk.problems);
+        for f in walk.files {
+            match read_source(&f) {
+                Ok(s) => sources.push(s),
+                Err(d) => diags.push(*d),
             }
-            Err(d) => diags.push(*d),
         }
     }
     (sources, diags)

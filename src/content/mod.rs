@@ -5,6 +5,7 @@
 mod catalog;
 mod diag;
 mod escape;
+pub mod files;
 mod load;
 mod model;
 mod parse;
@@ -14,9 +15,7 @@ mod walk;
 
 pub use catalog::{DemoCatalog, Problem};
 pub use diag::Diagnostic;
-pub use load::{
-    Loaded, MAX_FILE_BYTES, SHIPPED, load, read_paths, read_source, shipped_sources, toml_files,
-};
+pub use load::{Loaded, MAX_FILE_BYTES, SHIPPED, load, read_paths, read_source, shipped_sources};
 pub use model::{
     Challenge, CodeBlock, Deck, Deeper, Demo, Followup, Importance, Level, Pitfall, Question, Tier,
     Topic,

@@ -7,20 +7,17 @@ pub mod complete;
 pub mod config;
 pub mod keymap;
 pub mod screens;
+mod terminal;
 pub mod text;
 pub mod theme;
 
 use std::io::{BufWriter, Stdout, stdout};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
-use ratatui::crossterm::event::{
-    self, DisableMouseCapture, EnableMouseCapture, Event, MouseEventKind,
-};
+use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture, Event, MouseEventKind};
 use ratatui::crossterm::execute;
 
 use crate::content::Loaded;
@@ -28,8 +25,10 @@ use crate::content::Loaded;
 pub use app::{App, Msg, Settings};
 pub use theme::{Theme, ThemeName};
 
-/// Runs the app until the user quits, Ctrl-C, SIGTERM or SIGHUP; the terminal is restored
-/// on every exit path, panics included.
+use terminal::Input;
+
+/// Runs the app until the user quits, Ctrl-C, a signal (TERM, HUP, INT, QUIT) or its
+/// terminal goes away; the terminal is restored on every exit path, panics included.
 pub fn run(loaded: Loaded, settings: Settings) -> Result<()> {
     run_app(App::new(loaded, settings))
 }
@@ -40,28 +39,6 @@ pub fn run_app(mut app: App) -> Result<()> {
     // crossterm would turn every colour change into a bare reset that also drops bold and
     // reverse.
     ratatui::crossterm::style::force_color_output(true);
-
-    let stop = Arc::new(AtomicBool::new(false));
-    #[cfg(unix)]
-    {
-        let signals = [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP];
-        for sig in signals {
-            signal_hook::flag::register(sig, Arc::clone(&stop))?;
-        }
-        // When the terminal goes away (a killed tmux, a closed ssh session) crossterm's
-        // poll loops inside itself on a tty that reads 0 bytes forever, so the event loop
-        // never sees the flag. This thread sleeps until a signal comes, gives the loop a
-        // moment to leave properly, and otherwise restores what it can and exits.
-        let mut pending = signal_hook::iterator::Signals::new(signals)?;
-        std::thread::spawn(move || {
-            if pending.forever().next().is_some() {
-                std::thread::sleep(Duration::from_millis(750));
-                let _ = execute!(stdout(), DisableMouseCapture);
-                ratatui::restore();
-                std::process::exit(0);
-            }
-        });
-    }
 
     // ratatui::init enters raw mode and the alternate screen and installs the panic hook
     // that leaves them; its terminal writes through stdout's 1 KiB line buffer, a frame
@@ -76,7 +53,10 @@ pub fn run_app(mut app: App) -> Result<()> {
         prev(info);
     }));
 
-    let result = event_loop(&mut terminal, &mut app, &stop);
+    // Input is read from here on, in raw mode, each key as it is pressed.
+    let result = terminal::Events::start()
+        .map_err(Into::into)
+        .and_then(|events| event_loop(&mut terminal, &mut app, &events));
     let _ = execute!(stdout(), DisableMouseCapture);
     ratatui::restore();
     result
@@ -87,35 +67,26 @@ const FRAME_BUFFER: usize = 256 * 1024;
 
 type Term = Terminal<CrosstermBackend<BufWriter<Stdout>>>;
 
-fn event_loop(terminal: &mut Term, app: &mut App, stop: &AtomicBool) -> Result<()> {
+fn event_loop(terminal: &mut Term, app: &mut App, events: &terminal::Events) -> Result<()> {
     let mut mouse = false;
     let mut next_tick: Option<Instant> = None;
     app.now = crate::study::time::now();
     let size = terminal.size()?;
     app.update(Msg::Resize(size.width, size.height));
     loop {
-        if app.settings.mouse != mouse {
-            mouse = app.settings.mouse;
-            if mouse {
-                execute!(stdout(), EnableMouseCapture)?;
-            } else {
-                execute!(stdout(), DisableMouseCapture)?;
-            }
+        if let Err(e) = draw(terminal, app, &mut mouse) {
+            // Writing to a terminal that went away fails; that is an exit, not an error.
+            return if terminal::hung_up() { Ok(()) } else { Err(e) };
         }
-        terminal.draw(|f| f.render_widget(&*app, f.area()))?;
         // Wait for the next event or, while a demo plays, its next simulated second;
-        // otherwise wake only to check the signal flag.
+        // otherwise wake only to check that the terminal is still there.
         // The deadline survives key presses so typing does not hold time back.
         next_tick = match (app.tick_interval(), next_tick) {
             (None, _) => None,
             (Some(d), None) => Some(Instant::now() + d),
             (Some(_), at) => at,
         };
-        let mut ignored = 0u32;
         let msg = loop {
-            if stop.load(Ordering::Relaxed) {
-                return Ok(());
-            }
             let mut wait = Duration::from_millis(250);
             if let Some(at) = next_tick {
                 let left = at.saturating_duration_since(Instant::now());
@@ -129,25 +100,20 @@ fn event_loop(terminal: &mut Term, app: &mut App, stop: &AtomicBool) -> Result<(
                 }
                 wait = wait.min(left);
             }
-            if !event::poll(wait)? {
-                continue;
-            }
-            match event::read()? {
+            let event = match events.next(wait) {
+                None if terminal::hung_up() => return Ok(()),
+                None => continue,
+                Some(Input::Gone | Input::Stop) => return Ok(()),
+                Some(Input::Event(e)) => e,
+            };
+            match event {
                 Event::Key(k) if k.is_press() => break Msg::Key(k),
-                // Capture reports every movement: those change nothing, so no redraw (and
-                // they are input, not a hung-up terminal).
+                // Capture reports every movement: those change nothing, so no redraw.
                 Event::Mouse(m)
                     if matches!(m.kind, MouseEventKind::Moved | MouseEventKind::Drag(_)) => {}
                 Event::Mouse(m) => break Msg::Mouse(m),
                 Event::Resize(w, h) => break Msg::Resize(w, h),
-                _ => {
-                    // A terminal that hung up keeps reporting readiness without input:
-                    // leave instead of spinning.
-                    ignored += 1;
-                    if ignored > 1000 || ratatui::crossterm::terminal::size().is_err() {
-                        return Ok(());
-                    }
-                }
+                _ => {}
             }
         };
         // Study actions take the time as an argument; this loop is where it is read.
@@ -157,4 +123,18 @@ fn event_loop(terminal: &mut Term, app: &mut App, stop: &AtomicBool) -> Result<(
             return Ok(());
         }
     }
+}
+
+/// One frame, with mouse capture switched to match the settings first.
+fn draw(terminal: &mut Term, app: &App, mouse: &mut bool) -> Result<()> {
+    if app.settings.mouse != *mouse {
+        *mouse = app.settings.mouse;
+        if *mouse {
+            execute!(stdout(), EnableMouseCapture)?;
+        } else {
+            execute!(stdout(), DisableMouseCapture)?;
+        }
+    }
+    terminal.draw(|f| f.render_widget(app, f.area()))?;
+    Ok(())
 }
