@@ -434,7 +434,13 @@ struct Parser<'a> {
     toks: Vec<(Tok, Range<usize>)>,
     pos: usize,
     src: &'a str,
+    /// `not`s and parentheses open around the current token.
+    depth: usize,
 }
+
+/// How deeply `not` and parentheses may nest: far beyond any real goal, and well within
+/// the stack (20,000 nested `not`s overflowed it in parsing and evaluation).
+pub const MAX_DEPTH: usize = 64;
 
 /// Parses and checks a goal.
 pub fn parse(src: &str) -> Result<Goal, GoalError> {
@@ -442,6 +448,7 @@ pub fn parse(src: &str) -> Result<Goal, GoalError> {
         toks: lex(src)?,
         pos: 0,
         src,
+        depth: 0,
     };
     if p.toks.is_empty() {
         return Err(err(0..src.len().max(1), "the goal is empty"));
@@ -515,6 +522,29 @@ impl Parser<'_> {
     }
 
     fn not(&mut self) -> Result<Goal, GoalError> {
+        let nests = self.is_word("not") || self.peek() == Some(&Tok::LParen);
+        if nests {
+            self.depth += 1;
+            if self.depth > MAX_DEPTH {
+                return Err(GoalError {
+                    help: Some(
+                        "split the condition, or drop the extra `not`s and parentheses".into(),
+                    ),
+                    ..err(
+                        self.span(),
+                        format!("the goal nests `not` and parentheses more than {MAX_DEPTH} deep"),
+                    )
+                });
+            }
+        }
+        let g = self.nested();
+        if nests {
+            self.depth -= 1;
+        }
+        g
+    }
+
+    fn nested(&mut self) -> Result<Goal, GoalError> {
         if self.is_word("not") {
             self.pos += 1;
             return Ok(Goal::Not(Box::new(self.not()?)));
@@ -758,6 +788,21 @@ mod tests {
             parse("stable(pods(\"ready\"), 30) and changes(deploy.spec.replicas) >= 4").unwrap();
         let keys: Vec<String> = g.tracked().iter().map(|p| p.to_string()).collect();
         assert_eq!(keys, ["pods(\"ready\")", "deploy.spec.replicas"]);
+    }
+
+    #[test]
+    fn nesting_past_the_bound_is_an_error_at_the_first_token_too_deep() {
+        let deep = format!("{}time() > 1{}", "(".repeat(10_000), ")".repeat(10_000));
+        let e = parse(&deep).unwrap_err();
+        assert_eq!(e.span, MAX_DEPTH..MAX_DEPTH + 1);
+        assert!(e.message.contains("more than 64 deep"), "{}", e.message);
+        let nots = format!("{}time() > 1", "not ".repeat(20_000));
+        let e = parse(&nots).unwrap_err();
+        assert_eq!(e.span.start, 4 * MAX_DEPTH);
+        // At the bound it still parses and means what it says.
+        let odd = MAX_DEPTH - 1 + MAX_DEPTH % 2;
+        let ok = format!("{}time() > 1", "not ".repeat(odd));
+        assert_eq!(eval(&ok), !eval("time() > 1"));
     }
 
     #[test]

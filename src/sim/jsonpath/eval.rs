@@ -30,7 +30,13 @@ struct State {
     end_range: usize,
     /// Index (in the current node slice) of the last `end` met, to resume after a range.
     last_end: Option<usize>,
+    /// Values produced so far, against [`MAX_VALUES`].
+    produced: usize,
 }
+
+/// Values one template may produce. Nested ranges over `..*` multiply: a few levels over
+/// a large object would run for hours and fill memory; real templates stay far below.
+pub const MAX_VALUES: usize = 2_000_000;
 
 /// Runs the top-level nodes against `data` and prints the results.
 pub fn execute(nodes: &[Node], data: &Value) -> Result<String, String> {
@@ -56,6 +62,12 @@ fn find_results<'a>(
     let mut i = 0;
     while i < nodes.len() {
         let results = walk(state, &cur, &nodes[i])?;
+        state.produced += results.len() + 1;
+        if state.produced > MAX_VALUES {
+            return Err(format!(
+                "the template produces more than {MAX_VALUES} values; kubedrill stops there"
+            ));
+        }
         if state.end_range > 0 && state.end_range <= state.in_range {
             state.end_range -= 1;
             state.last_end = Some(base + i);

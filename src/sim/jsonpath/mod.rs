@@ -31,12 +31,44 @@ pub enum JsonPathError {
     },
 }
 
+/// How deeply brackets, filters and `range` blocks may nest. client-go has no bound; the
+/// parser and the evaluator recurse per level, and 25,000 nested `range`s overflowed the
+/// stack.
+pub const MAX_DEPTH: usize = 64;
+
 /// Parses a template such as `{.items[*].metadata.name}`.
 pub fn parse(template: &str) -> Result<JsonPath, JsonPathError> {
-    let nodes = parser::parse_template(template).map_err(|reason| JsonPathError::Parse {
+    let fail = |reason: String| JsonPathError::Parse {
         template: template.to_string(),
         reason,
-    })?;
+    };
+    let mut depth = 0usize;
+    for c in template.chars() {
+        match c {
+            '[' | '(' | '{' => depth += 1,
+            ']' | ')' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if depth > MAX_DEPTH {
+            return Err(fail(format!("brackets nested more than {MAX_DEPTH} deep")));
+        }
+    }
+    let nodes = parser::parse_template(template).map_err(fail)?;
+    let mut ranges = 0usize;
+    for node in &nodes {
+        if let parser::Node::List(action) = node {
+            match action.first() {
+                Some(parser::Node::Identifier(id)) if id == "range" => ranges += 1,
+                Some(parser::Node::Identifier(id)) if id == "end" => {
+                    ranges = ranges.saturating_sub(1)
+                }
+                _ => {}
+            }
+        }
+        if ranges > MAX_DEPTH {
+            return Err(fail(format!("range blocks nested more than {MAX_DEPTH} deep")));
+        }
+    }
     Ok(JsonPath {
         template: template.to_string(),
         nodes,

@@ -18,6 +18,7 @@ pub struct ManifestError {
 
 /// Parses every non-empty document of `text` into a JSON value.
 pub fn parse_manifest(text: &str) -> Result<Vec<Value>, ManifestError> {
+    too_deep(text)?;
     let mut docs = Vec::new();
     for doc in serde_norway::Deserializer::from_str(text) {
         let value = Value::deserialize(doc).map_err(|e| yaml_error(&e))?;
@@ -27,6 +28,58 @@ pub fn parse_manifest(text: &str) -> Result<Vec<Value>, ManifestError> {
         }
     }
     Ok(docs)
+}
+
+/// serde_norway refuses values nested deeper than this, but only after libyaml has parsed
+/// the whole text, which takes quadratic time in flow nesting (`{"a":{"a":...` 100,000
+/// deep did not finish). Refused here first, in one pass.
+const MAX_FLOW_DEPTH: usize = 128;
+
+/// The first `[` or `{` nested deeper than [`MAX_FLOW_DEPTH`], outside quotes and comments.
+fn too_deep(text: &str) -> Result<(), ManifestError> {
+    let (mut depth, mut line, mut column) = (0usize, 1, 0);
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    let mut comment = false;
+    let mut prev = '\n';
+    for c in text.chars() {
+        column += 1;
+        if c == '\n' {
+            line += 1;
+            column = 0;
+            comment = false;
+        } else if comment {
+        } else if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if q == '"' && c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+        } else {
+            match c {
+                '"' | '\'' => quote = Some(c),
+                '#' if prev.is_whitespace() => comment = true,
+                '[' | '{' => {
+                    depth += 1;
+                    if depth > MAX_FLOW_DEPTH {
+                        return Err(ManifestError {
+                            line,
+                            column,
+                            message: format!(
+                                "recursion limit exceeded: nested more than {MAX_FLOW_DEPTH} levels deep"
+                            ),
+                        });
+                    }
+                }
+                ']' | '}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        prev = c;
+    }
+    Ok(())
 }
 
 fn yaml_error(e: &serde_norway::Error) -> ManifestError {
@@ -48,6 +101,28 @@ fn yaml_error(e: &serde_norway::Error) -> ManifestError {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn deep_flow_nesting_is_refused_at_once_with_its_place() {
+        let deep = format!("{}1{}", "{\"a\":".repeat(100_000), "}".repeat(100_000));
+        let e = parse_manifest(&deep).unwrap_err();
+        assert_eq!((e.line, e.column), (1, 5 * MAX_FLOW_DEPTH + 1));
+        assert!(e.message.starts_with("recursion limit exceeded"));
+        // Brackets in quotes and comments are text, and 128 levels still parse.
+        let quoted = format!(
+            "a: \"{}\" # {}\nb: '{}'",
+            "[".repeat(500),
+            "{".repeat(500),
+            "{".repeat(500)
+        );
+        assert_eq!(parse_manifest(&quoted).unwrap().len(), 1);
+        let ok = format!(
+            "{}1{}",
+            "[".repeat(MAX_FLOW_DEPTH - 1),
+            "]".repeat(MAX_FLOW_DEPTH - 1)
+        );
+        assert!(parse_manifest(&ok).is_ok());
+    }
 
     #[test]
     fn multi_document_yaml() {
