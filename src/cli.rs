@@ -542,17 +542,13 @@ fn report_sink(file: Option<PathBuf>) -> crate::tui::app::ReportSink {
 /// The config folder's config.toml over `base`; a missing file is no problem, an unreadable
 /// or bad one is reported in the app's banner and the defaults stay.
 fn load_config(base: crate::tui::Settings) -> crate::tui::config::Config {
-    let empty = || crate::tui::config::parse("", "config.toml", base);
-    let Some(path) = paths::config_dir().map(|d| d.join("config.toml")) else {
-        return empty();
-    };
-    let name = path.display().to_string();
-    match std::fs::read_to_string(&path) {
-        Ok(text) => crate::tui::config::parse(&text, &name, base),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => empty(),
-        Err(e) => {
-            let mut c = empty();
-            c.problems.push(format!("{name}: cannot read: {e}"));
+    match paths::read_config() {
+        paths::ConfigFile::Text { name, text } => crate::tui::config::parse(&text, &name, base),
+        paths::ConfigFile::Missing => crate::tui::config::parse("", "config.toml", base),
+        paths::ConfigFile::Unreadable { name, why } => {
+            let mut c = crate::tui::config::parse("", "config.toml", base);
+            c.problems
+                .push(format!("{name}: {why}; the defaults are used"));
             c
         }
     }

@@ -34,3 +34,41 @@ pub fn data_dir(flag: Option<&std::path::Path>) -> Option<PathBuf> {
         _ => project().map(|p| p.data_dir().to_path_buf()),
     }
 }
+
+/// config.toml as read: absent, its text, or why it could not be used.
+pub enum ConfigFile {
+    Missing,
+    Text { name: String, text: String },
+    Unreadable { name: String, why: String },
+}
+
+/// A config.toml larger than this is refused: a real one is a few hundred bytes.
+pub const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
+
+/// Reads the config folder's config.toml: a regular file of at most [`MAX_CONFIG_BYTES`]
+/// in UTF-8. A FIFO or a device there is refused unopened, so it cannot hang start-up.
+pub fn read_config() -> ConfigFile {
+    use crate::content::files::{ReadError, read_regular};
+    let Some(path) = config_dir().map(|d| d.join("config.toml")) else {
+        return ConfigFile::Missing;
+    };
+    let name = crate::content::text::plain(&path.display().to_string());
+    match read_regular(&path, MAX_CONFIG_BYTES) {
+        Err(ReadError::NotFound) => ConfigFile::Missing,
+        Err(e) => ConfigFile::Unreadable {
+            name,
+            why: e.to_string(),
+        },
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => ConfigFile::Text { name, text },
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+                ConfigFile::Unreadable {
+                    name: format!("{name}:{line}"),
+                    why: "not valid UTF-8".into(),
+                }
+            }
+        },
+    }
+}

@@ -13,29 +13,22 @@ use crate::study::{Progress, Stats, Store, StudyConfig, time};
 
 use super::{Cli, Format, paths, write_out};
 
-/// The study settings from the config folder's config.toml; a broken file is reported and
-/// the defaults used.
-pub fn study_config() -> StudyConfig {
-    let Some(file) = paths::config_dir().map(|d| d.join("config.toml")) else {
-        return StudyConfig::default();
-    };
-    let text = match std::fs::read_to_string(&file) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return StudyConfig::default(),
-        Err(e) => {
-            eprintln!(
-                "warning: {}: {e}; using the default study settings",
-                file.display()
-            );
-            return StudyConfig::default();
-        }
-    };
-    match StudyConfig::parse(&text, &file.display().to_string()) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("warning: {e}; using the default study settings");
-            StudyConfig::default()
-        }
+/// The study settings from the config folder's config.toml, and what was wrong with it:
+/// a broken file is reported (in the app's banner, or as a warning) and the defaults used.
+pub fn study_config() -> (StudyConfig, Option<String>) {
+    match paths::read_config() {
+        paths::ConfigFile::Missing => (StudyConfig::default(), None),
+        paths::ConfigFile::Unreadable { name, why } => (
+            StudyConfig::default(),
+            Some(format!("{name}: {why}; using the default study settings")),
+        ),
+        paths::ConfigFile::Text { name, text } => match StudyConfig::parse(&text, &name) {
+            Ok(c) => (c, None),
+            Err(e) => (
+                StudyConfig::default(),
+                Some(format!("{e}; using the default study settings")),
+            ),
+        },
     }
 }
 
@@ -53,8 +46,11 @@ pub fn open(cli: &Cli) -> Result<(Progress, Vec<String>)> {
             }
         }
     };
-    let progress = Progress::new(opened.store, study_config())?;
-    Ok((progress, opened.notices))
+    let (config, problem) = study_config();
+    let mut notices = opened.notices;
+    notices.extend(problem);
+    let progress = Progress::new(opened.store, config)?;
+    Ok((progress, notices))
 }
 
 fn warn_all(notices: &[String]) {

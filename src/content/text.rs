@@ -50,6 +50,21 @@ pub fn find_forbidden(text: &str) -> Option<Forbidden> {
     None
 }
 
+/// `text` safe to print on a terminal: each forbidden character written as `\u{..}`
+/// (newlines too, for one-line names), everything else as it is. For text that did not
+/// come through the content check: file names, imported progress, the config's name.
+pub fn plain(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        if ch == '\n' || ch.is_control() || is_forbidden(ch) {
+            out.push_str(&format!("\\u{{{:x}}}", ch as u32));
+        } else {
+            out.push(ch);
+        }
+    }
+    out
+}
+
 fn is_forbidden(ch: char) -> bool {
     matches!(ch,
         '\u{80}'..='\u{9f}'           // C1 controls

@@ -22,46 +22,60 @@ impl Default for StudyConfig {
 
 #[derive(Deserialize)]
 struct Raw {
-    desired_retention: Option<f64>,
-    new_cards_per_day: Option<i64>,
+    desired_retention: Option<toml::Spanned<f64>>,
+    new_cards_per_day: Option<toml::Spanned<i64>>,
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("{file}: {source}")]
+    #[error("{file}:{line}: {message}")]
     Toml {
         file: String,
-        #[source]
-        source: toml::de::Error,
+        line: usize,
+        message: String,
     },
-    #[error("{file}: desired_retention = {value}: must be between 0.7 and 0.99")]
-    Retention { file: String, value: f64 },
-    #[error("{file}: new_cards_per_day = {value}: must be between 0 and 9999")]
-    NewCards { file: String, value: i64 },
+    #[error("{file}:{line}: desired_retention = {value}: must be between 0.7 and 0.99")]
+    Retention {
+        file: String,
+        line: usize,
+        value: f64,
+    },
+    #[error("{file}:{line}: new_cards_per_day = {value}: must be between 0 and 9999")]
+    NewCards {
+        file: String,
+        line: usize,
+        value: i64,
+    },
 }
 
 impl StudyConfig {
     /// Reads the top-level `desired_retention` and `new_cards_per_day` keys of a
     /// config.toml's text; `file` names it in errors.
     pub fn parse(text: &str, file: &str) -> Result<StudyConfig, ConfigError> {
-        let raw: Raw = toml::from_str(text).map_err(|source| ConfigError::Toml {
+        let line = |at: usize| text[..at.min(text.len())].matches('\n').count() + 1;
+        let raw: Raw = toml::from_str(text).map_err(|e| ConfigError::Toml {
             file: file.to_string(),
-            source,
+            line: line(e.span().map_or(0, |s| s.start)),
+            message: e.message().trim().to_string(),
         })?;
         let mut c = StudyConfig::default();
         if let Some(v) = raw.desired_retention {
+            let (at, v) = (v.span().start, v.into_inner());
             if !(0.7..=0.99).contains(&v) {
                 return Err(ConfigError::Retention {
                     file: file.into(),
+                    line: line(at),
                     value: v,
                 });
             }
             c.desired_retention = v as f32;
         }
         if let Some(v) = raw.new_cards_per_day {
+            let (at, v) = (v.span().start, v.into_inner());
             if !(0..=9999).contains(&v) {
                 return Err(ConfigError::NewCards {
                     file: file.into(),
+                    line: line(at),
                     value: v,
                 });
             }
@@ -91,7 +105,7 @@ mod tests {
         let e = StudyConfig::parse("desired_retention = 1.5", "config.toml").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "config.toml: desired_retention = 1.5: must be between 0.7 and 0.99"
+            "config.toml:1: desired_retention = 1.5: must be between 0.7 and 0.99"
         );
     }
 }

@@ -930,6 +930,35 @@ pub fn parse_key(s: &str) -> Option<Key> {
     Some(Key { code, mods })
 }
 
+/// Keys one action may be given in config.toml.
+pub const MAX_KEYS_PER_ACTION: usize = 16;
+
+/// Problems in `[keys]`, the first [`super::config::MAX_PROBLEMS`] written out and the rest
+/// only counted, so a table of 100,000 bad entries costs no more than a short one.
+#[derive(Default)]
+struct Problems {
+    shown: Vec<String>,
+    more: usize,
+}
+
+impl Problems {
+    fn push(&mut self, message: impl FnOnce() -> String) {
+        if self.shown.len() < super::config::MAX_PROBLEMS {
+            self.shown.push(message());
+        } else {
+            self.more += 1;
+        }
+    }
+
+    fn finish(mut self, file: &str) -> Vec<String> {
+        if self.more > 0 {
+            self.shown
+                .push(format!("{file}: and {} more problems in [keys]", self.more));
+        }
+        self.shown
+    }
+}
+
 /// A key override from config.toml: an action's new keys, and the line it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Override {
@@ -959,37 +988,54 @@ impl Keymap {
     /// come back as messages naming `file` and the line.
     pub fn with_overrides(overrides: &[Override], file: &str) -> (Keymap, Vec<String>) {
         let mut km = Keymap::default();
-        let mut problems = Vec::new();
+        let mut problems = Problems::default();
         for o in overrides {
             let Some(action) = ACTION_NAMES
                 .iter()
                 .find(|(n, _)| *n == o.action)
                 .map(|(_, a)| *a)
             else {
-                problems.push(format!(
-                    "{file}:{}: [keys] has no action `{}`; the actions are {}",
-                    o.line,
-                    o.action,
-                    ACTION_NAMES
-                        .iter()
-                        .map(|(n, _)| *n)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ));
+                problems.push(|| {
+                    format!(
+                        "{file}:{}: [keys] has no action `{}`; the actions are {}",
+                        o.line,
+                        o.action,
+                        ACTION_NAMES
+                            .iter()
+                            .map(|(n, _)| *n)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                });
                 continue;
             };
+            if o.keys.len() > MAX_KEYS_PER_ACTION {
+                problems.push(|| {
+                    format!(
+                        "{file}:{}: [keys] {} lists {} keys; an action takes at most {MAX_KEYS_PER_ACTION}",
+                        o.line,
+                        o.action,
+                        o.keys.len()
+                    )
+                });
+                continue;
+            }
             let mut keys = Vec::new();
             for k in &o.keys {
                 match parse_key(k) {
-                    Some(key) if key == ctrl('c') => problems.push(format!(
-                        "{file}:{}: Ctrl-C always quits and cannot be rebound",
-                        o.line
-                    )),
+                    Some(key) if key == ctrl('c') => problems.push(|| {
+                        format!(
+                            "{file}:{}: Ctrl-C always quits and cannot be rebound",
+                            o.line
+                        )
+                    }),
                     Some(key) => keys.push(key),
-                    None => problems.push(format!(
-                        "{file}:{}: `{k}` is not a key (examples: x, G, ctrl-d, enter, esc, space, up, pgdn)",
-                        o.line
-                    )),
+                    None => problems.push(|| {
+                        format!(
+                            "{file}:{}: `{k}` is not a key (examples: x, G, ctrl-d, enter, esc, space, up, pgdn)",
+                            o.line
+                        )
+                    }),
                 }
             }
             if keys.is_empty() {
@@ -1022,7 +1068,7 @@ impl Keymap {
                 }
             }
         }
-        (km, problems)
+        (km, problems.finish(file))
     }
 
     pub fn lookup(&self, ctx: Context, ev: &KeyEvent) -> Option<Action> {

@@ -66,7 +66,9 @@ pub fn parse(template: &str) -> Result<JsonPath, JsonPathError> {
             }
         }
         if ranges > MAX_DEPTH {
-            return Err(fail(format!("range blocks nested more than {MAX_DEPTH} deep")));
+            return Err(fail(format!(
+                "range blocks nested more than {MAX_DEPTH} deep"
+            )));
         }
     }
     Ok(JsonPath {

@@ -330,15 +330,23 @@ fn deep_or_explosive_templates_end_in_an_error_not_a_crash() {
     let d = server();
     let ranges = "{range .items[*]}".repeat(25_000);
     let out = run(&ranges, &d);
-    assert!(out.contains("range blocks nested more than 64 deep"), "{out}");
+    assert!(
+        out.contains("range blocks nested more than 64 deep"),
+        "{out}"
+    );
     let filters = format!("{{{}}}", "[?(@.a".repeat(10_000));
     assert!(run(&filters, &d).contains("nested more than 64 deep"));
     // A range over 3,000 items printing 700 values each: past the bound, so it stops.
     let items = Value::from(vec![1; 3_000]);
     let explode = format!("{{range .items[*]}}{}{{end}}", "{.}".repeat(700));
     let out = run(&explode, &serde_json::json!({ "items": items }));
-    assert!(out.contains("more than 2000000 values"), "{}", &out[..200.min(out.len())]);
+    assert!(
+        out.contains("more than 2000000 values"),
+        "{}",
+        &out[..200.min(out.len())]
+    );
     // Two levels is what people write, and it still works.
-    let two = "{range .spec.template.spec.containers[*]}{range .ports[*]}{.containerPort}{end}{end}";
+    let two =
+        "{range .spec.template.spec.containers[*]}{range .ports[*]}{.containerPort}{end}{end}";
     assert!(!run(two, &d).starts_with("ERR"));
 }
