@@ -4,6 +4,7 @@
 mod paths;
 mod progress;
 mod show;
+mod write;
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -519,7 +520,7 @@ fn topic_ids(deck: &crate::content::Deck) -> String {
 }
 
 /// Writes mock reports: to `file` when given, else to `kubedrill-mock-STAMP.md` in the
-/// current folder. Written to a temporary name first, so a crash never leaves half a report.
+/// current folder, as [`write::write_file`] writes: a crash never leaves half a report.
 fn report_sink(file: Option<PathBuf>) -> crate::tui::app::ReportSink {
     Box::new(move |markdown, now| {
         let path = file.clone().unwrap_or_else(|| {
@@ -528,14 +529,13 @@ fn report_sink(file: Option<PathBuf>) -> crate::tui::app::ReportSink {
                 crate::study::time::stamp(now)
             ))
         });
-        let tmp = path.with_extension("md.partial");
-        std::fs::write(&tmp, markdown)
-            .and_then(|_| std::fs::rename(&tmp, &path))
-            .map_err(|e| {
-                let _ = std::fs::remove_file(&tmp);
-                format!("{}: {e}", path.display())
-            })?;
-        Ok(path.display().to_string())
+        write::write_file(&path, markdown.as_bytes()).map_err(|e| {
+            format!(
+                "{}: {e}",
+                crate::content::text::plain(&path.display().to_string())
+            )
+        })?;
+        Ok(crate::content::text::plain(&path.display().to_string()))
     })
 }
 

@@ -1,13 +1,12 @@
 //! Opening the progress store for a command: the data folder, config.toml's study
 //! settings, and `stats`, `export` and `import`.
 
-use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use crate::content::Deck;
+use crate::content::{Deck, text};
 use crate::study::store::Export;
 use crate::study::{Progress, Stats, Store, StudyConfig, time};
 
@@ -94,22 +93,17 @@ pub fn export(cli: &Cli, file: Option<&Path>) -> Result<ExitCode> {
     match file {
         None => write_out(&mut std::io::stdout().lock(), &json)?,
         Some(path) => {
-            // Written beside the target and renamed, so a failed export never leaves half a file.
-            let tmp = path.with_extension("json.partial");
-            let mut f = std::fs::File::create(&tmp)
-                .with_context(|| format!("cannot write {}", tmp.display()))?;
-            f.write_all(json.as_bytes())
-                .and_then(|_| f.sync_all())
-                .with_context(|| format!("cannot write {}", tmp.display()))?;
-            std::fs::rename(&tmp, path)
-                .with_context(|| format!("cannot write {}", path.display()))?;
+            // A failed export never leaves half a file, and never replaces a link or a device.
+            super::write::write_file(path, json.as_bytes()).with_context(|| {
+                format!("cannot write {}", text::plain(&path.display().to_string()))
+            })?;
             eprintln!(
                 "exported {} reviews, {} cards, {} mock interviews and {} solved challenges to {}",
                 doc.reviews.len(),
                 doc.cards.len(),
                 doc.mock_sessions.len(),
                 doc.solved_challenges.len(),
-                path.display()
+                text::plain(&path.display().to_string())
             );
         }
     }

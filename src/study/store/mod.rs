@@ -8,6 +8,7 @@
 mod export;
 mod history;
 mod open;
+mod repair;
 pub mod schema;
 
 use std::collections::HashMap;
@@ -45,6 +46,8 @@ pub enum StoreError {
         found: i64,
         known: i64,
     },
+    #[error("{path} is not a kubedrill progress database: {why}")]
+    NotOurs { path: String, why: String },
     #[error("a stored card for `{0}` could not be read: {1}")]
     BadRow(String, String),
     #[error("import: {0}")]

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use rusqlite::{Connection, ErrorCode};
 
-use super::{Location, Store, StoreError, sql};
+use super::{Location, Store, StoreError, repair, sql};
 use crate::study::time::{Millis, stamp};
 
 /// The database's name inside the data folder.
@@ -34,7 +34,7 @@ fn is_damage(e: &StoreError) -> bool {
                     | ErrorCode::PermissionDenied
             )
         ),
-        StoreError::BadRow(..) => true,
+        StoreError::BadRow(..) | StoreError::NotOurs { .. } => true,
         _ => false,
     }
 }
@@ -75,8 +75,8 @@ impl Store {
     /// Opens the file at `path`, migrating it; a damaged file is moved aside under a
     /// timestamped name and a fresh one started.
     pub fn open_file(path: &Path, now: Millis) -> Result<Opened, StoreError> {
-        match Store::try_open_waiting(path) {
-            Ok((store, migrated)) => Ok(Opened {
+        match Store::try_open_waiting(path, now) {
+            Ok((store, migrated, repaired)) => Ok(Opened {
                 store,
                 notices: migrated
                     .map(|from| {
@@ -88,11 +88,12 @@ impl Store {
                         )
                     })
                     .into_iter()
+                    .chain(repaired)
                     .collect(),
             }),
             Err(e) if is_damage(&e) => {
                 let aside = move_aside(path, now)?;
-                let (store, _) = Store::try_open_waiting(path)?;
+                let (store, _, _) = Store::try_open_waiting(path, now)?;
                 Ok(Opened {
                     store,
                     notices: vec![format!(
@@ -111,10 +112,13 @@ impl Store {
     /// [`Self::try_open`], waiting out another instance that holds the file: some steps
     /// of opening (switching a new file to WAL) get SQLITE_BUSY at once rather than after
     /// the busy timeout, so they are retried here for as long.
-    fn try_open_waiting(path: &Path) -> Result<(Store, Option<i64>), StoreError> {
+    fn try_open_waiting(
+        path: &Path,
+        now: Millis,
+    ) -> Result<(Store, Option<i64>, Option<String>), StoreError> {
         let start = std::time::Instant::now();
         loop {
-            match Store::try_open(path) {
+            match Store::try_open(path, now) {
                 Err(e) if is_busy(&e) && start.elapsed() < BUSY_TIMEOUT => {
                     std::thread::sleep(Duration::from_millis(10));
                 }
@@ -124,7 +128,10 @@ impl Store {
     }
 
     /// The store, and the schema version it was upgraded from, if it was.
-    fn try_open(path: &Path) -> Result<(Store, Option<i64>), StoreError> {
+    fn try_open(
+        path: &Path,
+        now: Millis,
+    ) -> Result<(Store, Option<i64>, Option<String>), StoreError> {
         let shown = path.display().to_string();
         let err = sql(&shown);
         let conn = Connection::open(path).map_err(&err)?;
@@ -141,6 +148,9 @@ impl Store {
                     Some(check),
                 ),
             });
+        }
+        if let Some(why) = repair::foreign(&conn, &shown)? {
+            return Err(StoreError::NotOurs { path: shown, why });
         }
         // WAL: readers never block the writer, so two instances can run side by side. A
         // file already in WAL is left alone: switching takes an exclusive lock.
@@ -168,7 +178,11 @@ impl Store {
             location: Location::File(path.to_path_buf()),
         };
         let migrated = store.migrate(&shown)?;
-        Ok((store, migrated))
+        if let Some(why) = repair::missing_schema(&store.conn, &shown)? {
+            return Err(StoreError::NotOurs { path: shown, why });
+        }
+        let repaired = repair::drop_bad_rows(&mut store.conn, path, now)?;
+        Ok((store, migrated, repaired))
     }
 }
 
