@@ -218,7 +218,7 @@ fn warn_broken(loaded: &Loaded) {
     eprintln!(
         "warning: skipped {} content file(s) with problems: {} (run `kubedrill check` for details)",
         loaded.broken_files.len(),
-        loaded.broken_files.join(", ")
+        crate::content::text::plain(&loaded.broken_files.join(", "))
     );
 }
 
@@ -234,6 +234,17 @@ fn no_such_question(deck: &crate::content::Deck, id: &str) -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
+    // A folder named on the command line that is not there is a mistake to say at once,
+    // not a warning the app would hide behind its screen.
+    for dir in &cli.content {
+        if let Err(e) = std::fs::metadata(dir) {
+            eprintln!(
+                "error: --content {}: {e}",
+                crate::content::text::plain(&dir.display().to_string())
+            );
+            return Ok(ExitCode::from(1));
+        }
+    }
     let command = match &cli.command {
         None => return study(&cli, Open::Home),
         Some(Command::Demo { id }) => return study(&cli, Open::Demo(id.clone())),
@@ -562,6 +573,12 @@ fn write_out(out: &mut impl Write, text: &str) -> Result<()> {
     }
 }
 
+/// What a simulated command printed, with any control or bidi character it echoed from
+/// its input (`kubectl label ... a=$'\e[2J'`) written as `\u{..}` instead of sent raw.
+fn write_sim(out: &mut impl Write, text: &str) -> Result<()> {
+    write_out(out, &crate::content::text::terminal_safe(text))
+}
+
 /// Longest stdin line `kubedrill sim` runs; a longer one is refused, with its number.
 const MAX_SIM_LINE: usize = 1024 * 1024;
 
@@ -609,9 +626,9 @@ fn sim(scenario: &str, seed: u64, echo: bool, export: bool) -> Result<ExitCode> 
         if echo {
             let echoed = format!("$ {line}\n");
             if export {
-                write_out(&mut err, &echoed)?;
+                write_sim(&mut err, &echoed)?;
             } else {
-                write_out(&mut stdout, &echoed)?;
+                write_sim(&mut stdout, &echoed)?;
             }
         }
         let o = session.run_line(&line);
@@ -619,9 +636,9 @@ fn sim(scenario: &str, seed: u64, echo: bool, export: bool) -> Result<ExitCode> 
         // --echo everything goes to one stream so a transcript keeps that order.
         for (is_err, text) in o.chunks() {
             if (is_err && !echo) || export {
-                write_out(&mut err, text)?;
+                write_sim(&mut err, text)?;
             } else {
-                write_out(&mut stdout, text)?;
+                write_sim(&mut stdout, text)?;
             }
         }
     }

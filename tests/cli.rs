@@ -285,3 +285,62 @@ fn sim_without_a_scenario_names_them_and_exits_2() {
             "one of spec-status, self-healing, apply-semantics, field-fight",
         ));
 }
+
+#[test]
+fn sim_export_writes_the_script_alone_on_stdout() {
+    let cfg = tempfile::tempdir().unwrap();
+    let out = kubedrill(cfg.path())
+        .args(["sim", "spec-status", "--export", "--echo"])
+        .write_stdin("kubectl scale deploy web --replicas=4\ntick 3\nkubectl get pods\n")
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let script = String::from_utf8(out.stdout).unwrap();
+    assert!(script.starts_with("#!/usr/bin/env bash\n"), "{script}");
+    assert!(
+        script.contains("kubectl scale deploy web --replicas=4"),
+        "{script}"
+    );
+    // What the lines printed went to stderr, not into the script.
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("deployment.apps/web scaled"), "{err}");
+    assert!(!script.contains("deployment.apps/web scaled"), "{script}");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("replay.sh");
+    std::fs::write(&file, &script).unwrap();
+    if let Ok(status) = std::process::Command::new("bash")
+        .arg("-n")
+        .arg(&file)
+        .status()
+    {
+        assert!(status.success(), "bash -n rejected the script:\n{script}");
+    }
+}
+
+#[test]
+fn check_of_a_folder_with_a_link_to_its_ancestor_ends_and_says_where() {
+    let cfg = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("a/b")).unwrap();
+    std::fs::copy(
+        fixtures().join("good/minimal.toml"),
+        dir.path().join("a/q.toml"),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(dir.path(), dir.path().join("a/b/up")).unwrap();
+    let out = kubedrill(cfg.path())
+        .arg("check")
+        .arg(dir.path())
+        .timeout(std::time::Duration::from_secs(30))
+        .assert()
+        .get_output()
+        .clone();
+    let text = String::from_utf8_lossy(&out.stdout);
+    if cfg!(unix) {
+        assert_eq!(out.status.code(), Some(1), "{text}");
+        assert!(text.contains("symlink loop"), "{text}");
+        assert!(text.contains("a/b/up"), "{text}");
+    }
+}

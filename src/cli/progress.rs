@@ -110,22 +110,34 @@ pub fn export(cli: &Cli, file: Option<&Path>) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// An export larger than this is refused: years of daily study come to a few MiB.
+const MAX_IMPORT_BYTES: u64 = 64 * 1024 * 1024;
+
 pub fn import(cli: &Cli, file: &Path) -> Result<ExitCode> {
-    let text = match std::fs::read_to_string(file) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: cannot read {}: {e}", file.display());
-            return Ok(ExitCode::from(1));
-        }
-    };
-    let doc: Export = match serde_json::from_str(&text) {
+    let shown = text::plain(&file.display().to_string());
+    // Read with a bound rather than as a regular file only: `import /dev/stdin` from a
+    // pipe is a fair use, and the bound keeps /dev/zero from filling memory.
+    let mut bytes = Vec::new();
+    let read = std::fs::File::open(file).and_then(|f| {
+        use std::io::Read;
+        f.take(MAX_IMPORT_BYTES + 1).read_to_end(&mut bytes)
+    });
+    if let Err(e) = read {
+        eprintln!("error: cannot read {shown}: {e}");
+        return Ok(ExitCode::from(1));
+    }
+    if bytes.len() as u64 > MAX_IMPORT_BYTES {
+        eprintln!("error: {shown}: larger than {MAX_IMPORT_BYTES} bytes; not a progress export");
+        return Ok(ExitCode::from(1));
+    }
+    let doc: Export = match serde_json::from_slice(&bytes) {
         Ok(d) => d,
         Err(e) => {
             eprintln!(
-                "error: {}:{}:{}: not a kubedrill progress export: {e}",
-                file.display(),
+                "error: {shown}:{}:{}: not a kubedrill progress export: {}",
                 e.line(),
-                e.column()
+                e.column(),
+                text::plain(&e.to_string())
             );
             return Ok(ExitCode::from(1));
         }
@@ -137,14 +149,19 @@ pub fn import(cli: &Cli, file: &Path) -> Result<ExitCode> {
     match progress.store.import(&doc) {
         Ok(sum) => {
             println!(
-                "imported {} reviews, {} cards, {} mock interviews and {} solved challenges \
-                 (rows already present were skipped)",
-                sum.reviews, sum.cards, sum.mock_sessions, sum.solved_challenges
+                "imported {} reviews, {} cards, {} mock interviews, {} quizzes, {} solved \
+                 challenges and {} review flags (rows already present were skipped)",
+                sum.reviews,
+                sum.cards,
+                sum.mock_sessions,
+                sum.quiz_sessions,
+                sum.solved_challenges,
+                sum.review_flags
             );
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {
-            eprintln!("error: {}: {e}", file.display());
+            eprintln!("error: {}: {e}", text::plain(&file.display().to_string()));
             Ok(ExitCode::from(1))
         }
     }

@@ -21,6 +21,12 @@ pub const MAX_FILES: usize = 10_000;
 /// files is an error rather than a long stall.
 pub const MAX_ENTRIES: usize = 200_000;
 
+/// A path as diagnostics name it: with any control or bidi character in it escaped, so a
+/// file name cannot drive the terminal that `check` prints to.
+pub fn shown(path: &Path) -> String {
+    super::text::plain(&path.display().to_string())
+}
+
 /// Why a file could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {
@@ -119,7 +125,7 @@ fn folder_id(path: &Path, _meta: &Metadata) -> Option<FolderId> {
 /// lock) are skipped. One unreadable subfolder is reported and the rest still load.
 pub fn toml_files(path: &Path) -> Walk {
     let mut walk = Walk::default();
-    let problem = |msg: String| Diagnostic::file(path.display().to_string(), msg);
+    let problem = |msg: String| Diagnostic::file(shown(path), msg);
     let meta = match fs::metadata(path) {
         Ok(m) => m,
         Err(e) => {
@@ -170,7 +176,7 @@ impl Walker {
         self.stopped = true;
         self.walk
             .problems
-            .push(Diagnostic::file(at.display().to_string(), msg).help(help));
+            .push(Diagnostic::file(shown(at), msg).help(help));
     }
 
     fn folder(&mut self, dir: &Path, depth: usize) {
@@ -178,7 +184,7 @@ impl Walker {
             Ok(rd) => rd,
             Err(e) => {
                 self.walk.problems.push(Diagnostic::file(
-                    dir.display().to_string(),
+                    shown(dir),
                     format!("cannot read folder: {e}"),
                 ));
                 return;
@@ -192,7 +198,7 @@ impl Walker {
                 Ok(e) => e,
                 Err(e) => {
                     self.walk.problems.push(Diagnostic::file(
-                        dir.display().to_string(),
+                        shown(dir),
                         format!("cannot read folder: {e}"),
                     ));
                     return;
@@ -223,10 +229,9 @@ impl Walker {
                 // A dangling link or a file gone since the listing matters only if it was
                 // meant as content.
                 if is_toml {
-                    self.walk.problems.push(Diagnostic::file(
-                        p.display().to_string(),
-                        format!("cannot open: {e}"),
-                    ));
+                    self.walk
+                        .problems
+                        .push(Diagnostic::file(shown(p), format!("cannot open: {e}")));
                 }
                 return;
             }
@@ -237,7 +242,7 @@ impl Walker {
             if !meta.is_file() {
                 self.walk.problems.push(
                     Diagnostic::file(
-                        p.display().to_string(),
+                        shown(p),
                         format!("not a regular file ({}); skipped", kind_of(&meta)),
                     )
                     .help("content files must be regular files"),
@@ -262,10 +267,10 @@ impl Walker {
         if let Some((_, first)) = self.ancestors.iter().find(|(a, _)| *a == id) {
             let msg = format!(
                 "symlink loop: this folder is `{}` again; it was not walked twice",
-                first.display()
+                shown(first)
             );
             self.walk.problems.push(
-                Diagnostic::file(p.display().to_string(), msg)
+                Diagnostic::file(shown(p), msg)
                     .help("remove the link, or point it at a folder outside this one"),
             );
             return;

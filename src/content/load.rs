@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::catalog::DemoCatalog;
 use super::diag::Diagnostic;
-use super::files::{ReadError, read_regular, toml_files};
+use super::files::{ReadError, read_regular, shown, toml_files};
 use super::model::Deck;
 use super::parse::parse_file;
 use super::source::{Origin, Source};
@@ -86,7 +86,7 @@ impl Loaded {
 
 /// Reads one file, refusing oversized, non-regular and non-UTF-8 ones with a clear message.
 pub fn read_source(path: &Path) -> Result<Source, Box<Diagnostic>> {
-    let name = path.display().to_string();
+    let name = shown(path);
     let fail = |msg: String| Box::new(Diagnostic::file(name.clone(), msg));
     let bytes = match read_regular(path, MAX_FILE_BYTES) {
         Ok(b) => b,

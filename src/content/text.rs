@@ -54,31 +54,53 @@ pub fn find_forbidden(text: &str) -> Option<Forbidden> {
 /// (newlines too, for one-line names), everything else as it is. For text that did not
 /// come through the content check: file names, imported progress, the config's name.
 pub fn plain(text: &str) -> String {
+    escape_where(text, |ch| ch == '\n' || ch.is_control() || is_forbidden(ch)).into_owned()
+}
+
+/// As [`plain`], keeping newlines and tabs: for multi-line output such as what a kubectl
+/// command printed, which may echo what the learner typed (an escape code in a label).
+pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    escape_where(text, |ch| {
+        ch != '\n' && ch != '\t' && (ch.is_control() || is_forbidden(ch))
+    })
+}
+
+fn escape_where(text: &str, bad: impl Fn(char) -> bool) -> std::borrow::Cow<'_, str> {
+    // Most output is printable ASCII and is returned as it is, without a copy.
+    let fast = text
+        .bytes()
+        .all(|b| (0x20..0x7f).contains(&b) || ((b == b'\n' || b == b'\t') && !bad(b as char)));
+    if fast {
+        return std::borrow::Cow::Borrowed(text);
+    }
     let mut out = String::with_capacity(text.len());
     for ch in text.chars() {
-        if ch == '\n' || ch.is_control() || is_forbidden(ch) {
+        if bad(ch) {
             out.push_str(&format!("\\u{{{:x}}}", ch as u32));
         } else {
             out.push(ch);
         }
     }
-    out
+    std::borrow::Cow::Owned(out)
 }
 
+/// An allow-list by Unicode general category: letters, marks, numbers, punctuation,
+/// symbols and the space separator pass; controls, format characters (bidi overrides,
+/// zero-width and tag characters), private-use, unassigned code points and the line and
+/// paragraph separators do not. (A deny-list of known characters had gaps: the tag
+/// characters U+E0001 and U+E0020-E007F, U+206A-206F, U+1D173-1D17A, U+0600-0605.)
 fn is_forbidden(ch: char) -> bool {
-    matches!(ch,
-        '\u{80}'..='\u{9f}'           // C1 controls
-        | '\u{ad}'                    // soft hyphen
-        | '\u{61c}'                   // Arabic letter mark
-        | '\u{180e}'                  // Mongolian vowel separator
-        | '\u{200b}'..='\u{200f}'     // zero-width space/joiners, LRM, RLM
-        | '\u{2028}' | '\u{2029}'     // line and paragraph separators
-        | '\u{202a}'..='\u{202e}'     // bidi embeddings and overrides
-        | '\u{2060}'..='\u{2064}'     // word joiner, invisible operators
-        | '\u{2066}'..='\u{2069}'     // bidi isolates
-        | '\u{feff}'                  // zero-width no-break space (BOM)
-        | '\u{fff9}'..='\u{fffb}'     // interlinear annotation
-    )
+    use unicode_properties::{GeneralCategoryGroup, UnicodeGeneralCategory};
+    match ch.general_category_group() {
+        GeneralCategoryGroup::Letter
+        | GeneralCategoryGroup::Mark
+        | GeneralCategoryGroup::Number
+        | GeneralCategoryGroup::Punctuation
+        | GeneralCategoryGroup::Symbol => false,
+        // Spaces (U+00A0 and the like) pass; the line and paragraph separators do not.
+        GeneralCategoryGroup::Separator => ch == '\u{2028}' || ch == '\u{2029}',
+        GeneralCategoryGroup::Other => true,
+    }
 }
 
 fn char_name(ch: char) -> &'static str {
@@ -110,7 +132,19 @@ fn char_name(ch: char) -> &'static str {
         '\u{2069}' => "pop directional isolate",
         '\u{2060}' => "word joiner",
         '\u{feff}' => "zero-width no-break space",
-        _ => "invisible format character",
+        '\u{e0000}'..='\u{e007f}' => "tag character",
+        '\u{e000}'..='\u{f8ff}' | '\u{f0000}'..='\u{10ffff}' => {
+            "private-use or unassigned character"
+        }
+        _ if ch.is_whitespace() => "invisible format character",
+        _ => {
+            use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+            match ch.general_category() {
+                GeneralCategory::Unassigned => "unassigned code point",
+                GeneralCategory::PrivateUse => "private-use character",
+                _ => "invisible format character",
+            }
+        }
     }
 }
 
@@ -145,5 +179,42 @@ mod tests {
         assert_eq!(find_forbidden("\u{2067}x").unwrap().offset, 0);
         assert_eq!(find_forbidden("x\u{feff}").unwrap().ch, '\u{feff}');
         assert_eq!(find_forbidden("c1\u{85}").unwrap().ch, '\u{85}');
+    }
+
+    #[test]
+    fn output_keeps_its_lines_and_loses_its_escapes() {
+        assert_eq!(terminal_safe("a\tb\nc"), "a\tb\nc");
+        assert_eq!(
+            terminal_safe("a=\u{1b}[2J\u{202e}x\n"),
+            "a=\\u{1b}[2J\\u{202e}x\n"
+        );
+        assert_eq!(plain("two\nlines"), "two\\u{a}lines");
+    }
+
+    #[test]
+    fn the_allow_list_stops_what_a_deny_list_missed() {
+        for ch in [
+            '\u{e0001}',
+            '\u{e0041}',
+            '\u{206a}',
+            '\u{1d173}',
+            '\u{600}',
+            '\u{e000}',
+            '\u{2028}',
+            '\u{50000}',
+        ] {
+            let f = find_forbidden(&format!("ok {ch}"))
+                .unwrap_or_else(|| panic!("U+{:04X} passed", ch as u32));
+            assert_eq!(f.offset, 3);
+        }
+        assert_eq!(
+            find_forbidden("\u{e0041}").unwrap().describe(),
+            "U+E0041 (tag character)"
+        );
+        // Letters, marks, symbols and spaces of every script still pass.
+        assert_eq!(
+            find_forbidden("naïve café — 日本語 ½ 👍🏽 a\u{a0}b ₂ é"),
+            None
+        );
     }
 }

@@ -14,6 +14,9 @@ use super::kubectl::{args, exec};
 use super::scenario::{self, Origin, Scenario};
 use super::{obj, shell};
 
+/// Simulated seconds one `tick` line may run: a day takes well under a second.
+pub const MAX_TICK: u64 = 24 * 3600;
+
 /// What one line printed.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Output {
@@ -344,10 +347,20 @@ impl Session {
         };
         match d {
             Directive::Tick(n) => {
-                for _ in 0..n.min(24 * 3600) {
+                for _ in 0..n.min(MAX_TICK) {
                     self.tick();
                 }
-                Output::default()
+                Output {
+                    stderr: if n > MAX_TICK {
+                        format!(
+                            "warning: `tick` runs at most {MAX_TICK} simulated seconds (one day) \
+                             per line; {MAX_TICK} passed, not {n}\n"
+                        )
+                    } else {
+                        String::new()
+                    },
+                    ..Output::default()
+                }
             }
             Directive::Help => say(format!(
                 "{}\n\nThis scenario ({}): {}\n",

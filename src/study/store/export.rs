@@ -308,6 +308,13 @@ impl Store {
                 doc.version
             )));
         }
+        let problems = super::validate::problems(doc);
+        if !problems.is_empty() {
+            return Err(StoreError::Import(format!(
+                "nothing was imported:\n  {}",
+                problems.join("\n  ")
+            )));
+        }
         let err = self.err();
         let tx = self
             .conn

@@ -10,6 +10,7 @@ mod history;
 mod open;
 mod repair;
 pub mod schema;
+mod validate;
 
 use std::collections::HashMap;
 use std::path::PathBuf;

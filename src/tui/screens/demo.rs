@@ -158,8 +158,10 @@ impl Demo {
     }
 
     fn say(&mut self, kind: OutKind, text: &str) {
+        // What kubectl echoes back may hold an escape code the learner pasted: shown, not run.
         for l in text.lines() {
-            self.output.push((kind, l.to_string()));
+            self.output
+                .push((kind, crate::content::text::terminal_safe(l).into_owned()));
         }
         if self.output.len() > OUTPUT_CAP {
             let cut = self.output.len() - OUTPUT_CAP;
