@@ -217,6 +217,26 @@ fn command_line_history_and_completion() {
     assert_eq!(demo(&a).input.as_deref(), Some("q"));
 }
 
+/// Two pasted lines on `:` become one line to read and confirm; nothing runs before Enter
+/// (they once ran as typed keys and deleted three pods).
+#[test]
+fn a_multi_line_paste_on_the_command_line_runs_nothing_until_enter() {
+    let mut a = card(1, 120, 40);
+    a.update(ch('d'));
+    let before = active_pods(demo(&a));
+    a.update(ch(':'));
+    a.update(Msg::Paste(
+        "kubectl delete pod x\nkubectl scale deploy web --replicas=9".into(),
+    ));
+    assert_eq!(a.context(), Context::Command);
+    assert_eq!(active_pods(demo(&a)), before);
+    assert_eq!(replicas(demo(&a)), 3);
+    assert_eq!(
+        demo(&a).input.as_deref(),
+        Some("kubectl delete pod x kubectl scale deploy web --replicas=9")
+    );
+}
+
 #[test]
 fn the_editor_changes_what_apply_reads() {
     let mut a = card(0, 120, 40);

@@ -207,6 +207,30 @@ fn notes_take_every_letter_and_are_kept_with_the_answer() {
     assert!(!reports.borrow()[0].contains("rs quota"));
 }
 
+/// A paste is text for the notes, line breaks and capitals included: a capital `E` in it
+/// once ended the mock, and the notes kept nothing after the first line.
+#[test]
+fn pasted_notes_stay_notes() {
+    let (mut a, _, _dir) = mock_app(100, 30);
+    start_two_question_mock(&mut a);
+    a.update(key(KeyCode::Enter));
+    a.update(ch('n'));
+    a.update(kubedrill::tui::Msg::Paste(
+        "Events first\nEnd with Q".into(),
+    ));
+    assert_eq!(a.context(), Context::Notes, "the paste pressed a key");
+    a.update(key(KeyCode::Enter));
+    assert_eq!(a.context(), Context::Interview);
+    let t = text(&a, 100, 30);
+    assert!(
+        t.contains("Events first") && t.contains("End with Q"),
+        "{t}"
+    );
+    // Outside a text field a paste does nothing at all.
+    a.update(kubedrill::tui::Msg::Paste("E".into()));
+    assert_eq!(a.context(), Context::Interview);
+}
+
 #[test]
 fn a_quiz_shows_the_correction_at_once_and_flags_misses_for_review() {
     let (mut a, _, _dir) = mock_app(100, 30);

@@ -62,6 +62,9 @@ pub enum Msg {
     Key(KeyEvent),
     Mouse(MouseEvent),
     Resize(u16, u16),
+    /// Text pasted into the terminal (bracketed paste): typed into the field in focus,
+    /// never read as keys.
+    Paste(String),
     /// Wall time for one simulated second passed while a demo plays.
     Tick,
 }
@@ -466,6 +469,7 @@ impl App {
                 self.status = None;
                 self.key(key);
             }
+            Msg::Paste(text) => self.paste(&text),
             Msg::Mouse(m) => {
                 if !self.settings.mouse || self.help {
                     return;
@@ -548,6 +552,25 @@ impl App {
             && let Some(Screen::List(l)) = self.stack.last_mut()
         {
             l.type_char(c, &self.deck);
+        }
+    }
+
+    /// Pasted text, for whichever field has the focus; elsewhere it is dropped, so a paste
+    /// can never press hotkeys.
+    fn paste(&mut self, text: &str) {
+        if self.help {
+            return;
+        }
+        let ctx = self.context();
+        match self.stack.last_mut() {
+            Some(Screen::Demo(id)) if matches!(ctx, Context::Editor | Context::Command) => {
+                if let Some(d) = self.demos.get_mut(id) {
+                    d.paste(text);
+                }
+            }
+            Some(Screen::Mock(m)) if ctx == Context::Notes => m.paste(text),
+            Some(Screen::List(l)) if ctx == Context::Search => l.paste(text, &self.deck),
+            _ => {}
         }
     }
 

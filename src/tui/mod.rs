@@ -17,7 +17,10 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
-use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture, Event, MouseEventKind};
+use ratatui::crossterm::event::{
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture, Event,
+    MouseEventKind,
+};
 use ratatui::crossterm::execute;
 
 use crate::content::Loaded;
@@ -46,10 +49,13 @@ pub fn run_app(mut app: App) -> Result<()> {
     drop(ratatui::init());
     let backend = CrosstermBackend::new(BufWriter::with_capacity(FRAME_BUFFER, stdout()));
     let mut terminal = Terminal::new(backend)?;
-    // ratatui's hook restores the screen; mouse capture is ours to undo.
+    // A paste arrives as one event, typed into the field in focus, instead of as keys
+    // that would run commands (two pasted lines on `:` deleted three pods).
+    execute!(stdout(), EnableBracketedPaste)?;
+    // ratatui's hook restores the screen; mouse capture and paste are ours to undo.
     let prev = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        let _ = execute!(stdout(), DisableMouseCapture);
+        let _ = execute!(stdout(), DisableMouseCapture, DisableBracketedPaste);
         prev(info);
     }));
 
@@ -57,7 +63,7 @@ pub fn run_app(mut app: App) -> Result<()> {
     let result = terminal::Events::start()
         .map_err(Into::into)
         .and_then(|events| event_loop(&mut terminal, &mut app, &events));
-    let _ = execute!(stdout(), DisableMouseCapture);
+    let _ = execute!(stdout(), DisableMouseCapture, DisableBracketedPaste);
     ratatui::restore();
     result
 }
@@ -113,6 +119,7 @@ fn event_loop(terminal: &mut Term, app: &mut App, events: &terminal::Events) -> 
                     if matches!(m.kind, MouseEventKind::Moved | MouseEventKind::Drag(_)) => {}
                 Event::Mouse(m) => break Msg::Mouse(m),
                 Event::Resize(w, h) => break Msg::Resize(w, h),
+                Event::Paste(text) => break Msg::Paste(text),
                 _ => {}
             }
         };

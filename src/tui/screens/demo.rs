@@ -350,6 +350,16 @@ impl Demo {
         }
     }
 
+    /// Pasted text (one bracketed paste): into the editor as it is, or onto the command
+    /// line as one line, its line breaks made spaces. Nothing runs until Enter.
+    pub fn paste(&mut self, text: &str) {
+        if let Some(e) = self.editor.as_mut() {
+            e.area.insert_str(text.replace("\r\n", "\n"));
+        } else if let Some(input) = self.input.as_mut() {
+            input.extend(text.chars().map(|c| if c.is_control() { ' ' } else { c }));
+        }
+    }
+
     /// Opens the editor on the file `offset` places after the current one (the first
     /// file when none is open).
     fn open_editor(&mut self, offset: usize) {

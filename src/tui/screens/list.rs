@@ -98,6 +98,14 @@ impl ListState {
         self.refilter(deck, |s| s.query.push(c));
     }
 
+    /// Pasted text searches as typed text would, its line breaks made spaces, in one go.
+    pub fn paste(&mut self, text: &str, deck: &Deck) {
+        self.refilter(deck, |s| {
+            s.query
+                .extend(text.chars().map(|c| if c.is_control() { ' ' } else { c }))
+        });
+    }
+
     /// A search or a filter narrows the list.
     pub fn is_filtered(&self) -> bool {
         !self.query.is_empty() || self.level.is_some() || self.importance.is_some()

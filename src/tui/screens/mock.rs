@@ -100,6 +100,14 @@ impl MockState {
         }
     }
 
+    /// Pasted text goes into the notes as it is, line breaks kept; never read as keys.
+    pub fn paste(&mut self, text: &str) {
+        if let Some(n) = self.editing.as_mut() {
+            let text = text.replace("\r\n", "\n");
+            n.extend(text.chars().filter(|&c| c == '\n' || !c.is_control()));
+        }
+    }
+
     /// Handles an action; saves whatever got scored.
     pub fn handle(&mut self, action: Action, progress: Option<&mut Progress>, now: Millis) -> Nav {
         let t = self.clock(now);
