@@ -488,6 +488,14 @@ fn study(cli: &Cli, open: Open) -> Result<ExitCode> {
         );
         return Ok(ExitCode::from(1));
     }
+    if std::env::var_os("TERM").is_some_and(|t| t == "dumb") {
+        eprintln!(
+            "error: the study app needs a terminal that can move its cursor, and TERM=dumb \
+             says this one cannot; run it in a full terminal, or use `kubedrill list`, \
+             `kubedrill show ID` and `kubedrill sim`, which print plain text"
+        );
+        return Ok(ExitCode::from(1));
+    }
     let (progress, notices) = progress::open(cli)?;
     let mut app = crate::tui::App::new(loaded, config.settings).with_progress(progress, notices);
     app.keymap = config.keymap;

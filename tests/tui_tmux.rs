@@ -210,6 +210,18 @@ fn config_overrides_keys_and_a_bad_line_is_named_in_a_banner() {
     assert_restored(&tmux);
 }
 
+#[test]
+fn term_dumb_gets_plain_words_not_a_broken_screen() {
+    let Some((tmux, _config, _data)) = start_with("dumb", "TERM=dumb") else {
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_kubedrill");
+    tmux.send(&[bin, "Enter"]);
+    let pane = tmux.wait_for("the error", |p| p.contains("TERM=dumb"));
+    assert!(!pane.contains("Topics"), "{pane}");
+    tmux.wait_for("the prompt back", |p| last_line(p).starts_with(MARKER));
+}
+
 /// SGR parameter lists (`ESC [ ... m`) in captured text.
 fn sgr_params(pane: &str) -> Vec<Vec<u32>> {
     let mut out = Vec::new();
