@@ -116,3 +116,34 @@ fn unreadable_rows_are_dropped_the_rest_kept_and_a_copy_made_first() {
     // Opened again, nothing more to say.
     assert!(Store::open_dir(tmp.path(), NOW + 2).notices.is_empty());
 }
+
+/// A data folder that cannot be written (read-only, or a full disk) still shows the
+/// progress already in it: stats and export read a copy in memory, nothing is written.
+#[test]
+fn a_file_that_cannot_be_written_is_read_through_a_copy() {
+    let tmp = tempfile::tempdir().unwrap();
+    two_grades(tmp.path());
+    let db = tmp.path().join("progress.db");
+    let before = std::fs::read(&db).unwrap();
+    let mut store = Store::read_only_copy(&db, "read-only for the test").unwrap();
+    assert!(!store.is_saving());
+    assert!(store.holds_progress());
+    assert_eq!(store.reviews().unwrap().len(), 2);
+    assert_eq!(store.export().unwrap().reviews.len(), 2);
+    // A grade goes into the copy only.
+    let mut p = Progress::new(store, StudyConfig::default()).unwrap();
+    p.grade("spec-vs-status", Grade::Again, NOW + 5, 100, Mode::Review)
+        .unwrap();
+    store = p.store;
+    assert_eq!(store.reviews().unwrap().len(), 3);
+    drop(store);
+    assert_eq!(std::fs::read(&db).unwrap(), before, "the file was written");
+    assert_eq!(
+        Store::open_dir(tmp.path(), NOW)
+            .store
+            .reviews()
+            .unwrap()
+            .len(),
+        2
+    );
+}

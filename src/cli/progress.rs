@@ -70,9 +70,14 @@ pub fn stats(cli: &Cli, deck: &Deck, format: Format) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Refuses to export or import through a store that is not the user's file.
+/// Refuses to export without the user's progress, or import where nothing is saved.
 fn saving_or_exit(progress: &Progress, notices: &[String], what: &str) -> Option<ExitCode> {
-    if progress.store.is_saving() {
+    let usable = if what == "export" {
+        progress.store.holds_progress()
+    } else {
+        progress.store.is_saving()
+    };
+    if usable {
         warn_all(notices);
         return None;
     }

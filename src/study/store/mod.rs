@@ -121,6 +121,9 @@ pub enum Location {
     File(PathBuf),
     /// Nothing is saved; the reason says why.
     Memory(String),
+    /// A copy in memory of a file that cannot be written: its progress is shown, nothing
+    /// new is saved; the reason says why.
+    Copy(PathBuf, String),
 }
 
 pub struct Store {
@@ -235,10 +238,17 @@ impl Store {
         matches!(self.location, Location::File(_))
     }
 
+    /// Whether it holds the user's progress (saved, or a copy of a file that cannot be
+    /// written), so an export of it is worth having.
+    pub fn holds_progress(&self) -> bool {
+        matches!(self.location, Location::File(_) | Location::Copy(..))
+    }
+
     fn where_(&self) -> String {
         match &self.location {
             Location::File(p) => p.display().to_string(),
             Location::Memory(_) => "(in memory)".into(),
+            Location::Copy(p, _) => format!("{} (a copy in memory)", p.display()),
         }
     }
 

@@ -61,15 +61,91 @@ impl Store {
             ));
         }
         if let Err(e) = probe_writable(dir) {
-            return memory(format!(
-                "the data folder {} is not writable ({e})",
-                dir.display()
-            ));
+            let why = format!("the data folder {} is not writable ({e})", dir.display());
+            // Progress already there is still shown (stats, export, the app), from a copy
+            // in memory: a read-only or full disk must not look like an empty history.
+            let file = dir.join(FILE_NAME);
+            if file.exists() {
+                let notice = format!(
+                    "{why}; the progress in {} is shown, but nothing new is saved",
+                    file.display()
+                );
+                match Store::read_only_copy(&file, &notice) {
+                    Ok(store) => {
+                        return Opened {
+                            store,
+                            notices: vec![notice],
+                        };
+                    }
+                    Err(e) => return memory(format!("{why}, and {e}")),
+                }
+            }
+            return memory(why);
         }
         match Store::open_file(&dir.join(FILE_NAME), now) {
             Ok(opened) => opened,
             Err(e) => memory(e.to_string()),
         }
+    }
+
+    /// The file at `path`, which cannot be written, copied into memory: every row readable,
+    /// nothing written back. The file must be at this kubedrill's schema version (an
+    /// older one would need a migration written to it).
+    pub fn read_only_copy(path: &Path, reason: &str) -> Result<Store, StoreError> {
+        let shown = path.display().to_string();
+        let err = sql(&shown);
+        let mut store = Store::in_memory(reason)?;
+        store.location = Location::Copy(path.to_path_buf(), reason.to_string());
+        let attach = |uri: String| {
+            store
+                .conn
+                .execute("ATTACH DATABASE ?1 AS disk", [uri])
+                .and_then(|_| {
+                    store
+                        .conn
+                        .query_row("PRAGMA disk.user_version", [], |r| r.get::<_, i64>(0))
+                })
+        };
+        let file_uri = |extra: &str| {
+            let p = shown
+                .replace('%', "%25")
+                .replace('?', "%3f")
+                .replace('#', "%23");
+            format!("file:{p}?mode=ro{extra}")
+        };
+        // A file left in WAL needs its -shm to be read; where that cannot be made, the
+        // main file alone is read as it is on disk.
+        let version = match attach(file_uri("")) {
+            Ok(v) => v,
+            Err(_) => {
+                let _ = store.conn.execute("DETACH DATABASE disk", []);
+                attach(file_uri("&immutable=1")).map_err(&err)?
+            }
+        };
+        if version != super::schema::VERSION {
+            return Err(StoreError::Io(format!(
+                "{shown} is at schema version {version} and cannot be upgraded in place"
+            )));
+        }
+        let tables: Vec<String> = store
+            .conn
+            .prepare("SELECT name FROM main.sqlite_master WHERE type = 'table'")
+            .and_then(|mut st| st.query_map([], |r| r.get(0))?.collect())
+            .map_err(&err)?;
+        for t in tables {
+            store
+                .conn
+                .execute(
+                    &format!("INSERT INTO main.\"{t}\" SELECT * FROM disk.\"{t}\""),
+                    [],
+                )
+                .map_err(&err)?;
+        }
+        store
+            .conn
+            .execute("DETACH DATABASE disk", [])
+            .map_err(&err)?;
+        Ok(store)
     }
 
     /// Opens the file at `path`, migrating it; a damaged file is moved aside under a
