@@ -370,3 +370,20 @@ fn a_content_folder_that_does_not_exist_is_an_error() {
     assert_eq!(r.code, Some(1), "{}", r.out);
     assert!(r.out.contains("/nonexistent/kubedrill"), "{}", r.out);
 }
+
+/// A demo left playing for days keeps its memory: the chart's history is bounded (it grew
+/// by 2 MB a simulated day, and the chart filtered all of it every frame).
+#[test]
+fn a_demo_left_playing_for_days_keeps_a_bounded_history() {
+    use kubedrill::sim::session::{HISTORY_SECONDS, Session};
+    let mut s = Session::new("self-healing", 1).unwrap();
+    for _ in 0..2 {
+        s.run_line("tick 86400");
+    }
+    let h = &s.replicas_history;
+    assert!(h.len() < 2 * HISTORY_SECONDS, "{} samples kept", h.len());
+    assert!(h.len() >= HISTORY_SECONDS);
+    // The newest second is there, and the seconds kept run without a gap.
+    assert_eq!(h.last().unwrap().0, s.cluster.now());
+    assert!(h.windows(2).all(|w| w[1].0 == w[0].0 + 1));
+}

@@ -14,6 +14,9 @@ use super::kubectl::{args, exec};
 use super::scenario::{self, Origin, Scenario};
 use super::{obj, shell};
 
+/// Seconds of `replicas_history` kept, at least: more than the chart shows.
+pub const HISTORY_SECONDS: usize = 3600;
+
 /// Simulated seconds one `tick` line may run: a day takes well under a second.
 pub const MAX_TICK: u64 = 24 * 3600;
 
@@ -102,7 +105,8 @@ pub struct Session {
     /// Every line run, for the replay script.
     pub lines: Vec<String>,
     start: u64,
-    /// spec.replicas and ready pods each second, for the demo's chart.
+    /// spec.replicas and ready pods each second, for the demo's chart: the last
+    /// [`HISTORY_SECONDS`] at least, at most twice that.
     pub replicas_history: Vec<(u64, i64, i64)>,
     /// UIDs of the active pods when the learner took over, for `survivors()`.
     survivors: std::collections::HashSet<String>,
@@ -214,6 +218,11 @@ impl Session {
             .count() as i64;
         self.replicas_history
             .push((self.cluster.now(), spec, ready));
+        // The last hour is kept: a demo left playing for days grew by 2 MB a day, and the
+        // chart filtered all of it every frame. Trimmed in halves, so amortised O(1).
+        if self.replicas_history.len() >= 2 * HISTORY_SECONDS {
+            self.replicas_history.drain(..HISTORY_SECONDS);
+        }
         self.observe();
     }
 

@@ -31,7 +31,8 @@ impl Tmux {
         String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "kd"]).stdout).into_owned()
     }
 
-    /// Waits until the pane satisfies `ok`, returning it; panics with the pane after 10 s.
+    /// Waits until the pane satisfies `ok`, returning it; panics with the pane after 30 s (a
+    /// debug build on a loaded machine is slow to draw).
     pub fn wait_for(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
         loop {
@@ -39,7 +40,7 @@ impl Tmux {
             if ok(&pane) {
                 return pane;
             }
-            if start.elapsed() > Duration::from_secs(10) {
+            if start.elapsed() > Duration::from_secs(30) {
                 panic!("timed out waiting for {what}; pane:\n{pane}");
             }
             std::thread::sleep(Duration::from_millis(50));
