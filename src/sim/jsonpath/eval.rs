@@ -38,6 +38,10 @@ struct State {
 /// a large object would run for hours and fill memory; real templates stay far below.
 pub const MAX_VALUES: usize = 2_000_000;
 
+/// Bytes one template may print: values are whole subtrees, so fewer values than
+/// [`MAX_VALUES`] can still print gigabytes (found by fuzzing).
+pub const MAX_OUTPUT: usize = 16 << 20;
+
 /// Runs the top-level nodes against `data` and prints the results.
 pub fn execute(nodes: &[Node], data: &Value) -> Result<String, String> {
     let mut state = State::default();
@@ -45,6 +49,12 @@ pub fn execute(nodes: &[Node], data: &Value) -> Result<String, String> {
     let mut out = String::new();
     for set in results {
         print_results(&mut out, &set);
+        if out.len() > MAX_OUTPUT {
+            return Err(format!(
+                "the template prints more than {} MiB; kubedrill stops there",
+                MAX_OUTPUT >> 20
+            ));
+        }
     }
     Ok(out)
 }

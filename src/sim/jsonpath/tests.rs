@@ -350,3 +350,18 @@ fn deep_or_explosive_templates_end_in_an_error_not_a_crash() {
         "{range .spec.template.spec.containers[*]}{range .ports[*]}{.containerPort}{end}{end}";
     assert!(!run(two, &d).starts_with("ERR"));
 }
+
+/// Found by fuzzing (a slow unit): twenty `{range}`s without an `end`, each re-running
+/// the rest of the template, over wildcards: work that doubles with each one. It ends,
+/// in an error, within the bound on values walked.
+#[test]
+fn a_fuzzed_template_of_unended_ranges_ends_within_the_bound() {
+    let t = String::from_utf8_lossy(include_bytes!("testdata/fuzz-slow-unit.txt")).into_owned();
+    let out = run(&t, &server());
+    assert!(
+        out.starts_with("ERR error executing jsonpath"),
+        "{}",
+        &out[..out.len().min(300)]
+    );
+    assert!(out.len() <= eval::MAX_OUTPUT);
+}
