@@ -179,16 +179,17 @@ impl Walker {
             .push(Diagnostic::file(shown(at), msg).help(help));
     }
 
+    fn unreadable(&mut self, dir: &Path, e: &std::io::Error) {
+        self.walk.problems.push(Diagnostic::file(
+            shown(dir),
+            format!("cannot read folder: {e}"),
+        ));
+    }
+
     fn folder(&mut self, dir: &Path, depth: usize) {
         let entries = match fs::read_dir(dir) {
             Ok(rd) => rd,
-            Err(e) => {
-                self.walk.problems.push(Diagnostic::file(
-                    shown(dir),
-                    format!("cannot read folder: {e}"),
-                ));
-                return;
-            }
+            Err(e) => return self.unreadable(dir, &e),
         };
         for entry in entries {
             if self.stopped {
@@ -196,13 +197,7 @@ impl Walker {
             }
             let entry = match entry {
                 Ok(e) => e,
-                Err(e) => {
-                    self.walk.problems.push(Diagnostic::file(
-                        shown(dir),
-                        format!("cannot read folder: {e}"),
-                    ));
-                    return;
-                }
+                Err(e) => return self.unreadable(dir, &e),
             };
             self.entries += 1;
             if self.entries > MAX_ENTRIES {

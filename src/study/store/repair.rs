@@ -19,17 +19,7 @@ pub fn foreign(conn: &Connection, path: &str) -> Result<Option<String>, StoreErr
     if version < 0 {
         return Ok(Some(format!("its schema version is {version}")));
     }
-    let mut st = conn
-        .prepare(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' \
-             ORDER BY name",
-        )
-        .map_err(&err)?;
-    let tables: Vec<String> = st
-        .query_map([], |r| r.get(0))
-        .map_err(&err)?
-        .collect::<rusqlite::Result<_>>()
-        .map_err(&err)?;
+    let tables = table_names(conn).map_err(&err)?;
     if version == 0 && !tables.is_empty() {
         return Ok(Some(format!(
             "it is another program's database (tables {})",
@@ -55,6 +45,16 @@ pub fn missing_schema(conn: &Connection, path: &str) -> Result<Option<String>, S
         }
     }
     Ok(None)
+}
+
+/// The tables a database holds, SQLite's own left out, by name.
+fn table_names(conn: &Connection) -> rusqlite::Result<Vec<String>> {
+    conn.prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' \
+         ORDER BY name",
+    )?
+    .query_map([], |r| r.get(0))?
+    .collect()
 }
 
 struct Column {
@@ -87,15 +87,8 @@ fn expected(path: &str) -> Result<Vec<(String, Vec<Column>)>, StoreError> {
     for m in schema::MIGRATIONS {
         mem.execute_batch(m).map_err(&err)?;
     }
-    let mut st = mem
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-        .map_err(&err)?;
-    let names: Vec<String> = st
-        .query_map([], |r| r.get(0))
+    table_names(&mem)
         .map_err(&err)?
-        .collect::<rusqlite::Result<_>>()
-        .map_err(&err)?;
-    names
         .into_iter()
         .map(|t| {
             let cols = table_columns(&mem, &t).map_err(&err)?;
