@@ -32,8 +32,7 @@ pub fn foreign(conn: &Connection, path: &str) -> Result<Option<String>, StoreErr
 /// The first table or column the migrated schema lacks.
 pub fn missing_schema(conn: &Connection, path: &str) -> Result<Option<String>, StoreError> {
     let err = sql(path);
-    let want = expected(path)?;
-    for (table, columns) in &want {
+    for (table, columns) in expected(path)? {
         let have = table_columns(conn, table).map_err(&err)?;
         if have.is_empty() {
             return Ok(Some(format!("it has no table `{table}`")));
@@ -79,22 +78,29 @@ fn table_columns(conn: &Connection, table: &str) -> rusqlite::Result<Vec<Column>
     .collect()
 }
 
-/// Our schema's tables and columns, read from a fresh in-memory copy made by the same
-/// migrations, so this check can never disagree with them.
-fn expected(path: &str) -> Result<Vec<(String, Vec<Column>)>, StoreError> {
+type Schema = Vec<(String, Vec<Column>)>;
+
+/// Our schema's tables and columns, read once per process from an in-memory copy made by
+/// the same migrations, so this check can never disagree with them.
+fn expected(path: &str) -> Result<&'static Schema, StoreError> {
+    static SCHEMA: std::sync::OnceLock<Schema> = std::sync::OnceLock::new();
+    if let Some(s) = SCHEMA.get() {
+        return Ok(s);
+    }
     let err = sql(path);
     let mem = Connection::open_in_memory().map_err(&err)?;
     for m in schema::MIGRATIONS {
         mem.execute_batch(m).map_err(&err)?;
     }
-    table_names(&mem)
+    let schema = table_names(&mem)
         .map_err(&err)?
         .into_iter()
         .map(|t| {
             let cols = table_columns(&mem, &t).map_err(&err)?;
             Ok((t, cols))
         })
-        .collect()
+        .collect::<Result<Schema, StoreError>>()?;
+    Ok(SCHEMA.get_or_init(|| schema))
 }
 
 /// Conditions beyond the declared types: the words the readers accept, and JSON columns
@@ -153,6 +159,7 @@ fn bad_rows(conn: &Connection, path: &str) -> Result<Vec<BadRow>, StoreError> {
     let err = sql(path);
     let mut out = Vec::new();
     for (table, cols) in expected(path)? {
+        let table = table.clone();
         let mut checks: Vec<(String, String)> = cols
             .iter()
             .map(|c| {
