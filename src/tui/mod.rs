@@ -62,7 +62,11 @@ pub fn run_app(mut app: App) -> Result<()> {
     // Input is read from here on, in raw mode, each key as it is pressed.
     let result = terminal::Events::start()
         .map_err(Into::into)
-        .and_then(|events| event_loop(&mut terminal, &mut app, &events));
+        .and_then(|events| {
+            let r = event_loop(&mut terminal, &mut app, &events);
+            events.stop();
+            r
+        });
     let _ = execute!(stdout(), DisableMouseCapture, DisableBracketedPaste);
     ratatui::restore();
     result

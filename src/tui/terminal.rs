@@ -8,6 +8,8 @@
 //! SIGTERM, SIGHUP, SIGINT and SIGQUIT arrive on the same channel.
 
 use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::Duration;
 
@@ -34,6 +36,9 @@ const RESTORE: &[u8] =
 
 pub struct Events {
     rx: Receiver<Input>,
+    /// Set as the app leaves: the input thread reads nothing more, so what the user types
+    /// while the app exits goes to the shell, not to a thread about to end.
+    leaving: Arc<AtomicBool>,
 }
 
 impl Events {
@@ -41,10 +46,17 @@ impl Events {
     pub fn start() -> std::io::Result<Events> {
         let (tx, rx) = mpsc::channel();
         watch_signals(tx.clone())?;
+        let leaving = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&leaving);
         std::thread::Builder::new()
             .name("input".into())
-            .spawn(move || read_input(&tx))?;
-        Ok(Events { rx })
+            .spawn(move || read_input(&tx, &flag))?;
+        Ok(Events { rx, leaving })
+    }
+
+    /// No more input is read from the terminal.
+    pub fn stop(&self) {
+        self.leaving.store(true, Ordering::SeqCst);
     }
 
     /// The next input, or None when `wait` passes first.
@@ -57,7 +69,7 @@ impl Events {
     }
 }
 
-fn read_input(tx: &Sender<Input>) {
+fn read_input(tx: &Sender<Input>, leaving: &AtomicBool) {
     loop {
         // Checked before each wait so crossterm is never entered on a dead tty; one that
         // dies during a wait is caught by the event loop's own check.
@@ -65,7 +77,8 @@ fn read_input(tx: &Sender<Input>) {
             let _ = tx.send(Input::Gone);
             return;
         }
-        let input = match event::poll(Duration::from_millis(500)) {
+        let input = match event::poll(Duration::from_millis(100)) {
+            Ok(_) if leaving.load(Ordering::SeqCst) => return,
             Ok(false) => continue,
             Ok(true) => match event::read() {
                 Ok(e) => Input::Event(e),

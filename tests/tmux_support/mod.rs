@@ -107,8 +107,11 @@ pub fn start_with(name: &str, env: &str) -> Option<(Tmux, tempfile::TempDir, tem
 
 /// The terminal is back to normal: main screen, prompt last, the shell runs commands.
 pub fn assert_restored(tmux: &Tmux) {
+    // A fresh, empty prompt: the command line that started the app also begins with the
+    // marker, and shows again as soon as the app leaves the alternate screen, before the
+    // app has exited and the shell reads input again.
     let pane = tmux.wait_for("the prompt back", |p| {
-        last_line(p).starts_with(MARKER) && !p.contains("Topics")
+        last_line(p).trim_end() == MARKER && !p.contains("Topics")
     });
     let alt = tmux.run(&["display-message", "-p", "-t", "kd", "#{alternate_on}"]);
     assert_eq!(
