@@ -1,5 +1,6 @@
 //! Golden transcripts of `kubedrill sim`: each tests/fixtures/sim/<scenario>.txt holds
-//! input lines (`$ line`) and the exact output they print (seed 1). Run with
+//! input lines (`$ line`) and the exact output they print (seed 1); tests/fixtures/sim/
+//! fidelity/ holds one per fidelity fix against Kubernetes, so none comes back. Run with
 //! `KUBEDRILL_BLESS=1` to rewrite them after an intended change, then review the diff.
 
 use std::path::Path;
@@ -29,8 +30,13 @@ fn transcripts_match() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sim");
     let bless = std::env::var_os("KUBEDRILL_BLESS").is_some();
     let mut checked = 0;
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .chain(std::fs::read_dir(dir.join("fidelity")).unwrap())
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    for path in paths {
         if path.extension().is_none_or(|e| e != "txt") {
             continue;
         }

@@ -974,8 +974,19 @@ fn rollout(
         RolloutAction::Pause | RolloutAction::Resume => {
             let pause = action == RolloutAction::Pause;
             let word = if pause { "paused" } else { "resumed" };
+            // kubectl's objectPauser and objectResumer refuse before sending anything
+            // (polymorphichelpers/objectpauser.go, objectresumer.go); rollout_pause.go
+            // wraps it as `error: <resource> "<name>" <why>`, and kubectl exits 1.
             if (cur["spec"]["paused"] == json!(true)) == pause {
-                return Outcome::default().out(format!("{kg}/{name} already {word}\n"));
+                let why = if pause {
+                    "is already paused"
+                } else {
+                    "is not paused"
+                };
+                return Outcome::default().err(format!(
+                    "error: {} \"{name}\" {why}\n",
+                    t.kind.group_resource()
+                ));
             }
             let mut next = cur;
             if pause {
