@@ -36,6 +36,16 @@ impl Kind {
         }
     }
 
+    /// `Kind[.group]`, as Go's `schema.GroupKind` prints: `ReplicaSet.apps`, `Pod`.
+    pub fn group_kind(self) -> &'static str {
+        match self {
+            Kind::Deployment => "Deployment.apps",
+            Kind::ReplicaSet => "ReplicaSet.apps",
+            Kind::Pod => "Pod",
+            Kind::Event => "Event",
+        }
+    }
+
     /// `lower(Kind)[.group]`, as the name printer writes it: `deployment.apps`.
     pub fn kind_group(self) -> &'static str {
         match self {

@@ -1384,7 +1384,11 @@ fn rollout(rest: &[String]) -> Result<Command, UsageError> {
         )));
     }
     let target = one_target(&f.positional, "error: required resource not specified")?;
-    if target.kind != Kind::Deployment {
+    // undo and history of another kind fail in kubectl after the object is read (its
+    // rollbacker and history viewer exist only for Deployments, DaemonSets and
+    // StatefulSets); exec says so in kubectl's words once the object is found.
+    let kubectl_refuses = matches!(action, RolloutAction::Undo | RolloutAction::History);
+    if target.kind != Kind::Deployment && !kubectl_refuses {
         return Err(usage(format!(
             "error: no rollout support for {}: kubedrill's demo rolls out deployments",
             target.kind.group_resource()

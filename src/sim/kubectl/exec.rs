@@ -948,6 +948,18 @@ fn rollout(
         Err(o) => return o,
     };
     let kg = t.kind.kind_group();
+    // polymorphichelpers/rollback.go and history.go: only Deployments (of the kinds the
+    // demo has) have a rollbacker and a history viewer.
+    if t.kind != Kind::Deployment {
+        let what = match action {
+            RolloutAction::Undo => "rollbacker",
+            _ => "history viewer",
+        };
+        return Outcome::default().err(format!(
+            "error: no {what} has been implemented for \"{}\"\n",
+            t.kind.group_kind()
+        ));
+    }
     match action {
         RolloutAction::Restart => {
             // kubectl's objectRestarter refuses before sending anything.
