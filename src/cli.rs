@@ -708,12 +708,8 @@ fn read_line(input: &mut impl std::io::BufRead, buf: &mut Vec<u8>) -> Result<Lin
     match std::str::from_utf8(buf) {
         Ok(s) => Ok(Line::Text(s.to_string())),
         Err(e) => {
-            let at = e.valid_up_to();
-            let column = String::from_utf8_lossy(&buf[..at]).chars().count() + 1;
-            Ok(Line::NotUtf8 {
-                column,
-                byte: buf[at],
-            })
+            let (_, column, byte) = crate::content::text::utf8_error_at(buf, &e);
+            Ok(Line::NotUtf8 { column, byte })
         }
     }
 }

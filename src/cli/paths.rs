@@ -62,8 +62,8 @@ pub fn read_config() -> ConfigFile {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(text) => ConfigFile::Text { name, text },
             Err(e) => {
-                let at = e.utf8_error().valid_up_to();
-                let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+                let (line, _, _) =
+                    crate::content::text::utf8_error_at(e.as_bytes(), &e.utf8_error());
                 ConfigFile::Unreadable {
                     name: format!("{name}:{line}"),
                     why: "not valid UTF-8".into(),

@@ -30,7 +30,7 @@ pub fn shown(path: &Path) -> String {
 /// Why a file could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {
-    #[error("no such file")]
+    #[error("cannot read file: no such file")]
     NotFound,
     #[error("not a regular file ({0})")]
     NotRegular(&'static str),

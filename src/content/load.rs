@@ -90,31 +90,23 @@ pub fn read_source(path: &Path) -> Result<Source, Box<Diagnostic>> {
     let fail = |msg: String| Box::new(Diagnostic::file(name.clone(), msg));
     let bytes = match read_regular(path, MAX_FILE_BYTES) {
         Ok(b) => b,
-        Err(ReadError::TooLarge { len, limit }) => {
+        Err(e @ ReadError::TooLarge { .. }) => {
             return Err(Box::new(
-                Diagnostic::file(
-                    name.clone(),
-                    format!("file is too large: {len} bytes, the limit is {limit} bytes (8 MiB)"),
-                )
-                .help("split the content into several topic files"),
+                Diagnostic::file(name.clone(), format!("{e} (8 MiB)"))
+                    .help("split the content into several topic files"),
             ));
         }
-        Err(ReadError::NotFound) => return Err(fail("cannot read file: no such file".into())),
         Err(e) => return Err(fail(e.to_string())),
     };
     match String::from_utf8(bytes) {
         Ok(text) => Ok(Source::new(name, text, Origin::User)),
         Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            let valid = String::from_utf8_lossy(&e.as_bytes()[..at]).into_owned();
-            let line = valid.matches('\n').count() + 1;
-            let col = valid.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            let (line, col, byte) = super::text::utf8_error_at(e.as_bytes(), &e.utf8_error());
             Err(Box::new(
                 Diagnostic::file(
                     name.clone(),
                     format!(
-                        "file is not valid UTF-8: invalid byte 0x{:02X} at line {line}, column {col}",
-                        e.as_bytes()[at]
+                        "file is not valid UTF-8: invalid byte 0x{byte:02X} at line {line}, column {col}"
                     ),
                 )
                 .help("save the file as UTF-8"),

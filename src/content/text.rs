@@ -50,6 +50,32 @@ pub fn find_forbidden(text: &str) -> Option<Forbidden> {
     None
 }
 
+/// 1-based line of byte offset `at` (clamped to the end) in `bytes`, which need not be
+/// valid UTF-8.
+pub fn line_at(bytes: &[u8], at: usize) -> usize {
+    bytes[..at.min(bytes.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+/// Where `bytes` stop being UTF-8: the 1-based line and character column of the first
+/// bad byte, and the byte.
+pub fn utf8_error_at(bytes: &[u8], e: &std::str::Utf8Error) -> (usize, usize, u8) {
+    let at = e.valid_up_to();
+    let line_start = bytes[..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    // The bytes before `at` are valid UTF-8, so they count as characters.
+    let column = String::from_utf8_lossy(&bytes[line_start..at])
+        .chars()
+        .count()
+        + 1;
+    (line_at(bytes, at), column, bytes[at])
+}
+
 /// `text` safe to print on a terminal: each forbidden character written as `\u{..}`
 /// (newlines too, for one-line names), everything else as it is. For text that did not
 /// come through the content check: file names, imported progress, the config's name.
@@ -179,6 +205,15 @@ mod tests {
         assert_eq!(find_forbidden("\u{2067}x").unwrap().offset, 0);
         assert_eq!(find_forbidden("x\u{feff}").unwrap().ch, '\u{feff}');
         assert_eq!(find_forbidden("c1\u{85}").unwrap().ch, '\u{85}');
+    }
+
+    #[test]
+    fn a_utf8_error_is_placed_by_line_and_character() {
+        let bytes = [b"ok\n\xc3\xa9t\xc3\xa9 ".as_slice(), b"\xff!"].concat();
+        let e = std::str::from_utf8(&bytes).unwrap_err();
+        assert_eq!(utf8_error_at(&bytes, &e), (2, 5, 0xff));
+        assert_eq!(line_at(&bytes, 0), 1);
+        assert_eq!(line_at(&bytes, 999), 2);
     }
 
     #[test]

@@ -52,7 +52,7 @@ impl StudyConfig {
     /// Reads the top-level `desired_retention` and `new_cards_per_day` keys of a
     /// config.toml's text; `file` names it in errors.
     pub fn parse(text: &str, file: &str) -> Result<StudyConfig, ConfigError> {
-        let line = |at: usize| text[..at.min(text.len())].matches('\n').count() + 1;
+        let line = |at: usize| crate::content::text::line_at(text.as_bytes(), at);
         let raw: Raw = toml::from_str(text).map_err(|e| ConfigError::Toml {
             file: file.to_string(),
             line: line(e.span().map_or(0, |s| s.start)),

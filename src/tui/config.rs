@@ -25,10 +25,6 @@ pub struct Config {
     pub mock_strictness: Option<Strictness>,
 }
 
-fn line_of(text: &str, at: usize) -> usize {
-    text[..at.min(text.len())].matches('\n').count() + 1
-}
-
 /// Line numbers of many offsets in one text, each found in O(log lines): a `[keys]` table
 /// of 100,000 entries counted newlines from the start for each and took 20 s.
 struct Lines(Vec<usize>);
@@ -59,7 +55,8 @@ pub fn parse(text: &str, file: &str, base: Settings) -> Config {
     let root = match DeTable::parse(text) {
         Ok(r) => r,
         Err(e) => {
-            let line = line_of(text, e.span().map_or(0, |s| s.start));
+            let line =
+                crate::content::text::line_at(text.as_bytes(), e.span().map_or(0, |s| s.start));
             cfg.problems.push(format!(
                 "{file}:{line}: invalid TOML: {}",
                 e.message().trim()
