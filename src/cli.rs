@@ -240,7 +240,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         if let Err(e) = std::fs::metadata(dir) {
             eprintln!(
                 "error: --content {}: {e}",
-                crate::content::text::plain(&dir.display().to_string())
+                crate::content::files::shown(dir)
             );
             return Ok(ExitCode::from(1));
         }
@@ -438,7 +438,9 @@ fn study(cli: &Cli, open: Open) -> Result<ExitCode> {
         },
         ..Default::default()
     };
-    let config = load_config(settings);
+    // Read once: the app's settings and the study settings both come from it.
+    let config_file = paths::read_config();
+    let config = load_config(settings, &config_file);
     // A mock that cannot be drawn (nothing at or near the level) is said here, in plain text.
     let mut mock_defaults = crate::study::mock::MockSetup {
         level: config.settings.level,
@@ -496,7 +498,10 @@ fn study(cli: &Cli, open: Open) -> Result<ExitCode> {
         );
         return Ok(ExitCode::from(1));
     }
-    let (progress, notices) = progress::open(cli)?;
+    let (study_settings, problem) = progress::study_config(&config_file);
+    // A file that cannot be read or parsed is in the banner once, from the app's settings.
+    let problem = problem.filter(|p| !p.whole_file).map(|p| p.message);
+    let (progress, notices) = progress::open_with(cli, study_settings, problem)?;
     let mut app = crate::tui::App::new(loaded, config.settings).with_progress(progress, notices);
     app.keymap = config.keymap;
     app.config_warnings = config.problems;
@@ -548,26 +553,21 @@ fn report_sink(file: Option<PathBuf>) -> crate::tui::app::ReportSink {
                 crate::study::time::stamp(now)
             ))
         });
-        write::write_file(&path, markdown.as_bytes()).map_err(|e| {
-            format!(
-                "{}: {e}",
-                crate::content::text::plain(&path.display().to_string())
-            )
-        })?;
-        Ok(crate::content::text::plain(&path.display().to_string()))
+        let shown = crate::content::files::shown(&path);
+        write::write_file(&path, markdown.as_bytes()).map_err(|e| format!("{shown}: {e}"))?;
+        Ok(shown)
     })
 }
 
 /// The config folder's config.toml over `base`; a missing file is no problem, an unreadable
 /// or bad one is reported in the app's banner and the defaults stay.
-fn load_config(base: crate::tui::Settings) -> crate::tui::config::Config {
-    match paths::read_config() {
-        paths::ConfigFile::Text { name, text } => crate::tui::config::parse(&text, &name, base),
+fn load_config(base: crate::tui::Settings, file: &paths::ConfigFile) -> crate::tui::config::Config {
+    match file {
+        paths::ConfigFile::Text { name, text } => crate::tui::config::parse(text, name, base),
         paths::ConfigFile::Missing => crate::tui::config::parse("", "config.toml", base),
         paths::ConfigFile::Unreadable { name, why } => {
             let mut c = crate::tui::config::parse("", "config.toml", base);
-            c.problems
-                .push(format!("{name}: {why}; the defaults are used"));
+            c.problems.push(format!("{name}: {why}"));
             c
         }
     }

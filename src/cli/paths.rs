@@ -52,7 +52,7 @@ pub fn read_config() -> ConfigFile {
     let Some(path) = config_dir().map(|d| d.join("config.toml")) else {
         return ConfigFile::Missing;
     };
-    let name = crate::content::text::plain(&path.display().to_string());
+    let name = crate::content::files::shown(&path);
     match read_regular(&path, MAX_CONFIG_BYTES) {
         Err(ReadError::NotFound) => ConfigFile::Missing,
         Err(e) => ConfigFile::Unreadable {

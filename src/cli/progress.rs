@@ -6,33 +6,58 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
+use crate::content::files::shown;
 use crate::content::{Deck, text};
 use crate::study::store::Export;
 use crate::study::{Progress, Stats, Store, StudyConfig, time};
 
 use super::{Cli, Format, paths, write_out};
 
-/// The study settings from the config folder's config.toml, and what was wrong with it:
-/// a broken file is reported (in the app's banner, or as a warning) and the defaults used.
-pub fn study_config() -> (StudyConfig, Option<String>) {
-    match paths::read_config() {
+/// What was wrong with config.toml for the study settings, which then keep their defaults.
+pub struct StudyProblem {
+    pub message: String,
+    /// The file as a whole could not be read or is not TOML: the app's settings parser
+    /// has said so already, so the app shows it once.
+    pub whole_file: bool,
+}
+
+/// The study settings from config.toml as read, and what was wrong with it.
+pub fn study_config(file: &paths::ConfigFile) -> (StudyConfig, Option<StudyProblem>) {
+    let problem = |message: String, whole_file| {
+        Some(StudyProblem {
+            message: format!("{message}; using the default study settings"),
+            whole_file,
+        })
+    };
+    match file {
         paths::ConfigFile::Missing => (StudyConfig::default(), None),
         paths::ConfigFile::Unreadable { name, why } => (
             StudyConfig::default(),
-            Some(format!("{name}: {why}; using the default study settings")),
+            problem(format!("{name}: {why}"), true),
         ),
-        paths::ConfigFile::Text { name, text } => match StudyConfig::parse(&text, &name) {
+        paths::ConfigFile::Text { name, text } => match StudyConfig::parse(text, name) {
             Ok(c) => (c, None),
-            Err(e) => (
-                StudyConfig::default(),
-                Some(format!("{e}; using the default study settings")),
-            ),
+            Err(e) => {
+                let whole_file = matches!(e, crate::study::config::ConfigError::Toml { .. });
+                (StudyConfig::default(), problem(e.to_string(), whole_file))
+            }
         },
     }
 }
 
-/// The store in the data folder (or in memory, with a notice saying why) and the settings.
+/// The store in the data folder (or in memory, with a notice saying why) and the study
+/// settings, each problem with config.toml among the notices.
 pub fn open(cli: &Cli) -> Result<(Progress, Vec<String>)> {
+    let (config, problem) = study_config(&paths::read_config());
+    open_with(cli, config, problem.map(|p| p.message))
+}
+
+/// [`open`] with study settings already read; `problem` joins the notices.
+pub fn open_with(
+    cli: &Cli,
+    config: StudyConfig,
+    problem: Option<String>,
+) -> Result<(Progress, Vec<String>)> {
     let now = time::now();
     let opened = match paths::data_dir(cli.data_dir.as_deref()) {
         Some(dir) => Store::open_dir(&dir, now),
@@ -45,7 +70,6 @@ pub fn open(cli: &Cli) -> Result<(Progress, Vec<String>)> {
             }
         }
     };
-    let (config, problem) = study_config();
     let mut notices = opened.notices;
     notices.extend(problem);
     let progress = Progress::new(opened.store, config)?;
@@ -70,13 +94,9 @@ pub fn stats(cli: &Cli, deck: &Deck, format: Format) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Refuses to export without the user's progress, or import where nothing is saved.
-fn saving_or_exit(progress: &Progress, notices: &[String], what: &str) -> Option<ExitCode> {
-    let usable = if what == "export" {
-        progress.store.holds_progress()
-    } else {
-        progress.store.is_saving()
-    };
+/// Refuses to `what` (export, import) when the store is not `usable` for it: an export
+/// needs the user's progress, an import a store that saves.
+fn usable_or_exit(usable: bool, notices: &[String], what: &str) -> Option<ExitCode> {
     if usable {
         warn_all(notices);
         return None;
@@ -90,7 +110,7 @@ fn saving_or_exit(progress: &Progress, notices: &[String], what: &str) -> Option
 
 pub fn export(cli: &Cli, file: Option<&Path>) -> Result<ExitCode> {
     let (progress, notices) = open(cli)?;
-    if let Some(code) = saving_or_exit(&progress, &notices, "export") {
+    if let Some(code) = usable_or_exit(progress.store.holds_progress(), &notices, "export") {
         return Ok(code);
     }
     let doc = progress.store.export()?;
@@ -99,16 +119,16 @@ pub fn export(cli: &Cli, file: Option<&Path>) -> Result<ExitCode> {
         None => write_out(&mut std::io::stdout().lock(), &json)?,
         Some(path) => {
             // A failed export never leaves half a file, and never replaces a link or a device.
-            super::write::write_file(path, json.as_bytes()).with_context(|| {
-                format!("cannot write {}", text::plain(&path.display().to_string()))
-            })?;
+            let name = shown(path);
+            super::write::write_file(path, json.as_bytes())
+                .with_context(|| format!("cannot write {name}"))?;
             eprintln!(
                 "exported {} reviews, {} cards, {} mock interviews and {} solved challenges to {}",
                 doc.reviews.len(),
                 doc.cards.len(),
                 doc.mock_sessions.len(),
                 doc.solved_challenges.len(),
-                text::plain(&path.display().to_string())
+                name
             );
         }
     }
@@ -119,7 +139,7 @@ pub fn export(cli: &Cli, file: Option<&Path>) -> Result<ExitCode> {
 const MAX_IMPORT_BYTES: u64 = 64 * 1024 * 1024;
 
 pub fn import(cli: &Cli, file: &Path) -> Result<ExitCode> {
-    let shown = text::plain(&file.display().to_string());
+    let name = shown(file);
     // Read with a bound rather than as a regular file only: `import /dev/stdin` from a
     // pipe is a fair use, and the bound keeps /dev/zero from filling memory.
     let mut bytes = Vec::new();
@@ -128,18 +148,18 @@ pub fn import(cli: &Cli, file: &Path) -> Result<ExitCode> {
         f.take(MAX_IMPORT_BYTES + 1).read_to_end(&mut bytes)
     });
     if let Err(e) = read {
-        eprintln!("error: cannot read {shown}: {e}");
+        eprintln!("error: cannot read {name}: {e}");
         return Ok(ExitCode::from(1));
     }
     if bytes.len() as u64 > MAX_IMPORT_BYTES {
-        eprintln!("error: {shown}: larger than {MAX_IMPORT_BYTES} bytes; not a progress export");
+        eprintln!("error: {name}: larger than {MAX_IMPORT_BYTES} bytes; not a progress export");
         return Ok(ExitCode::from(1));
     }
     let doc: Export = match serde_json::from_slice(&bytes) {
         Ok(d) => d,
         Err(e) => {
             eprintln!(
-                "error: {shown}:{}:{}: not a kubedrill progress export: {}",
+                "error: {name}:{}:{}: not a kubedrill progress export: {}",
                 e.line(),
                 e.column(),
                 text::plain(&e.to_string())
@@ -148,7 +168,7 @@ pub fn import(cli: &Cli, file: &Path) -> Result<ExitCode> {
         }
     };
     let (mut progress, notices) = open(cli)?;
-    if let Some(code) = saving_or_exit(&progress, &notices, "import") {
+    if let Some(code) = usable_or_exit(progress.store.is_saving(), &notices, "import") {
         return Ok(code);
     }
     match progress.store.import(&doc) {
@@ -166,7 +186,7 @@ pub fn import(cli: &Cli, file: &Path) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {
-            eprintln!("error: {}: {e}", text::plain(&file.display().to_string()));
+            eprintln!("error: {name}: {e}");
             Ok(ExitCode::from(1))
         }
     }
