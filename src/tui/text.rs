@@ -239,3 +239,8 @@ pub fn hang(line: &Line<'_>) -> usize {
     };
     spaces + marker
 }
+
+/// Pasted text for a one-line field: line breaks and other controls become spaces.
+pub fn one_line(text: &str) -> impl Iterator<Item = char> + '_ {
+    text.chars().map(|c| if c.is_control() { ' ' } else { c })
+}

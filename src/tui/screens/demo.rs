@@ -356,7 +356,7 @@ impl Demo {
         if let Some(e) = self.editor.as_mut() {
             e.area.insert_str(text.replace("\r\n", "\n"));
         } else if let Some(input) = self.input.as_mut() {
-            input.extend(text.chars().map(|c| if c.is_control() { ' ' } else { c }));
+            input.extend(crate::tui::text::one_line(text));
         }
     }
 

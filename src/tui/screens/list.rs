@@ -100,10 +100,7 @@ impl ListState {
 
     /// Pasted text searches as typed text would, its line breaks made spaces, in one go.
     pub fn paste(&mut self, text: &str, deck: &Deck) {
-        self.refilter(deck, |s| {
-            s.query
-                .extend(text.chars().map(|c| if c.is_control() { ' ' } else { c }))
-        });
+        self.refilter(deck, |s| s.query.extend(crate::tui::text::one_line(text)));
     }
 
     /// A search or a filter narrows the list.
