@@ -10,7 +10,7 @@ use super::directive::{self, ApplyMode, Component, Directive, Trigger};
 use super::goal::{self, CallArg, Facts, Func, Goal, GoalError, Root};
 use super::informer::RunState;
 use super::kind::Kind;
-use super::kubectl::{args, exec};
+use super::kubectl::{args, exec, wait};
 use super::scenario::{self, Origin, Scenario};
 use super::{obj, shell};
 
@@ -298,7 +298,14 @@ impl Session {
         if first == "kubectl" {
             return match args::parse(&words[1..]) {
                 Ok(cmd) => {
-                    let o = exec::run(&mut self.cluster, &self.files, &cmd);
+                    let mut o = exec::run(&mut self.cluster, &self.files, &cmd);
+                    // While kubectl watches, the whole demo moves on: writers run and
+                    // goals are checked each second, so a state that held only while it
+                    // waited still counts.
+                    while o.is_waiting() {
+                        self.tick();
+                        o = wait::resume(&self.cluster, o);
+                    }
                     if let Some(r) = o.error {
                         *self
                             .counters
@@ -879,5 +886,29 @@ mod tests {
             "error: the autoscaler is off; `autoscaler N` starts it\n"
         );
         assert_eq!(s.component_state(Component::Autoscaler), "off");
+    }
+
+    #[test]
+    fn a_goal_that_held_only_while_kubectl_waited_is_met() {
+        let mut s = Session::new("self-healing", 1).unwrap();
+        s.set_goals(&["pods(\"terminating\") >= 1".to_string()])
+            .unwrap();
+        let pod = s.run_line("kubectl get pods -o name").stdout;
+        let pod = pod.lines().next().unwrap().to_string();
+        let t0 = s.now();
+        // Deleting a pod waits out its 30 s grace period: it is terminating meanwhile, and
+        // gone when the command returns.
+        let o = s.run_line(&format!("kubectl delete {pod}"));
+        assert!(o.stderr.is_empty(), "{o:?}");
+        assert!(s.now() > t0, "the delete waited");
+        assert_eq!(
+            s.run_line("kubectl get pods -o name")
+                .stdout
+                .lines()
+                .count(),
+            3
+        );
+        assert_eq!(s.call(Func::Pods, &[CallArg::Str("terminating".into())]), 0);
+        assert_eq!(s.met(), [true]);
     }
 }

@@ -6,7 +6,7 @@ use crate::sim::obj;
 use crate::sim::session::Session;
 
 use super::args::go_duration_secs;
-use super::exec::DELETE_WAIT_CAP;
+use super::wait::DELETE_WAIT_CAP;
 
 fn count(s: &Session, k: Kind) -> usize {
     s.cluster.api.list(k).count()

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use super::args::{Command, MetaChange, Output, PatchType, Propagation, RolloutAction, Target};
+use super::wait::Wait;
 use crate::sim::api::{ApiError, Reason};
 use crate::sim::cluster::Cluster;
 use crate::sim::kind::Kind;
@@ -30,12 +31,22 @@ pub struct Outcome {
     /// Warnings kubectl writes to stderr as it goes, each with the length stdout had
     /// then; `stderr` holds what it prints at the end (errors, "No resources found").
     pub warnings: Vec<(usize, String)>,
+    /// The command is still watching: see [`super::wait`].
+    pub wait: Option<Wait>,
 }
 
 impl Outcome {
     pub(super) fn out(mut self, s: impl AsRef<str>) -> Self {
         self.stdout.push_str(s.as_ref());
         self
+    }
+    fn waiting(mut self, w: Wait) -> Self {
+        self.wait = Some(w);
+        self
+    }
+    /// Whether the command has more to do once the clock moves on.
+    pub fn is_waiting(&self) -> bool {
+        self.wait.is_some()
     }
     /// A warning written now, before whatever stdout gets next.
     pub(super) fn warn(mut self, s: impl AsRef<str>) -> Self {
@@ -161,7 +172,19 @@ pub fn run(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
         }
     }
     cluster.settle();
-    out
+    // A watch looks first at once, as kubectl's does when the server has answered.
+    super::wait::resume(cluster, out)
+}
+
+/// Runs `cmd` to its end, moving the cluster's own clock while it waits: for callers
+/// with no other writers or goals to run each second.
+pub fn run_to_end(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
+    let mut o = run(cluster, files, cmd);
+    while o.is_waiting() {
+        cluster.tick();
+        o = super::wait::resume(cluster, o);
+    }
+    o
 }
 
 /// The objects a write with `-o` prints: its target, or its manifest's objects in order.
@@ -243,7 +266,7 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
                 &mut deleted,
             );
             if *wait {
-                wait_deleted(cluster, o, &deleted, *timeout)
+                o.waiting(Wait::deletion(deleted, *timeout))
             } else {
                 o
             }
@@ -312,7 +335,7 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
             timeout_ms,
             ..
         } => match one(cluster, target) {
-            Ok((_, name)) => rollout_status(cluster, &name, *watch, *timeout_ms),
+            Ok((_, name)) => Outcome::default().waiting(Wait::rollout(&name, *watch, *timeout_ms)),
             Err(o) => o,
         },
         Command::Rollout {
@@ -736,46 +759,6 @@ fn patch_cmd(
     }
 }
 
-/// How long the demo lets `kubectl delete` wait when no `--timeout` is given. kubectl
-/// waits up to a week (delete.go: a zero timeout becomes 168 h); an object a finalizer
-/// holds would block for that long, so the demo gives up after ten simulated minutes with
-/// the error kubectl prints when its wait runs out.
-pub const DELETE_WAIT_CAP: u64 = 600;
-
-/// `--wait` (kubectl delete.go, wait.go IsDeleted): after printing what it deleted,
-/// kubectl watches each object until it is gone, or replaced by one with another UID.
-/// The demo advances simulated time meanwhile, as `rollout status` does.
-fn wait_deleted(
-    cluster: &mut Cluster,
-    o: Outcome,
-    deleted: &[(Kind, String, String)],
-    timeout: u64,
-) -> Outcome {
-    let limit = if timeout == 0 {
-        DELETE_WAIT_CAP
-    } else {
-        timeout.min(DELETE_WAIT_CAP)
-    };
-    let gone = |c: &Cluster, (kind, name, uid): &(Kind, String, String)| {
-        c.api.get(*kind, name).map_or(true, |x| obj::uid(x) != uid)
-    };
-    let mut waited = 0;
-    loop {
-        let Some(left) = deleted.iter().find(|x| !gone(cluster, x)) else {
-            return o;
-        };
-        if waited >= limit {
-            let resource = left.0.group_resource().split('.').next().unwrap_or("");
-            return o.err(format!(
-                "error: timed out waiting for the condition on {resource}/{}\n",
-                left.1
-            ));
-        }
-        cluster.tick();
-        waited += 1;
-    }
-}
-
 /// One object printed as `-o` asks, as kubectl prints what it would send or got back.
 fn print_object(kind: Kind, v: &Value, output: &Output) -> Outcome {
     match output {
@@ -1134,106 +1117,6 @@ fn revisions(cluster: &Cluster, d: &Value) -> Vec<(i64, Value)> {
     v
 }
 
-/// The line `kubectl rollout status` prints for the current state, and whether it is done.
-fn status_line(d: &Value) -> (String, bool) {
-    let name = obj::name(d);
-    let int = |p: &[&str]| obj::int(d, p).unwrap_or(0);
-    if int(&["metadata", "generation"]) > int(&["status", "observedGeneration"]) {
-        return (
-            "Waiting for deployment spec update to be observed...\n".into(),
-            false,
-        );
-    }
-    // kubectl looks at the Progressing condition only once the spec is observed.
-    if d["status"]["conditions"].as_array().is_some_and(|c| {
-        c.iter()
-            .any(|c| c["type"] == "Progressing" && c["reason"] == "ProgressDeadlineExceeded")
-    }) {
-        return (
-            format!("error: deployment \"{name}\" exceeded its progress deadline\n"),
-            true,
-        );
-    }
-    let want = obj::int(d, &["spec", "replicas"]).unwrap_or(1);
-    let updated = int(&["status", "updatedReplicas"]);
-    let replicas = int(&["status", "replicas"]);
-    let available = int(&["status", "availableReplicas"]);
-    if updated < want {
-        return (
-            format!(
-                "Waiting for deployment \"{name}\" rollout to finish: {updated} out of {want} new replicas have been updated...\n"
-            ),
-            false,
-        );
-    }
-    if replicas > updated {
-        return (
-            format!(
-                "Waiting for deployment \"{name}\" rollout to finish: {} old replicas are pending termination...\n",
-                replicas - updated
-            ),
-            false,
-        );
-    }
-    if available < updated {
-        return (
-            format!(
-                "Waiting for deployment \"{name}\" rollout to finish: {available} of {updated} updated replicas are available...\n"
-            ),
-            false,
-        );
-    }
-    (
-        format!("deployment \"{name}\" successfully rolled out\n"),
-        true,
-    )
-}
-
-/// How long `rollout status` without `--timeout` may wait: kubectl would wait forever,
-/// the demo cannot, so it stops here and says so.
-pub const ROLLOUT_STATUS_CAP: u64 = 600;
-
-/// `rollout status` watches until the rollout finishes: the demo advances simulated time
-/// while it waits (never past `--timeout`), printing a line whenever the state changes.
-/// kubectl prints a line per watch event, so on a real cluster a line may repeat.
-fn rollout_status(
-    cluster: &mut Cluster,
-    name: &str,
-    watch: bool,
-    timeout_ms: Option<u64>,
-) -> Outcome {
-    // The clock moves in whole seconds: wait only the seconds that fit in the timeout.
-    let limit = timeout_ms.map_or(ROLLOUT_STATUS_CAP, |ms| ms / 1000);
-    let mut o = Outcome::default();
-    let mut last = String::new();
-    for waited in 0..=limit {
-        if waited > 0 {
-            cluster.tick();
-        }
-        let Ok(d) = cluster.api.get(Kind::Deployment, name) else {
-            // The watch sees the deletion and gives up.
-            return o.err("error: object has been deleted\n");
-        };
-        let (line, done) = status_line(d);
-        if line != last {
-            if line.starts_with("error:") {
-                return o.err(line);
-            }
-            o.stdout.push_str(&line);
-            last = line;
-        }
-        if done || !watch {
-            return o;
-        }
-    }
-    match timeout_ms {
-        Some(_) => o.err("error: timed out waiting for the condition\n"),
-        None => o.err(format!(
-            "error: kubedrill's demo stopped watching after {ROLLOUT_STATUS_CAP} simulated seconds; kubectl would keep waiting (use --timeout to bound it)\n"
-        )),
-    }
-}
-
 fn label(
     cluster: &mut Cluster,
     t: &Target,
@@ -1413,7 +1296,7 @@ mod rollout_status_tests {
         s.run_line("kubectl scale deploy web --replicas=4");
         let t0 = s.now();
         let o = s.run_line("kubectl rollout status deploy/web");
-        assert_eq!(s.now() - t0, super::ROLLOUT_STATUS_CAP);
+        assert_eq!(s.now() - t0, crate::sim::kubectl::wait::ROLLOUT_STATUS_CAP);
         assert_eq!(
             o.stdout,
             "Waiting for deployment spec update to be observed...\n"

@@ -6,6 +6,7 @@ pub mod args;
 pub mod duration;
 pub mod exec;
 pub mod ssa;
+pub mod wait;
 
 #[cfg(test)]
 mod precondition_tests;
