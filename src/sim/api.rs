@@ -5,8 +5,8 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, LazyLock};
 
+use super::rng::SimRng;
 use rand::RngExt;
-use rand::rngs::ChaCha8Rng;
 use serde_json::{Value, json};
 use thiserror::Error;
 
@@ -156,6 +156,7 @@ pub enum Writer {
     Controller,
 }
 
+#[derive(Clone)]
 pub struct ApiServer {
     objects: BTreeMap<Kind, Objects>,
     rv: u64,
@@ -163,7 +164,7 @@ pub struct ApiServer {
     /// Sequence number of `log[0]`.
     log_base: u64,
     event_seq: u64,
-    pub(crate) rng: ChaCha8Rng,
+    pub(crate) rng: SimRng,
     /// Simulated seconds, for managedFields times; the cluster keeps it current.
     pub clock: u64,
     /// The components' event correlators (see `record_event`).
@@ -226,7 +227,7 @@ const GENERATE_NAME_ATTEMPTS: usize = 8;
 pub const NAME_ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
 
 impl ApiServer {
-    pub fn new(rng: ChaCha8Rng) -> Self {
+    pub fn new(rng: SimRng) -> Self {
         ApiServer {
             objects: BTreeMap::new(),
             rv: 1000,
@@ -1220,7 +1221,7 @@ const PARSED_KEPT: usize = 64;
 
 #[cfg(test)]
 mod tests {
-    use rand::SeedableRng;
+    use crate::sim::rng::SimRng;
 
     use super::*;
 
@@ -1228,11 +1229,11 @@ mod tests {
     fn a_taken_generated_name_is_drawn_again() {
         // The name a generateName create would draw after one named create (which
         // draws a uid), from a twin with the same seed; then that name is taken first.
-        let mut twin = ApiServer::new(ChaCha8Rng::seed_from_u64(1));
+        let mut twin = ApiServer::new(SimRng::seed_from_u64(1));
         let _ = twin.uid();
         let mut taken = "web-".to_string();
         twin.push_random_suffix(&mut taken, 5);
-        let mut api = ApiServer::new(ChaCha8Rng::seed_from_u64(1));
+        let mut api = ApiServer::new(SimRng::seed_from_u64(1));
         api.create(Kind::Pod, json!({"metadata": {"name": taken}}), 0)
             .unwrap();
         let pod = api
@@ -1264,8 +1265,8 @@ mod tests {
                 "annotations": {"controller.kubernetes.io/pod-deletion-cost": "5"},
                 "ownerReferences": [obj::owner_ref_to("web", "rs-uid", "ReplicaSet")]})
         };
-        let mut plain = ApiServer::new(ChaCha8Rng::seed_from_u64(7));
-        let mut shared = ApiServer::new(ChaCha8Rng::seed_from_u64(7));
+        let mut plain = ApiServer::new(SimRng::seed_from_u64(7));
+        let mut shared = ApiServer::new(SimRng::seed_from_u64(7));
         let mut pods = Vec::new();
         for now in [3, 4] {
             let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": meta(),

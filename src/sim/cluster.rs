@@ -2,9 +2,6 @@
 //! simulated second at a time. Single-threaded and seeded: the same calls give the same
 //! cluster, byte for byte.
 
-use rand::SeedableRng;
-use rand::rngs::ChaCha8Rng;
-
 use super::api::{ApiServer, EventType};
 use super::client::RateLimit;
 use super::controllers::deployment::DeploymentController;
@@ -21,6 +18,7 @@ pub const DEMO_RESYNC_SECONDS: u64 = 30;
 /// Rounds of deliver-and-process per settle: enough for any chain of reactions.
 const MAX_ROUNDS: usize = 32;
 
+#[derive(Clone)]
 pub struct Cluster {
     pub api: ApiServer,
     pub deployments: DeploymentController,
@@ -36,7 +34,7 @@ pub struct Cluster {
 impl Cluster {
     pub fn new(seed: u64) -> Self {
         Cluster {
-            api: ApiServer::new(ChaCha8Rng::seed_from_u64(seed)),
+            api: ApiServer::new(super::rng::SimRng::seed_from_u64(seed)),
             deployments: DeploymentController::new(DEMO_RESYNC_SECONDS),
             replicasets: ReplicaSetController::new(DEMO_RESYNC_SECONDS),
             kubelet: Kubelet::new(),

@@ -96,6 +96,11 @@ pub enum Directive {
     Cat(String),
     /// Show the controllers' state.
     Status,
+    /// Back to where the demo started (its scenario and setup lines); met challenges stay met.
+    Reset,
+    /// Save the whole demo under a name, or return to a saved one.
+    Snapshot(String),
+    Restore(Option<String>),
 }
 
 pub const HELP: &str = "\
@@ -116,6 +121,11 @@ kubedrill sim: one command per line.
   files | cat FILE            list the scenario's manifest files / print one
   status                      controllers: running, paused or crashed; trigger; queue length;
                               the client rate limit and the requests waiting for it
+  reset                       back to where this demo started (the scenario and its setup
+                              lines); challenges met stay met, and so does the history
+  snapshot NAME | restore NAME
+                              save the whole demo (cluster, controllers, writers, files) under
+                              NAME, and return to it later; `restore` alone lists the names
   help                        this text
   # ...                       a comment
 CONTROLLER is deployment, replicaset, kubelet, autoscaler or gitops; a paused or crashed
@@ -215,10 +225,23 @@ pub fn parse(words: &[String]) -> Option<Result<Directive, String>> {
             .map(|f| Directive::Cat(f.clone()))
             .ok_or_else(|| "error: `cat` needs a file name; `files` lists them".into()),
         "status" => Ok(Directive::Status),
+        "reset" => Ok(Directive::Reset),
+        "snapshot" => match args {
+            [name] => Ok(Directive::Snapshot(name.clone())),
+            _ => Err("error: usage: `snapshot NAME` (one word), e.g. `snapshot before-rollout`".into()),
+        },
+        "restore" => match args {
+            [] => Ok(Directive::Restore(None)),
+            [name] => Ok(Directive::Restore(Some(name.clone()))),
+            _ => Err("error: usage: `restore NAME`; `restore` alone lists the snapshots".into()),
+        },
         _ => return None,
     };
     Some(d)
 }
+
+/// Directives that move the demo between saved states: not steps a replay repeats.
+pub const MOVES: &[&str] = &["reset", "snapshot", "restore"];
 
 /// Words that start a directive, for completion and for content checks.
 pub const WORDS: &[&str] = &[
@@ -236,6 +259,9 @@ pub const WORDS: &[&str] = &[
     "files",
     "cat",
     "status",
+    "reset",
+    "snapshot",
+    "restore",
 ];
 
 #[cfg(test)]
@@ -280,6 +306,10 @@ mod tests {
             Some(Ok(Directive::ApiQps(100, Some(150))))
         );
         assert_eq!(p("api-qps 5"), Some(Ok(Directive::ApiQps(5, None))));
+        assert_eq!(p("reset"), Some(Ok(Directive::Reset)));
+        assert_eq!(p("snapshot a"), Some(Ok(Directive::Snapshot("a".into()))));
+        assert_eq!(p("restore"), Some(Ok(Directive::Restore(None))));
+        assert!(p("snapshot").unwrap().unwrap_err().contains("usage"));
         assert_eq!(p("kubectl get pods"), None);
     }
 

@@ -100,6 +100,10 @@ impl Replay {
             Directive::Resume(Component::Kubelet) | Directive::Restart(Component::Kubelet) => {
                 format!("# {line}: docker exec kind-worker systemctl start kubelet\n")
             }
+            // Never recorded (`MOVES`): the lines kept already lead to the current state.
+            Directive::Reset | Directive::Snapshot(_) | Directive::Restore(_) => {
+                format!("# {line}\n")
+            }
             Directive::Drop(..) => format!(
                 "# {line}: cannot be staged: a real informer never loses an event (a watch resumes from its resourceVersion, or relists)\n"
             ),

@@ -47,7 +47,7 @@ pub struct Delta {
 /// The objects sit in slots the indexes point into, so a new version of a cached object
 /// with the same uid and owner (most watch events: status writes) is stored through one
 /// hashed lookup, with no ordered index searched.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Store {
     slots: Vec<Option<Arc<Stored>>>,
     /// Slots emptied by removals, reused first.
@@ -157,6 +157,7 @@ fn same_ids(a: &Stored, b: &Stored) -> bool {
         }
 }
 
+#[derive(Clone)]
 pub struct Informer {
     pub watches: &'static [Kind],
     /// Per kind, by name: lists come out in name order without sorting.

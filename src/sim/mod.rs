@@ -23,6 +23,7 @@ pub mod output;
 pub mod qos;
 pub mod quantity;
 pub mod recorder;
+pub mod rng;
 pub mod scenario;
 pub mod session;
 pub mod shell;

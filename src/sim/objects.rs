@@ -8,7 +8,7 @@ use super::HashMap;
 use super::stored::Stored;
 
 /// Keyed by the stored objects' own names (see [`Stored::facts`]), not copies.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Objects {
     by_name: HashMap<Arc<str>, Arc<Stored>>,
     /// The same names, in order. A new version of an object changes only the map.

@@ -59,6 +59,7 @@ pub struct Observed {
 }
 
 /// A map with client-go's LRU bound: the least recently used key goes first.
+#[derive(Clone)]
 struct Lru<V>(LruCache<String, V, FixedState>);
 
 impl<V> Default for Lru<V> {
@@ -76,6 +77,7 @@ impl<V> Lru<V> {
     }
 }
 
+#[derive(Clone)]
 struct Aggregate {
     messages: BTreeSet<String>,
     last: u64,
@@ -88,13 +90,14 @@ struct Log {
     name: String,
 }
 
+#[derive(Clone)]
 struct Bucket {
     tokens: f64,
     last: u64,
 }
 
 /// One component's EventCorrelator.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Correlator {
     aggregates: Lru<Aggregate>,
     logs: Lru<Log>,
@@ -182,7 +185,7 @@ impl Correlator {
 
 /// The correlators of every component that records events, by component name. A
 /// component that crashes loses its own (see [`Recorders::forget`]).
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Recorders {
     by_component: HashMap<String, Correlator>,
 }

@@ -76,7 +76,7 @@ struct Gitops {
     state: RunState,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 struct Counters {
     errors: HashMap<String, u64>,
     ran: HashMap<String, u64>,
@@ -92,6 +92,7 @@ struct Track {
     changed_at: u64,
 }
 
+#[derive(Clone)]
 pub struct Session {
     pub cluster: Cluster,
     pub files: exec::Files,
@@ -101,6 +102,8 @@ pub struct Session {
     gitops: Option<Gitops>,
     goals: Vec<Goal>,
     met: Vec<bool>,
+    /// What met each challenge; like `met`, kept across `reset` and `restore`.
+    met_by: Vec<Option<Met>>,
     tracks: HashMap<String, Track>,
     /// Every line run, for the replay script.
     pub lines: Vec<String>,
@@ -110,6 +113,26 @@ pub struct Session {
     pub replicas_history: Vec<(u64, i64, i64)>,
     /// UIDs of the active pods when the learner took over, for `survivors()`.
     survivors: std::collections::HashSet<String>,
+    saved: Saved,
+}
+
+/// When a challenge was met, and the line run last before it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Met {
+    /// Simulated seconds since the learner took over.
+    pub at: u64,
+    pub after: Option<String>,
+}
+
+/// Most snapshots one demo keeps: each is a whole copy of the cluster.
+pub const MAX_SNAPSHOTS: usize = 16;
+
+/// Whole copies of the session: where `reset` returns, and the learner's snapshots. The
+/// simulator is pure, so a copy is a clone; copies never hold copies (see `copy`).
+#[derive(Clone, Default)]
+struct Saved {
+    start: Option<Box<Session>>,
+    named: std::collections::BTreeMap<String, Box<Session>>,
 }
 
 /// Seconds the starting Deployment gets to become ready before the learner starts.
@@ -137,11 +160,13 @@ impl Session {
             gitops: None,
             goals: Vec::new(),
             met: Vec::new(),
+            met_by: Vec::new(),
             tracks: HashMap::new(),
             lines: Vec::new(),
             start: 0,
             replicas_history: Vec::new(),
             survivors: Default::default(),
+            saved: Saved::default(),
         };
         let start = match sc.origin {
             Origin::Created => "kubectl create -f web.yaml",
@@ -164,16 +189,37 @@ impl Session {
         }
         s.counters = Counters::default();
         s.start = s.cluster.now();
+        s.saved.start = Some(s.copy());
         Ok(s)
     }
 
-    /// Sets the challenge goals to check (each already validated by `check`).
+    /// This session as it is, without its saved copies.
+    fn copy(&mut self) -> Box<Session> {
+        let saved = std::mem::take(&mut self.saved);
+        let copy = Box::new(self.clone());
+        self.saved = saved;
+        copy
+    }
+
+    /// Becomes `copy`, keeping the saved copies and the challenges met so far.
+    fn become_copy(&mut self, copy: &Session) {
+        let saved = std::mem::take(&mut self.saved);
+        let met = std::mem::take(&mut self.met);
+        let met_by = std::mem::take(&mut self.met_by);
+        *self = copy.clone();
+        (self.saved, self.met, self.met_by) = (saved, met, met_by);
+        self.observe();
+    }
+
+    /// Sets the challenge goals to check (each already validated by `check`). The learner
+    /// takes over here: `reset` comes back to this state.
     pub fn set_goals(&mut self, goals: &[String]) -> Result<(), GoalError> {
         self.goals = goals
             .iter()
             .map(|g| goal::parse(g))
             .collect::<Result<_, _>>()?;
         self.met = vec![false; self.goals.len()];
+        self.met_by = vec![None; self.goals.len()];
         self.tracks.clear();
         self.survivors = self
             .cluster
@@ -183,11 +229,17 @@ impl Session {
             .map(|p| p.uid().to_string())
             .collect();
         self.observe();
+        self.saved.start = Some(self.copy());
         Ok(())
     }
 
     pub fn met(&self) -> &[bool] {
         &self.met
+    }
+
+    /// What met each challenge, in the order of [`Session::met`].
+    pub fn met_by(&self) -> &[Option<Met>] {
+        &self.met_by
     }
 
     pub fn now(&self) -> u64 {
@@ -271,11 +323,19 @@ impl Session {
     pub fn run_line(&mut self, line: &str) -> Output {
         let out = self.exec_line(line);
         let t = line.trim();
+        // The common alias is recorded as what it stands for, so the replay script runs.
+        let t = match t.strip_prefix("k ") {
+            Some(rest) => format!("kubectl {}", rest.trim_start()),
+            None if t == "k" => "kubectl".to_string(),
+            None => t.to_string(),
+        };
+        let first = t.split_whitespace().next().unwrap_or("");
         // Refused directives and lines that are not commands at all are not replayed;
-        // kubectl errors are, as they are part of the lesson.
-        let refused = !t.starts_with("kubectl") && !out.stderr.is_empty();
-        if !t.is_empty() && !t.starts_with('#') && !refused {
-            self.lines.push(t.to_string());
+        // kubectl errors are, as they are part of the lesson. Moving between saved states
+        // is not a step on the way to this one.
+        let refused = first != "kubectl" && !out.stderr.is_empty();
+        if !t.is_empty() && !t.starts_with('#') && !refused && !directive::MOVES.contains(&first) {
+            self.lines.push(t);
         }
         self.observe();
         out
@@ -295,7 +355,7 @@ impl Session {
         let Some(first) = words.first() else {
             return Output::default();
         };
-        if first == "kubectl" {
+        if first == "kubectl" || first == "k" {
             return match args::parse(&words[1..]) {
                 Ok(cmd) => {
                     let mut o = exec::run(&mut self.cluster, &self.files, &cmd);
@@ -359,6 +419,10 @@ impl Session {
         let say = |s: String| Output {
             stdout: s,
             stderr: String::new(),
+            ..Default::default()
+        };
+        let fail = |s: String| Output {
+            stderr: s,
             ..Default::default()
         };
         match d {
@@ -453,6 +517,56 @@ impl Session {
                 },
             },
             Directive::Status => say(self.status_text()),
+            Directive::Reset => {
+                if let Some(start) = self.saved.start.take() {
+                    self.become_copy(&start);
+                    self.saved.start = Some(start);
+                }
+                say(format!(
+                    "reset: the {} demo is back where it started; challenges met stay met\n",
+                    self.scenario.id
+                ))
+            }
+            Directive::Snapshot(name) => {
+                if !self.saved.named.contains_key(&name) && self.saved.named.len() >= MAX_SNAPSHOTS
+                {
+                    return fail(format!(
+                        "error: this demo keeps at most {MAX_SNAPSHOTS} snapshots; `snapshot` an existing name to replace it ({})\n",
+                        self.snapshot_names()
+                    ));
+                }
+                let at = self.elapsed();
+                let copy = self.copy();
+                let replaced = self.saved.named.insert(name.clone(), copy).is_some();
+                say(format!(
+                    "snapshot `{name}` {} at {}; `restore {name}` returns to it\n",
+                    if replaced { "replaced" } else { "saved" },
+                    crate::sim::time::clock(at)
+                ))
+            }
+            Directive::Restore(None) if self.saved.named.is_empty() => {
+                fail("error: no snapshots yet; `snapshot NAME` saves one\n".into())
+            }
+            Directive::Restore(None) => say(format!("snapshots: {}\n", self.snapshot_names())),
+            Directive::Restore(Some(name)) => {
+                let Some(copy) = self.saved.named.remove(&name) else {
+                    return fail(if self.saved.named.is_empty() {
+                        format!("error: no snapshot `{name}`; `snapshot {name}` saves one\n")
+                    } else {
+                        format!(
+                            "error: no snapshot `{name}`; the snapshots are {}\n",
+                            self.snapshot_names()
+                        )
+                    });
+                };
+                self.become_copy(&copy);
+                let at = self.elapsed();
+                self.saved.named.insert(name.clone(), copy);
+                say(format!(
+                    "restored `{name}`: the demo is back at {}; challenges met stay met\n",
+                    crate::sim::time::clock(at)
+                ))
+            }
         }
     }
 
@@ -485,6 +599,16 @@ impl Session {
             stderr: String::new(),
             ..Default::default()
         }
+    }
+
+    /// The snapshots, each with the simulated time it holds.
+    fn snapshot_names(&self) -> String {
+        self.saved
+            .named
+            .iter()
+            .map(|(n, s)| format!("{n} ({})", crate::sim::time::clock(s.elapsed())))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// Each component's state, trigger mode and queue length.
@@ -560,7 +684,14 @@ impl Session {
             }
         }
         let results: Vec<bool> = self.goals.iter().map(|g| g.eval(&*self)).collect();
-        for (m, r) in self.met.iter_mut().zip(results) {
+        let at = self.elapsed();
+        for ((m, by), r) in self.met.iter_mut().zip(&mut self.met_by).zip(results) {
+            if r && !*m {
+                *by = Some(Met {
+                    at,
+                    after: self.lines.last().cloned(),
+                });
+            }
             *m |= r;
         }
     }
@@ -910,5 +1041,39 @@ mod tests {
         );
         assert_eq!(s.call(Func::Pods, &[CallArg::Str("terminating".into())]), 0);
         assert_eq!(s.met(), [true]);
+    }
+
+    #[test]
+    fn a_restored_snapshot_replays_the_same_future() {
+        let mut s = Session::new("self-healing", 3).unwrap();
+        s.run_line("snapshot a");
+        let run = |s: &mut Session| {
+            s.run_line("kubectl scale deploy web --replicas=5");
+            s.run_line("tick 4");
+            s.run_line("kubectl get pods -o name").stdout
+        };
+        let first = run(&mut s);
+        assert!(s.run_line("restore a").stderr.is_empty());
+        assert_eq!(s.elapsed(), 0);
+        // Same pod names: the generator was copied with the cluster, mid-sequence.
+        assert_eq!(run(&mut s), first);
+    }
+
+    #[test]
+    fn reset_keeps_what_met_each_challenge_and_the_replay_skips_it() {
+        let mut s = Session::new("self-healing", 1).unwrap();
+        s.set_goals(&["deploy.spec.replicas == 5".to_string()])
+            .unwrap();
+        s.run_line("tick 2");
+        s.run_line("k scale deploy web --replicas=5");
+        let met = Some(Met {
+            at: 2,
+            after: Some("kubectl scale deploy web --replicas=5".into()),
+        });
+        assert_eq!(s.met_by(), [met.clone()]);
+        s.run_line("reset");
+        assert_eq!(replicas(&mut s), "3");
+        assert_eq!((s.met(), s.met_by()), (&[true][..], &[met][..]));
+        assert!(!s.export_script().contains("reset"));
     }
 }

@@ -808,7 +808,7 @@ fn labels_of(meta: Option<&Field>) -> &Value {
 
 /// The label sets of stored objects, one shared copy of each: a thousand pods of one
 /// ReplicaSet hold one labels map between them, so a sync checks its selector once.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct LabelSets {
     by_hash: HashMap<u64, Vec<Arc<Value>>>,
     len: usize,

@@ -56,6 +56,11 @@ fn civil(unix: i64) -> Civil {
 }
 
 /// RFC 3339 in UTC for a simulated second, as Kubernetes writes timestamps.
+/// Simulated seconds since the learner took over, as the demo shows them: `t+65s`.
+pub fn clock(elapsed: u64) -> String {
+    format!("t+{elapsed}s")
+}
+
 pub fn rfc3339(sim_secs: u64) -> String {
     let unix = EPOCH_UNIX.saturating_add(i64::try_from(sim_secs).unwrap_or(i64::MAX));
     unix_rfc3339(unix)

@@ -126,6 +126,7 @@ fn scaling_event(api: &mut ApiServer, d: &Value, msg: &str, now: u64) {
     api.record_event(d, Kind::Deployment, note, now);
 }
 
+#[derive(Clone)]
 pub struct DeploymentController {
     pub informer: Informer,
     /// kube-controller-manager's client for this controller.

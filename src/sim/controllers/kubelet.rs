@@ -18,6 +18,7 @@ use crate::sim::time::{parse_rfc3339, rfc3339, sim_unix};
 /// The source of the kubelet's events.
 pub const COMPONENT: &str = "kubelet";
 
+#[derive(Clone)]
 pub struct Kubelet {
     pub state: RunState,
     /// Seconds from creation to Running, and to Ready.

@@ -170,6 +170,7 @@ enum Op {
 
 /// A sync whose requests are not all made yet: its ReplicaSet key stays processing, so
 /// changes to it wait for the sync to end (the work queue's dirty set), as in client-go.
+#[derive(Clone)]
 struct Busy {
     key: String,
     /// The ReplicaSet as the sync read it: its template and owner reference are used.
@@ -180,6 +181,7 @@ struct Busy {
 /// `--concurrent-replicaset-syncs`: ReplicaSets synced at once.
 pub const WORKERS: usize = 5;
 
+#[derive(Clone)]
 pub struct ReplicaSetController {
     pub informer: Informer,
     /// kube-controller-manager's client for this controller.

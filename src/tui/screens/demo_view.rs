@@ -648,7 +648,11 @@ fn command_line(d: &Demo, theme: &Theme, keymap: &Keymap, area: Rect, buf: &mut 
         ]),
         None => {
             let play = if d.playing { "▶" } else { "⏸" };
-            let clock = format!("{play} {}x t+{}s ", SPEEDS[d.speed], d.session.elapsed());
+            let clock = format!(
+                "{play} {}x {} ",
+                SPEEDS[d.speed],
+                time::clock(d.session.elapsed())
+            );
             let room = (area.width as usize).saturating_sub(text::width_of(&clock));
             Line::from(vec![
                 Span::styled(clock, if d.playing { theme.good } else { theme.accent }),
