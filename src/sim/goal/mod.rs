@@ -7,6 +7,8 @@ use std::ops::Range;
 use serde_json::Value;
 use thiserror::Error;
 
+mod paths;
+
 #[derive(Debug, Clone, PartialEq, Error)]
 #[error("{message}")]
 pub struct GoalError {
@@ -597,13 +599,13 @@ impl Parser<'_> {
                 ..err(span, format!("unknown name `{name}`"))
             });
         };
-        let mut steps = Vec::new();
+        let mut steps: Vec<(Step, Range<usize>)> = Vec::new();
         loop {
             match self.peek() {
                 Some(Tok::Dot) => {
                     self.pos += 1;
                     match self.next() {
-                        Some((Tok::Ident(f), _)) => steps.push(Step::Field(f)),
+                        Some((Tok::Ident(f), s)) => steps.push((Step::Field(f), s)),
                         Some((_, s)) => return Err(err(s, "expected a field name after `.`")),
                         None => return Err(err(self.span(), "expected a field name after `.`")),
                     }
@@ -611,8 +613,8 @@ impl Parser<'_> {
                 Some(Tok::LBracket) => {
                     self.pos += 1;
                     match self.next() {
-                        Some((Tok::Str(s), _)) => steps.push(Step::Field(s)),
-                        Some((Tok::Ident(t), _)) => steps.push(Step::ByType(t)),
+                        Some((Tok::Str(s), sp)) => steps.push((Step::Field(s), sp)),
+                        Some((Tok::Ident(t), sp)) => steps.push((Step::ByType(t), sp)),
                         Some((_, s)) => {
                             return Err(err(
                                 s,
@@ -632,6 +634,8 @@ impl Parser<'_> {
                 ..err(span, "a path needs at least one field")
             });
         }
+        paths::check(*root, name, &steps)?;
+        let steps = steps.into_iter().map(|(s, _)| s).collect();
         Ok(Path { root: *root, steps })
     }
 
@@ -828,5 +832,31 @@ mod tests {
         assert!(e.message.contains("`)`"));
         assert!(parse("").is_err());
         assert!(parse("events(\"x").is_err());
+    }
+
+    #[test]
+    fn paths_outside_the_objects_are_errors_with_the_nearest_field() {
+        let e = parse("pods(\"ready\") < deploy.spec.replica").unwrap_err();
+        assert_eq!(e.span, 28..35);
+        assert_eq!(e.message, "`deploy.spec` has no field `replica`");
+        assert_eq!(
+            e.help.as_deref(),
+            Some("did you mean `deploy.spec.replicas`?")
+        );
+        let e = parse("newrs.status.readyreplicas == 1").unwrap_err();
+        assert_eq!(
+            e.help.as_deref(),
+            Some("did you mean `newrs.status.readyReplicas`?")
+        );
+        let e = parse("deploy.status.conditions.Available == 1").unwrap_err();
+        assert!(e.message.contains("pick one by its type"), "{}", e.message);
+        let e = parse("deploy.spec.replicas.value == 1").unwrap_err();
+        assert!(e.message.contains("single value"), "{}", e.message);
+        let e = parse("deploy.spec[Available] == 1").unwrap_err();
+        assert_eq!(e.span, 12..21);
+        // Maps take any key; condition types are open (a forged status may add any).
+        assert!(parse("deploy.metadata.annotations[\"a/b\"] != null").is_ok());
+        assert!(parse("deploy.status.conditions[Ready].status == \"True\"").is_ok());
+        assert!(parse("rs.spec.template.spec.securityContext.runAsUser == 1").is_ok());
     }
 }
