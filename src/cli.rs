@@ -510,6 +510,7 @@ fn study(cli: &Cli, open: Open) -> Result<ExitCode> {
     app.mock_defaults = mock_defaults;
     app.auto_report = report_file.is_some();
     app.report_sink = Some(report_sink(report_file));
+    app.script_sink = Some(script_sink());
     app.now = crate::study::time::now();
     match open {
         Open::Home => {}
@@ -541,6 +542,17 @@ fn topic_ids(deck: &crate::content::Deck) -> String {
         .map(|t| t.id.as_str())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// Writes a demo's replay script: to the file named, else to `kubedrill-<question>.sh`
+/// in the current folder, as [`write::write_file`] writes.
+fn script_sink() -> crate::tui::app::ScriptSink {
+    Box::new(|file, id, script| {
+        let path = PathBuf::from(file.map_or_else(|| format!("kubedrill-{id}.sh"), String::from));
+        let shown = crate::content::files::shown(&path);
+        write::write_file(&path, script.as_bytes()).map_err(|e| format!("{shown}: {e}"))?;
+        Ok(shown)
+    })
 }
 
 /// Writes mock reports: to `file` when given, else to `kubedrill-mock-STAMP.md` in the

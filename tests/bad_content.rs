@@ -144,6 +144,13 @@ const CASES: &[(&str, usize, usize, &str, &str)] = &[
         "valid values: ready, pending, running, terminating",
     ),
     (
+        "hint-and-hints.toml",
+        58,
+        9,
+        "a challenge has `hint` or `hints`, not both",
+        "hints = [\"Pause it.\", ...]",
+    ),
+    (
         "bad-runnable-line.toml",
         39,
         9,

@@ -89,7 +89,7 @@ fn assert_full(q: &Question) {
     assert!(q.pitfalls.len() >= 4, "{id}: pitfalls");
     assert!(q.demo.challenges.len() >= 2, "{id}: challenges");
     assert!(
-        q.demo.challenges.iter().all(|c| c.hint.is_some()),
+        q.demo.challenges.iter().all(|c| !c.hints.is_empty()),
         "{id}: challenge hints"
     );
     // The solid answer is about 50 s of speech: roughly 100 to 170 words.

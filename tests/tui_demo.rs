@@ -168,9 +168,10 @@ fn hotkeys_scale_pause_trigger_and_time() {
     ] {
         assert!(out.contains(line), "missing {line}:\n{out}");
     }
-    // Space pauses time: ticks from the loop do nothing; `.` steps one second.
-    a.update(ch(' '));
+    // Time stands still until the first Space: ticks from the loop do nothing; `.`
+    // steps one second.
     assert!(a.tick_interval().is_none());
+    assert!(screen_text(&render(&a, 120, 40)).contains("Space starts time"));
     let now = demo(&a).session.now();
     a.update(Msg::Tick);
     assert_eq!(demo(&a).session.now(), now);
@@ -178,8 +179,11 @@ fn hotkeys_scale_pause_trigger_and_time() {
     assert_eq!(demo(&a).session.now(), now + 1);
     a.update(ch(' '));
     let slow = a.tick_interval().expect("playing");
+    assert!(!screen_text(&render(&a, 120, 40)).contains("Space starts time"));
     a.update(ch('>'));
     assert_eq!(a.tick_interval().expect("playing") * 2, slow);
+    a.update(ch(' '));
+    assert!(a.tick_interval().is_none());
 }
 
 #[test]
@@ -324,6 +328,7 @@ fn met_challenges_are_ticked_and_styled() {
     a.update(ch('d'));
     let t = render(&a, 120, 40);
     find(&t, "[ ] Delete a pod and watch it come back");
+    a.update(ch(' '));
     a.update(ch('x'));
     for _ in 0..5 {
         a.update(Msg::Tick);
@@ -352,6 +357,7 @@ fn a_met_challenge_is_announced_once_and_saved_as_solved() {
     a.update(ch('j'));
     a.update(key(KeyCode::Enter));
     a.update(ch('d'));
+    a.update(ch(' '));
     a.update(ch('x'));
     let mut announced = 0;
     for _ in 0..8 {
@@ -397,7 +403,7 @@ fn v_widens_the_output_so_tables_fit() {
     };
     assert!(
         !row_of(&a).contains("Running   0"),
-        "the narrow pane wraps the row: {}",
+        "the narrow pane cuts the row: {}",
         row_of(&a)
     );
     a.update(ch('v'));
@@ -424,6 +430,7 @@ fn pods_that_do_not_fit_are_counted() {
     let mut a = card(1, w, h);
     a.update(ch('d'));
     command(&mut a, "kubectl scale deploy web --replicas=9");
+    a.update(ch(' '));
     for _ in 0..3 {
         a.update(Msg::Tick);
     }
@@ -438,6 +445,7 @@ fn snapshots() {
         insta::assert_snapshot!(format!("demo_lagging_{w}x{h}"), render(&a, w, h).backend());
         let mut a = card(1, w, h);
         a.update(ch('d'));
+        a.update(ch(' '));
         a.update(ch('x'));
         for _ in 0..3 {
             a.update(Msg::Tick);
@@ -447,4 +455,220 @@ fn snapshots() {
         a.update(ch('e'));
         insta::assert_snapshot!(format!("demo_editor_{w}x{h}"), render(&a, w, h).backend());
     }
+}
+
+/// A store in a temporary folder, and an app on it at `w`x`h`.
+fn app_with_store(w: u16, h: u16) -> (tempfile::TempDir, App) {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let opened = kubedrill::study::Store::open_dir(tmp.path(), 1_000);
+    let progress =
+        kubedrill::study::Progress::new(opened.store, Default::default()).expect("progress");
+    let mut a = App::new(loaded(), Default::default()).with_progress(progress, vec![]);
+    a.update(Msg::Resize(w, h));
+    (tmp, a)
+}
+
+/// The whole loop a learner goes through: open a demo, read the hint, meet the challenge,
+/// reset, and find it still solved, in the demo, on the card and in the list.
+#[test]
+fn a_hint_a_met_challenge_and_a_reset_that_keeps_it_solved() {
+    let (_tmp, mut a) = app_with_store(120, 40);
+    a.update(key(KeyCode::Enter));
+    a.update(ch('j'));
+    a.update(key(KeyCode::Enter));
+    a.update(ch('d'));
+    let start = demo(&a).session.elapsed();
+    let hint = a
+        .deck
+        .question("deleted-pod-returns")
+        .unwrap()
+        .demo
+        .challenges[0]
+        .hints[0]
+        .clone();
+    assert!(!screen_text(&render(&a, 120, 40)).contains("hint:"));
+    a.update(ch('h'));
+    let text = screen_text(&render(&a, 120, 40));
+    assert!(text.contains("hint:"), "{text}");
+    let words: Vec<&str> = hint.split_whitespace().take(3).collect();
+    assert!(text.contains(&words.join(" ")), "the hint in full:\n{text}");
+    a.update(ch(' '));
+    a.update(ch('x'));
+    for _ in 0..5 {
+        a.update(Msg::Tick);
+    }
+    let text = screen_text(&render(&a, 120, 40));
+    assert!(
+        text.contains("[x] Delete a pod and watch it come back"),
+        "{text}"
+    );
+    assert!(text.contains("met at t+"), "what met it is shown:\n{text}");
+    assert!(text.contains("after `kubectl delete pod"), "{text}");
+    a.update(ch('R'));
+    let d = demo(&a);
+    assert_eq!(d.session.elapsed(), start, "reset goes back to the start");
+    assert_eq!(active_pods(d).len(), 3);
+    let text = screen_text(&render(&a, 120, 40));
+    assert!(
+        text.contains("[x] Delete a pod and watch it come back"),
+        "{text}"
+    );
+    assert!(text.contains("Challenges 1/5"), "{text}");
+    // The card and the list say so too.
+    a.update(ch('q'));
+    assert!(screen_text(&render(&a, 120, 40)).contains("demo 1/5"));
+    a.update(ch('q'));
+    let list = screen_text(&render(&a, 120, 40));
+    let row = list
+        .lines()
+        .find(|l| l.contains("deleted-pod-returns"))
+        .expect("row");
+    assert!(row.contains("1/5"), "{row}");
+}
+
+/// A second visit to a demo, in a new app on the same store: what was solved is ticked.
+#[test]
+fn solved_challenges_are_remembered_across_runs() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    for run in 0..2 {
+        let opened = kubedrill::study::Store::open_dir(tmp.path(), 1_000);
+        let progress =
+            kubedrill::study::Progress::new(opened.store, Default::default()).expect("progress");
+        let mut a = App::new(loaded(), Default::default()).with_progress(progress, vec![]);
+        a.update(Msg::Resize(120, 40));
+        a.update(key(KeyCode::Enter));
+        a.update(ch('j'));
+        a.update(key(KeyCode::Enter));
+        a.update(ch('d'));
+        if run == 0 {
+            a.update(ch(' '));
+            a.update(ch('x'));
+            for _ in 0..5 {
+                a.update(Msg::Tick);
+            }
+        } else {
+            let text = screen_text(&render(&a, 120, 40));
+            assert!(
+                text.contains("[x] Delete a pod and watch it come back"),
+                "{text}"
+            );
+            assert!(text.contains("solved on an earlier visit"), "{text}");
+        }
+    }
+}
+
+#[test]
+fn hints_are_revealed_one_at_a_time_and_n_picks_the_challenge() {
+    let mut a = card(1, 120, 40);
+    a.update(ch('d'));
+    a.update(ch('n'));
+    assert_eq!(demo(&a).chosen, 1);
+    a.update(ch('N'));
+    a.update(ch('N'));
+    assert_eq!(demo(&a).chosen, 4, "N wraps to the last");
+    a.update(ch('h'));
+    assert_eq!(demo(&a).challenges[4].shown, 1);
+    a.update(ch('h'));
+    assert_eq!(demo(&a).challenges[4].shown, 1, "one hint: it stays one");
+    assert!(a.status.as_deref().unwrap_or("").contains("every hint"));
+}
+
+#[test]
+fn hint_snapshots() {
+    for (w, h) in [(80, 24), (120, 40)] {
+        let mut a = card(1, w, h);
+        a.update(ch('d'));
+        a.update(ch('h'));
+        insta::assert_snapshot!(format!("demo_hint_{w}x{h}"), render(&a, w, h).backend());
+    }
+}
+
+/// The app prints what `kubedrill sim` prints, in the same order: kubectl's warning
+/// before `configured`.
+#[test]
+fn output_keeps_kubectls_order_of_warnings() {
+    let mut a = card(0, 120, 40);
+    a.update(ch('d'));
+    command(&mut a, "kubectl replace -f web-minimal.yaml");
+    command(&mut a, "kubectl apply -f web.yaml");
+    let out = output_text(demo(&a));
+    let warn = out.find("Warning: resource deployments/web is missing");
+    let done = out.find("deployment.apps/web configured");
+    assert!(warn.is_some() && done.is_some() && warn < done, "{out}");
+}
+
+/// Simulated time stands still under the help overlay and the editor.
+#[test]
+fn time_stops_under_help_and_the_editor() {
+    let mut a = card(1, 120, 40);
+    a.update(ch('d'));
+    a.update(ch(' '));
+    let now = demo(&a).session.now();
+    a.update(ch('?'));
+    a.update(Msg::Tick);
+    assert_eq!(demo(&a).session.now(), now);
+    a.update(key(KeyCode::Esc));
+    a.update(ch('e'));
+    a.update(Msg::Tick);
+    assert_eq!(demo(&a).session.now(), now);
+    a.update(key(KeyCode::Esc));
+    a.update(Msg::Tick);
+    assert_eq!(demo(&a).session.now(), now + 1);
+}
+
+/// `c` goes through every component the panel lists, the autoscaler once it runs.
+#[test]
+fn c_cycles_through_every_listed_controller() {
+    let mut a = card(1, 120, 40);
+    a.update(ch('d'));
+    command(&mut a, "autoscaler 4");
+    let mut seen = Vec::new();
+    for _ in 0..4 {
+        a.update(ch('c'));
+        seen.push(demo(&a).controller().name());
+    }
+    assert_eq!(seen, ["kubelet", "autoscaler", "deployment", "replicaset"]);
+    a.update(ch('c'));
+    a.update(ch('c'));
+    a.update(ch('z'));
+    assert!(output_text(demo(&a)).contains("$ pause autoscaler"));
+}
+
+/// `S` and `:export FILE` hand the sink what `kubedrill sim --export` writes for the lines
+/// this demo ran, and say where it went.
+#[test]
+fn the_session_is_saved_as_a_replay_script() {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    /// (file asked for, question id, script)
+    type Written = Vec<(Option<String>, String, String)>;
+    let got: Rc<RefCell<Written>> = Rc::default();
+    let mut a = card(1, 120, 40);
+    let sink = got.clone();
+    a.script_sink = Some(Box::new(move |file, id, script| {
+        sink.borrow_mut()
+            .push((file.map(String::from), id.to_string(), script.to_string()));
+        Ok(file.map_or_else(|| format!("kubedrill-{id}.sh"), String::from))
+    }));
+    a.update(ch('d'));
+    command(&mut a, "k scale deploy web --replicas=4");
+    a.update(ch('S'));
+    command(&mut a, "export mine.sh");
+    let got = got.borrow();
+    assert_eq!(got.len(), 2);
+    assert_eq!(got[0].0, None);
+    assert_eq!(got[1].0.as_deref(), Some("mine.sh"));
+    assert_eq!(got[0].1, "deleted-pod-returns");
+    let script = &got[0].2;
+    assert_eq!(script, &demo(&a).session.export_script());
+    assert!(
+        script.contains("\nkubectl scale deploy web --replicas=4\n"),
+        "{script}"
+    );
+    let out = output_text(demo(&a));
+    assert!(
+        out.contains("wrote kubedrill-deleted-pod-returns.sh"),
+        "{out}"
+    );
+    assert!(out.contains("wrote mine.sh"), "{out}");
 }

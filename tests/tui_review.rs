@@ -393,3 +393,23 @@ fn the_help_overlay_lists_the_grading_keys() {
             .any(|(k, d)| k == "r" && *d == "review due cards, all topics")
     );
 }
+
+/// `d` on a review card opens that question's demo, as it does on a browsed card, and
+/// Back returns to the same review card with its answer state kept.
+#[test]
+fn d_opens_the_review_cards_demo_and_back_returns_to_it() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let mut a = study_app(tmp.path(), 20);
+    a.update(ch('r'));
+    let first = current(&a).expect("a card");
+    a.update(ch(' '));
+    assert!(review(&a).answer_shown);
+    a.update(ch('d'));
+    match a.screen() {
+        Screen::Demo(id) => assert_eq!(id, &first),
+        other => panic!("not the demo: {other:?}"),
+    }
+    a.update(key(KeyCode::Esc));
+    assert_eq!(current(&a).as_deref(), Some(first.as_str()));
+    assert!(review(&a).answer_shown, "the same card, as it was left");
+}

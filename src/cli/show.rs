@@ -182,8 +182,14 @@ pub fn question(deck: &Deck, q: &Question, styled: bool) -> String {
     }
     for (i, c) in q.demo.challenges.iter().enumerate() {
         d.line(&format!("  {}. {}", i + 1, c.title));
-        if let Some(h) = &c.hint {
-            d.para(&indent(&format!("hint: {h}")));
+        match c.hints.as_slice() {
+            [] => {}
+            [h] => d.para(&indent(&format!("hint: {h}"))),
+            hs => {
+                for (n, h) in hs.iter().enumerate() {
+                    d.para(&indent(&format!("hint {}: {h}", n + 1)));
+                }
+            }
         }
         d.para(&indent(&format!("goal: {}", c.goal)));
     }

@@ -136,7 +136,8 @@ pub struct Pitfall {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Challenge {
     pub title: String,
-    pub hint: Option<String>,
+    /// Steps towards the goal, revealed one at a time: `hints = [...]`, or one `hint`.
+    pub hints: Vec<String>,
     /// A goal in the simulator's challenge language.
     pub goal: String,
 }

@@ -38,7 +38,7 @@ const CODE_KEYS: &[&str] = &["lang", "caption", "text", "runnable"];
 const FOLLOWUP_KEYS: &[&str] = &["q", "a"];
 const PITFALL_KEYS: &[&str] = &["claim", "why"];
 const DEMO_KEYS: &[&str] = &["scenario", "setup", "challenge"];
-const CHALLENGE_KEYS: &[&str] = &["title", "hint", "goal"];
+const CHALLENGE_KEYS: &[&str] = &["title", "hint", "hints", "goal"];
 
 /// What one file yields. Items are only usable when `diagnostics` is empty.
 pub struct ParsedFile {
@@ -276,9 +276,23 @@ fn demo(w: &mut Walker<'_>, q: Table<'_, '_>, catalog: &dyn DemoCatalog) -> Opti
                     .help
                     .or_else(|| Some("the goal language is described in docs/goals.md".into()));
             }
+            let one = w.str_key(c, "hint", false);
+            let many = w.get(c, "hints", false).map(|v| v.span());
+            let mut hints = w.str_list(c, "hints", false);
+            match (one, many) {
+                (Some(h), Some(span)) => {
+                    let d = w.error(span, "a challenge has `hint` or `hints`, not both");
+                    d.label = Some("second set of hints".into());
+                    d.help = Some(format!(
+                        "put the single hint first in the list: hints = [{h:?}, ...]"
+                    ));
+                }
+                (Some(h), None) => hints = vec![h],
+                _ => {}
+            }
             Challenge {
                 title: w.str_key(c, "title", true).unwrap_or_default(),
-                hint: w.str_key(c, "hint", false),
+                hints,
                 goal,
             }
         })

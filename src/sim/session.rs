@@ -246,7 +246,7 @@ impl Session {
         self.cluster.now()
     }
 
-    /// Simulated seconds since the learner took over (after warm-up and setup).
+    /// Simulated seconds since the scenario's warm-up (a question's setup lines count).
     pub fn elapsed(&self) -> u64 {
         self.cluster.now().saturating_sub(self.start)
     }
@@ -1070,7 +1070,7 @@ mod tests {
             at: 2,
             after: Some("kubectl scale deploy web --replicas=5".into()),
         });
-        assert_eq!(s.met_by(), [met.clone()]);
+        assert_eq!(s.met_by(), std::slice::from_ref(&met));
         s.run_line("reset");
         assert_eq!(replicas(&mut s), "3");
         assert_eq!((s.met(), s.met_by()), (&[true][..], &[met][..]));

@@ -88,6 +88,10 @@ pub enum Screen {
 /// why not. The cli supplies it; this layer does no file IO.
 pub type ReportSink = Box<dyn FnMut(&str, Millis) -> Result<String, String>>;
 
+/// Writes a demo's replay script: (the file asked for, if any; the question id; the
+/// script). Says where it went, or why not.
+pub type ScriptSink = Box<dyn FnMut(Option<&str>, &str, &str) -> Result<String, String>>;
+
 impl Screen {
     pub fn context(&self) -> Context {
         match self {
@@ -142,6 +146,10 @@ pub struct App {
     pub report_sink: Option<ReportSink>,
     /// Write the report as soon as the scorecard shows (`kubedrill mock --report FILE`).
     pub auto_report: bool,
+    /// Where a demo's `S` / `:export` writes its replay script.
+    pub script_sink: Option<ScriptSink>,
+    /// Challenge titles solved, by question id, as the progress store has them.
+    solved: HashMap<String, Vec<String>>,
 }
 
 /// The rows of a full frame.
@@ -176,6 +184,8 @@ impl App {
             mock_seed: None,
             report_sink: None,
             auto_report: false,
+            script_sink: None,
+            solved: HashMap::new(),
         }
     }
 
@@ -260,6 +270,11 @@ impl App {
             self.status = Some(first.clone());
         }
         self.progress_notices = notices;
+        if let Ok(rows) = progress.store.solved() {
+            for (id, title, _) in rows {
+                self.solved.entry(id).or_default().push(title);
+            }
+        }
         self.progress = Some(progress);
         self
     }
@@ -377,7 +392,8 @@ impl App {
                 .deck
                 .question(id)
                 .ok_or_else(|| format!("no question with id `{id}`"))?;
-            let d = Demo::new(q, self.seed)?;
+            let solved = self.solved.get(id).cloned().unwrap_or_default();
+            let d = Demo::new(q, self.seed, &solved)?;
             self.demos.insert(id.to_string(), d);
         }
         if let Some(d) = self.demos.get_mut(id) {
@@ -443,6 +459,10 @@ impl App {
             return;
         };
         for title in d.newly_met() {
+            let titles = self.solved.entry(id.clone()).or_default();
+            if !titles.contains(&title) {
+                titles.push(title.clone());
+            }
             let saved = match self.progress.as_mut() {
                 Some(p) => match p.store.record_solved(id, &title, self.now) {
                     Ok(()) => String::new(),
@@ -458,9 +478,12 @@ impl App {
         match msg {
             Msg::Resize(w, h) => self.size = (w, h),
             Msg::Tick => {
+                // Time stands still while the help or the editor covers the cluster.
                 if let Some(Screen::Demo(id)) = self.stack.last()
                     && let Some(d) = self.demos.get_mut(id)
                     && d.playing
+                    && !self.help
+                    && d.editor.is_none()
                 {
                     d.tick();
                 }
@@ -497,6 +520,7 @@ impl App {
                 settings: &self.settings,
                 theme: self.theme(),
                 keymap: &self.keymap,
+                solved: &self.solved,
             };
             let max = help::max_scroll(&ctx_view, ctx, main);
             match self.keymap.lookup(Context::Help, &key) {
@@ -673,6 +697,18 @@ impl App {
                 }
                 return;
             }
+            // A review card opens its demo as a browsed card does; Back returns to it.
+            Action::OpenDemo if matches!(self.screen(), Screen::Review(_)) => {
+                if let Screen::Review(r) = self.screen()
+                    && let Some(c) = &r.card
+                {
+                    let id = c.id.clone();
+                    if let Err(e) = self.open_demo(&id, &[]) {
+                        self.status = Some(e);
+                    }
+                }
+                return;
+            }
             Action::OpenDemo | Action::RunCode => {
                 if let Screen::Card(c) = self.screen() {
                     let id = c.id.clone();
@@ -770,7 +806,36 @@ impl App {
                 }
             }
             Nav::Status(m) => self.status = Some(m),
+            Nav::Export(file) => self.export_script(file.as_deref()),
         }
+    }
+
+    /// Writes the replay script of the demo on screen through the sink, and says where
+    /// in the status line and the output pane.
+    fn export_script(&mut self, file: Option<&str>) {
+        let Some(Screen::Demo(id)) = self.stack.last() else {
+            return;
+        };
+        let Some(d) = self.demos.get_mut(id) else {
+            return;
+        };
+        let Some(sink) = self.script_sink.as_mut() else {
+            self.status = Some("scripts cannot be written from here".into());
+            return;
+        };
+        let script = d.session.export_script();
+        let (is_error, msg) = match sink(file, id, &script) {
+            Ok(path) => (
+                false,
+                format!(
+                    "wrote {path}: {} line(s) of this demo as a script for a real cluster",
+                    d.session.lines.len()
+                ),
+            ),
+            Err(e) => (true, format!("the script was not written: {e}")),
+        };
+        d.note(is_error, &msg);
+        self.status = Some(msg);
     }
 
     /// Warnings above everything: skipped content files, then config.toml problems (at
@@ -891,6 +956,7 @@ impl Widget for &App {
             settings: &self.settings,
             theme,
             keymap: &self.keymap,
+            solved: &self.solved,
         };
         match self.screen() {
             Screen::Home(state) => {

@@ -119,6 +119,13 @@ pub enum Action {
     ToggleTrigger,
     DropEvent,
     ForgeStatus,
+    /// Demo: the challenges: pick one, reveal its hints one at a time.
+    NextChallenge,
+    PrevChallenge,
+    Hint,
+    /// Demo: back to where it started; the session as a replay script.
+    Reset,
+    ExportScript,
     /// Demo: the output pane across the whole screen, so kubectl's tables fit.
     WideOutput,
     /// Demo: the manifest editor.
@@ -415,7 +422,7 @@ pub static KEYMAP: &[Binding] = &[
         C::Demo,
         ch('c'),
         A::NextController,
-        "pick the controller the next keys address",
+        "pick the controller the next keys address (every one the panel lists)",
     ),
     b(
         C::Demo,
@@ -446,6 +453,36 @@ pub static KEYMAP: &[Binding] = &[
         ch('f'),
         A::ForgeStatus,
         "forge the Deployment's status",
+    ),
+    b(
+        C::Demo,
+        ch('n'),
+        A::NextChallenge,
+        "choose the next challenge",
+    ),
+    b(
+        C::Demo,
+        ch('N'),
+        A::PrevChallenge,
+        "choose the previous challenge",
+    ),
+    b(
+        C::Demo,
+        ch('h'),
+        A::Hint,
+        "show the chosen challenge's next hint",
+    ),
+    b(
+        C::Demo,
+        ch('R'),
+        A::Reset,
+        "reset the demo to its start (challenges met stay met)",
+    ),
+    b(
+        C::Demo,
+        ch('S'),
+        A::ExportScript,
+        "save this session as a script for a real cluster",
     ),
     b(C::Demo, ch('e'), A::Edit, "edit the manifest files"),
     b(
@@ -596,6 +633,12 @@ pub static KEYMAP: &[Binding] = &[
     b(C::Review, ch('u'), A::Undo, "undo the last grade"),
     b(C::Review, ch('b'), A::Bury, "bury the card until tomorrow"),
     b(C::Review, ch('a'), A::RevealAll, "reveal everything"),
+    b(
+        C::Review,
+        ch('d'),
+        A::OpenDemo,
+        "open the card's live demo (Esc comes back here)",
+    ),
     b(C::Review, ch('5'), A::Jump(5), "jump to section 5-9"),
     b(C::Review, ch('6'), A::Jump(6), "jump to section 5-9"),
     b(C::Review, ch('7'), A::Jump(7), "jump to section 5-9"),
@@ -861,6 +904,11 @@ pub const ACTION_NAMES: &[(&str, Action)] = &[
     ("drop-event", A::DropEvent),
     ("forge-status", A::ForgeStatus),
     ("wide-output", A::WideOutput),
+    ("next-challenge", A::NextChallenge),
+    ("prev-challenge", A::PrevChallenge),
+    ("hint", A::Hint),
+    ("reset", A::Reset),
+    ("export-script", A::ExportScript),
     ("edit", A::Edit),
     ("grade-again", A::Grade(1)),
     ("grade-hard", A::Grade(2)),

@@ -32,7 +32,7 @@ pub struct Outcome {
     /// then; `stderr` holds what it prints at the end (errors, "No resources found").
     pub warnings: Vec<(usize, String)>,
     /// The command is still watching: see [`super::wait`].
-    pub wait: Option<Wait>,
+    pub wait: Option<Box<Wait>>,
 }
 
 impl Outcome {
@@ -41,7 +41,7 @@ impl Outcome {
         self
     }
     fn waiting(mut self, w: Wait) -> Self {
-        self.wait = Some(w);
+        self.wait = Some(Box::new(w));
         self
     }
     /// Whether the command has more to do once the clock moves on.

@@ -76,7 +76,7 @@ pub fn resume(cluster: &Cluster, mut o: Outcome) -> Outcome {
     let Some(w) = o.wait.take() else {
         return o;
     };
-    match w {
+    match *w {
         Wait::Deletion {
             objects,
             limit,
@@ -99,11 +99,11 @@ pub fn resume(cluster: &Cluster, mut o: Outcome) -> Outcome {
                 );
                 return o.err(msg);
             }
-            o.wait = Some(Wait::Deletion {
+            o.wait = Some(Box::new(Wait::Deletion {
                 objects,
                 limit,
                 waited: waited + 1,
-            });
+            }));
             o
         }
         Wait::Rollout {
@@ -138,14 +138,14 @@ pub fn resume(cluster: &Cluster, mut o: Outcome) -> Outcome {
                     )
                 });
             }
-            o.wait = Some(Wait::Rollout {
+            o.wait = Some(Box::new(Wait::Rollout {
                 name,
                 watch,
                 limit,
                 bounded,
                 waited: waited + 1,
                 last,
-            });
+            }));
             o
         }
     }

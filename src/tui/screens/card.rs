@@ -390,11 +390,15 @@ impl Widget for &View<'_> {
         };
         let [meta, frame] =
             Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(area);
+        let demo = self
+            .ctx
+            .demo_progress(&q.id)
+            .map_or(String::new(), |(n, of)| format!(" · demo {n}/{of}"));
         Paragraph::new(Line::from(vec![
             Span::styled(q.id.clone(), theme.accent),
             Span::styled(
                 format!(
-                    "  {} · {} · asked in {}%",
+                    "  {} · {} · asked in {}%{demo}",
                     q.level, q.importance, q.frequency
                 ),
                 theme.dim,

@@ -26,7 +26,8 @@ pub const BASE_TICK: Duration = Duration::from_millis(500);
 /// Output pane rows kept.
 const OUTPUT_CAP: usize = 2000;
 
-/// The controllers a hotkey can address (those the learner pauses, crashes, retriggers).
+/// The components the controller panel always lists; the autoscaler and the GitOps
+/// syncer join them once a line starts them.
 pub const CONTROLLERS: [Component; 3] = [
     Component::Deployment,
     Component::ReplicaSet,
@@ -37,8 +38,23 @@ pub const CONTROLLERS: [Component; 3] = [
 pub enum OutKind {
     /// The line the learner (or a hotkey) ran.
     Command,
+    /// Prose: wrapped at word boundaries to the pane.
     Stdout,
+    /// What kubectl lays out in columns (tables, YAML, JSON, describe) or a file: one
+    /// line per line, cut with `…` at the pane's edge (`v` widens the pane).
+    Table,
     Stderr,
+}
+
+/// One challenge as the demo shows it.
+#[derive(Debug, Clone)]
+pub struct Challenge {
+    pub title: String,
+    pub hints: Vec<String>,
+    /// Hints revealed so far.
+    pub shown: usize,
+    /// Met in an earlier visit (the progress store remembers it).
+    pub solved_before: bool,
 }
 
 /// The manifest editor: one file at a time, saved into the session's files.
@@ -51,8 +67,10 @@ pub struct Demo {
     /// The question this demo belongs to.
     pub id: String,
     pub session: Session,
-    /// Challenge titles, in the order of `session.met()`.
-    pub challenges: Vec<String>,
+    /// The challenges, in the order of `session.met()`.
+    pub challenges: Vec<Challenge>,
+    /// The challenge the hint key addresses.
+    pub chosen: usize,
     pub output: Vec<(OutKind, String)>,
     /// Output rows scrolled up from the newest; 0 follows the tail.
     pub out_scroll: usize,
@@ -64,10 +82,12 @@ pub struct Demo {
     /// Position in `history` while browsing it with Up/Down.
     hist_pos: Option<usize>,
     pub playing: bool,
+    /// Time has never run: the demo waits for the first Space.
+    pub waiting_to_start: bool,
     /// Index into [`SPEEDS`].
     pub speed: usize,
-    /// Index into [`CONTROLLERS`]: what pause, crash, trigger and drop address.
-    pub selected: usize,
+    /// What pause, crash, trigger and drop address: one of [`Demo::components`].
+    pub selected: Component,
     pub editor: Option<Editor>,
     /// Challenges already reported as met, so each is announced (and saved) once.
     announced: Vec<bool>,
@@ -86,7 +106,8 @@ impl std::fmt::Debug for Demo {
 impl Demo {
     /// The question's scenario with its setup lines run and its challenges set, as the
     /// learner finds it.
-    pub fn new(q: &Question, seed: u64) -> Result<Demo, String> {
+    /// `solved` names the challenges the progress store has as solved.
+    pub fn new(q: &Question, seed: u64, solved: &[String]) -> Result<Demo, String> {
         let mut session = Session::new(&q.demo.scenario, seed)?;
         for line in &q.demo.setup {
             let out = session.run_line(line);
@@ -102,18 +123,35 @@ impl Demo {
         session
             .set_goals(&goals)
             .map_err(|e| format!("{}: a challenge goal does not parse: {e}", q.id))?;
-        let selected = usize::from(q.demo.scenario == "self-healing");
+        let selected = if q.demo.scenario == "self-healing" {
+            Component::ReplicaSet
+        } else {
+            Component::Deployment
+        };
+        let challenges = q
+            .demo
+            .challenges
+            .iter()
+            .map(|c| Challenge {
+                title: c.title.clone(),
+                hints: c.hints.clone(),
+                shown: 0,
+                solved_before: solved.contains(&c.title),
+            })
+            .collect();
         let mut d = Demo {
             id: q.id.clone(),
             session,
-            challenges: q.demo.challenges.iter().map(|c| c.title.clone()).collect(),
+            challenges,
+            chosen: 0,
             output: Vec::new(),
             out_scroll: 0,
             wide: false,
             input: None,
             history: Vec::new(),
             hist_pos: None,
-            playing: true,
+            playing: false,
+            waiting_to_start: true,
             speed: 0,
             selected,
             editor: None,
@@ -122,15 +160,31 @@ impl Demo {
         d.say(
             OutKind::Stdout,
             &format!(
-                "{}\n: runs kubectl or a directive (`help` lists them) · e edits the manifests",
+                "{}\nTime stands still until you press Space.\n: runs kubectl (or k) or a \
+                 directive (`help` lists them) · h shows the chosen challenge's hint · R resets",
                 d.session.scenario.summary
             ),
         );
         Ok(d)
     }
 
+    /// The component the hotkeys address; the deployment controller when the chosen
+    /// one is no longer listed (a reset turned the autoscaler off).
     pub fn controller(&self) -> Component {
-        CONTROLLERS[self.selected % CONTROLLERS.len()]
+        if self.components().contains(&self.selected) {
+            self.selected
+        } else {
+            Component::Deployment
+        }
+    }
+
+    /// The components the controller panel lists, in its order: the three that always
+    /// run, then the autoscaler and the GitOps syncer once started.
+    pub fn components(&self) -> Vec<Component> {
+        Component::ALL
+            .into_iter()
+            .filter(|c| CONTROLLERS.contains(c) || self.session.component_state(*c) != "off")
+            .collect()
     }
 
     /// How often a simulated second passes, while playing.
@@ -151,10 +205,26 @@ impl Demo {
         for (i, (&now, seen)) in met.iter().zip(self.announced.iter_mut()).enumerate() {
             if now && !*seen {
                 *seen = true;
-                out.extend(self.challenges.get(i).cloned());
+                out.extend(self.challenges.get(i).map(|c| c.title.clone()));
             }
         }
         out
+    }
+
+    /// Met in this demo, or solved on an earlier visit.
+    pub fn solved(&self, i: usize) -> bool {
+        self.session.met().get(i).copied().unwrap_or(false)
+            || self.challenges.get(i).is_some_and(|c| c.solved_before)
+    }
+
+    /// A line from the app into the output pane (where an export went).
+    pub fn note(&mut self, is_error: bool, text: &str) {
+        let kind = if is_error {
+            OutKind::Stderr
+        } else {
+            OutKind::Stdout
+        };
+        self.say(kind, text);
     }
 
     fn say(&mut self, kind: OutKind, text: &str) {
@@ -170,7 +240,8 @@ impl Demo {
         self.out_scroll = 0;
     }
 
-    /// Runs one line as the learner typed it, showing it and what it printed.
+    /// Runs one line as the learner typed it, showing it and what it printed, in the
+    /// order `kubedrill sim` and kubectl print it (warnings where they happened).
     pub fn run(&mut self, line: &str) {
         let line = line.trim();
         if line.is_empty() {
@@ -178,8 +249,40 @@ impl Demo {
         }
         self.say(OutKind::Command, &format!("$ {line}"));
         let out = self.session.run_line(line);
-        self.say(OutKind::Stdout, &out.stdout);
-        self.say(OutKind::Stderr, &out.stderr);
+        let laid_out = lays_out(line);
+        for (is_err, text) in out.chunks() {
+            let kind = match (is_err, laid_out) {
+                (true, _) => OutKind::Stderr,
+                (false, true) => OutKind::Table,
+                (false, false) => OutKind::Stdout,
+            };
+            self.say(kind, text);
+        }
+    }
+
+    /// Reveals the next hint of the chosen challenge; says so when there is none left.
+    fn reveal_hint(&mut self) -> Nav {
+        let Some(c) = self.challenges.get_mut(self.chosen) else {
+            return Nav::Status("this demo has no challenges".into());
+        };
+        if c.hints.is_empty() {
+            return Nav::Status(format!("“{}” has no hint", c.title));
+        }
+        if c.shown >= c.hints.len() {
+            return Nav::Status(format!("every hint of “{}” is showing", c.title));
+        }
+        c.shown += 1;
+        // Into the output pane as well, where it wraps in full whatever the panel's room.
+        let said = format!(
+            "hint {} of {} for “{}”: {}",
+            c.shown,
+            c.hints.len(),
+            c.title,
+            c.hints[c.shown - 1]
+        );
+        let status = format!("hint {} of {}", c.shown, c.hints.len());
+        self.say(OutKind::Stdout, &said);
+        Nav::Status(status)
     }
 
     fn deployment_int(&self, path: &[&str]) -> Option<i64> {
@@ -243,8 +346,20 @@ impl Demo {
             }
             Action::PlayPause => {
                 self.playing = !self.playing;
+                self.waiting_to_start = false;
                 return Nav::Status(if self.playing { "playing" } else { "paused" }.into());
             }
+            Action::NextChallenge | Action::PrevChallenge => {
+                let n = self.challenges.len().max(1);
+                self.chosen = if action == Action::NextChallenge {
+                    (self.chosen + 1) % n
+                } else {
+                    (self.chosen + n - 1) % n
+                };
+            }
+            Action::Hint => return self.reveal_hint(),
+            Action::Reset => self.run("reset"),
+            Action::ExportScript => return Nav::Export(None),
             Action::Faster | Action::Slower => {
                 self.speed = if action == Action::Faster {
                     (self.speed + 1).min(SPEEDS.len() - 1)
@@ -254,7 +369,9 @@ impl Demo {
                 return Nav::Status(format!("speed {}x", SPEEDS[self.speed]));
             }
             Action::NextController => {
-                self.selected = (self.selected + 1) % CONTROLLERS.len();
+                let all = self.components();
+                let at = all.iter().position(|c| *c == self.selected);
+                self.selected = all[at.map_or(0, |i| (i + 1) % all.len())];
                 return Nav::Status(format!(
                     "hotkeys now address the {} controller",
                     self.controller()
@@ -308,6 +425,19 @@ impl Demo {
                 if !line.trim().is_empty() {
                     if self.history.last() != Some(&line) {
                         self.history.push(line.clone());
+                    }
+                    // Writing a file is the app's to do, not the simulator's.
+                    let words: Vec<&str> = line.split_whitespace().collect();
+                    if let ["export", rest @ ..] = words.as_slice() {
+                        self.say(OutKind::Command, &format!("$ {}", line.trim()));
+                        return match rest {
+                            [] => Nav::Export(None),
+                            [file] => Nav::Export(Some(file.to_string())),
+                            _ => {
+                                self.say(OutKind::Stderr, "error: usage: `export [FILE]`");
+                                Nav::Stay
+                            }
+                        };
                     }
                     self.run(&line);
                 }
@@ -421,5 +551,20 @@ impl Demo {
         if let Some(e) = self.editor.as_mut() {
             e.area.input(key);
         }
+    }
+}
+
+/// Whether a line prints what kubectl lays out in columns (`get`, `describe`, `-o`,
+/// history, `top`-like tables) or a file (`cat`, `files`, `status`).
+fn lays_out(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match words.first().copied() {
+        Some("kubectl" | "k") => words.iter().any(|w| {
+            matches!(*w, "get" | "describe" | "history" | "view-last-applied")
+                || w.starts_with("-o")
+                || w.starts_with("--output")
+        }),
+        Some("cat" | "files" | "status") => true,
+        _ => false,
     }
 }

@@ -11,7 +11,7 @@ use ratatui::widgets::{Axis, Block, Borders, Chart, Dataset, GraphType, Paragrap
 use serde_json::Value;
 
 use crate::sim::controllers::pods::{is_active, is_ready};
-use crate::sim::directive::{Component, Trigger};
+use crate::sim::directive::Trigger;
 use crate::sim::informer::RunState;
 use crate::sim::kind::Kind;
 use crate::sim::obj;
@@ -186,10 +186,16 @@ fn upper(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
     Paragraph::new(lines).render(inner, buf);
 
     let ctl = controller_lines(d, theme);
-    let chal = challenge_lines(d, theme);
+    // The challenges get what they need, up to what leaves the chart three rows.
+    let chal = challenge_lines(d, theme, right.width.saturating_sub(2) as usize);
+    let room = right
+        .height
+        .saturating_sub(ctl.len() as u16 + 1)
+        .saturating_sub(4)
+        .max(2);
     let [ctl_area, chal_area, chart_area] = Layout::vertical([
         Constraint::Length(ctl.len() as u16 + 1),
-        Constraint::Length(chal.len() as u16 + 1),
+        Constraint::Length((chal.len() as u16 + 1).min(room)),
         Constraint::Fill(1),
     ])
     .areas(right);
@@ -200,14 +206,26 @@ fn upper(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
         buf,
     );
     Paragraph::new(ctl).render(inner, buf);
-    let met = d.session.met().iter().filter(|m| **m).count();
+    let solved = (0..d.challenges.len()).filter(|i| d.solved(*i)).count();
     let inner = panel(
-        title(&format!("Challenges {met}/{}", d.challenges.len()), theme),
+        title(
+            &format!(
+                "Challenges {solved}/{} (n picks, h hints)",
+                d.challenges.len()
+            ),
+            theme,
+        ),
         theme,
         chal_area,
         buf,
     );
-    Paragraph::new(chal).render(inner, buf);
+    // Keep the chosen challenge and its hints in view when they do not all fit.
+    let rows = inner.height as usize;
+    let first = chal.iter().position(|(i, _)| *i == d.chosen).unwrap_or(0);
+    let last = chal.iter().rposition(|(i, _)| *i == d.chosen).unwrap_or(0);
+    let skip = (last + 1).saturating_sub(rows).min(first);
+    let lines: Vec<Line> = chal.into_iter().skip(skip).map(|(_, l)| l).collect();
+    Paragraph::new(lines).render(inner, buf);
     chart(d, theme, chart_area, buf);
 }
 
@@ -384,11 +402,8 @@ fn pod_lines(d: &Demo, theme: &Theme) -> Vec<Line<'static>> {
 
 fn controller_lines(d: &Demo, theme: &Theme) -> Vec<Line<'static>> {
     let selected = d.controller();
-    Component::ALL
+    d.components()
         .into_iter()
-        .filter(|c| {
-            c.is_controller() || d.session.component_state(*c) != "off" || *c == Component::Kubelet
-        })
         .map(|c| {
             let state = d.session.component_state(c);
             let state_style = match state {
@@ -426,28 +441,97 @@ fn controller_lines(d: &Demo, theme: &Theme) -> Vec<Line<'static>> {
         .collect()
 }
 
-fn challenge_lines(d: &Demo, theme: &Theme) -> Vec<Line<'static>> {
-    let met = d.session.met();
-    d.challenges
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            if met.get(i).copied().unwrap_or(false) {
-                Line::from(Span::styled(format!("[x] {t}"), theme.good))
+/// Each challenge: a box, ticked once met (now or on an earlier visit), the chosen one
+/// marked, with what met it and the hints revealed so far, wrapped to `width`; each line
+/// tagged with its challenge's index.
+fn challenge_lines(d: &Demo, theme: &Theme, width: usize) -> Vec<(usize, Line<'static>)> {
+    let met_by = d.session.met_by();
+    let mut out = Vec::new();
+    for (i, c) in d.challenges.iter().enumerate() {
+        let chosen = i == d.chosen;
+        let mark = if chosen { "› " } else { "  " };
+        let (boxed, style) = if d.solved(i) {
+            ("[x]", theme.good)
+        } else {
+            ("[ ]", Style::new())
+        };
+        let head = Line::from(vec![
+            Span::styled(mark, theme.key),
+            Span::styled(format!("{boxed} {}", c.title), style),
+        ]);
+        if chosen {
+            out.extend(text::wrap(&head, width, 6).into_iter().map(|l| (i, l)));
+        } else {
+            out.push((i, text::truncate_line(&head, width)));
+        }
+        if !chosen {
+            continue;
+        }
+        let mut details = Vec::new();
+        match met_by.get(i).and_then(Option::as_ref) {
+            Some(m) => details.push(Line::styled(
+                match &m.after {
+                    Some(line) => format!("met at {} after `{line}`", time::clock(m.at)),
+                    None => format!("met at {}", time::clock(m.at)),
+                },
+                theme.good,
+            )),
+            None if c.solved_before => details.push(Line::styled(
+                "solved on an earlier visit; R resets the demo to try it again",
+                theme.dim,
+            )),
+            None => {}
+        }
+        for (n, h) in c.hints.iter().take(c.shown).enumerate() {
+            let label = if c.hints.len() > 1 {
+                format!("hint {}: ", n + 1)
             } else {
-                Line::from(format!("[ ] {t}"))
-            }
-        })
-        .collect()
+                "hint: ".to_string()
+            };
+            details.push(Line::from(vec![
+                Span::styled(label, theme.accent),
+                Span::raw(h.clone()),
+            ]));
+        }
+        if c.shown < c.hints.len() {
+            details.push(Line::styled(
+                if c.shown == 0 {
+                    "h shows a hint".to_string()
+                } else {
+                    format!("h shows hint {} of {}", c.shown + 1, c.hints.len())
+                },
+                theme.dim,
+            ));
+        }
+        for l in details {
+            let indented = Line::from(
+                std::iter::once(Span::raw("      "))
+                    .chain(
+                        l.spans
+                            .iter()
+                            .map(|s| Span::styled(s.content.to_string(), l.style.patch(s.style))),
+                    )
+                    .collect::<Vec<_>>(),
+            );
+            out.extend(text::wrap(&indented, width, 6).into_iter().map(|l| (i, l)));
+        }
+    }
+    out
 }
 
 fn chart(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
     let hist = &d.session.replicas_history;
+    // Told apart by their marks as well as their colours, so the monochrome theme reads.
+    let ready_marker = if theme.mono {
+        Marker::Dot
+    } else {
+        Marker::Braille
+    };
     let inner_title = Line::from(vec![
         Span::styled(" Replicas over time: ", theme.header),
-        Span::styled("spec", theme.accent),
+        Span::styled(if theme.mono { "spec ⣿" } else { "spec" }, theme.accent),
         Span::styled(" vs ", theme.header),
-        Span::styled("ready ", theme.good),
+        Span::styled(if theme.mono { "ready • " } else { "ready " }, theme.good),
     ]);
     if hist.is_empty() || area.height < 3 {
         let inner = panel(inner_title, theme, area, buf);
@@ -479,8 +563,12 @@ fn chart(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
             .style(theme.accent)
             .data(&spec),
         Dataset::default()
-            .marker(Marker::Braille)
-            .graph_type(GraphType::Line)
+            .marker(ready_marker)
+            .graph_type(if theme.mono {
+                GraphType::Scatter
+            } else {
+                GraphType::Line
+            })
             .style(theme.good)
             .data(&ready),
     ])
@@ -548,19 +636,29 @@ fn events(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
     if lines.is_empty() {
         Paragraph::new(Span::styled("no events yet", theme.dim)).render(inner, buf);
     } else {
-        Paragraph::new(lines).render(inner, buf);
+        let width = inner.width as usize;
+        let cut: Vec<Line> = lines
+            .iter()
+            .map(|l| text::truncate_line(l, width))
+            .collect();
+        Paragraph::new(cut).render(inner, buf);
     }
 }
 
-/// Splits a line at `width` characters, as a terminal wraps kubectl's output.
-fn hard_wrap(line: &str, width: usize) -> Vec<String> {
-    let chars: Vec<char> = crate::tui::text::expand_tabs(line).chars().collect();
-    if chars.is_empty() {
+/// One output line as the pane shows it: prose wrapped at word boundaries, what kubectl
+/// lays out in columns kept to one row and cut with `…`.
+fn fit(kind: OutKind, line: &str, width: usize) -> Vec<String> {
+    let line = text::expand_tabs(line);
+    if kind == OutKind::Table {
+        return vec![text::truncate(&line, width)];
+    }
+    let wrapped = text::wrap(&Line::raw(line), width.max(1), 0);
+    if wrapped.is_empty() {
         return vec![String::new()];
     }
-    chars
-        .chunks(width.max(1))
-        .map(|c| c.iter().collect())
+    wrapped
+        .iter()
+        .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
         .collect()
 }
 
@@ -576,7 +674,7 @@ fn output(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
             older = true;
             break;
         }
-        for part in hard_wrap(l, width).into_iter().rev() {
+        for part in fit(*k, l, width).into_iter().rev() {
             wrapped.push((*k, part));
         }
     }
@@ -598,7 +696,7 @@ fn output(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
         .map(|(k, l)| {
             let style = match k {
                 OutKind::Command => theme.key,
-                OutKind::Stdout => Style::new(),
+                OutKind::Stdout | OutKind::Table => Style::new(),
                 OutKind::Stderr => theme.accent,
             };
             Line::from(Span::styled(l.clone(), style))
@@ -610,9 +708,10 @@ fn output(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
 /// The demo's most used keys, from the keymap so config.toml's overrides show here too;
 /// only as many whole hints as fit in `width` columns.
 fn demo_keys(keymap: &Keymap, width: usize) -> String {
-    let hints: [(&[Action], &str); 7] = [
+    let hints: [(&[Action], &str); 8] = [
         (&[Action::Command], "command"),
         (&[Action::PlayPause], "play/pause"),
+        (&[Action::Hint], "hint"),
         (&[Action::DeletePod], "delete pod"),
         (&[Action::ScaleUp, Action::ScaleDown], "scale"),
         (&[Action::TogglePause], "pause"),
@@ -653,6 +752,11 @@ fn command_line(d: &Demo, theme: &Theme, keymap: &Keymap, area: Rect, buf: &mut 
                 SPEEDS[d.speed],
                 time::clock(d.session.elapsed())
             );
+            let clock = if d.waiting_to_start {
+                format!("{clock}Space starts time · ")
+            } else {
+                clock
+            };
             let room = (area.width as usize).saturating_sub(text::width_of(&clock));
             Line::from(vec![
                 Span::styled(clock, if d.playing { theme.good } else { theme.accent }),

@@ -214,13 +214,17 @@ impl Widget for &View<'_> {
                 .render(inner, buf);
             return;
         }
-        let header = Row::new(["id", "level", "importance", "freq", "prompt"]).style(theme.header);
+        let header =
+            Row::new(["id", "level", "importance", "freq", "demo", "prompt"]).style(theme.header);
         let rows = vis.iter().map(|q| {
             Row::new([
                 q.id.clone(),
                 q.level.to_string(),
                 q.importance.to_string(),
                 format!("{:>3}%", q.frequency),
+                self.ctx
+                    .demo_progress(&q.id)
+                    .map_or(String::new(), |(n, of)| format!("{n}/{of}")),
                 q.prompt.clone(),
             ])
         });
@@ -236,6 +240,7 @@ impl Widget for &View<'_> {
                 Constraint::Length(id_w),
                 Constraint::Length(9),
                 Constraint::Length(12),
+                Constraint::Length(4),
                 Constraint::Length(4),
                 Constraint::Fill(1),
             ],

@@ -13,6 +13,8 @@ pub mod settings;
 pub mod setup;
 pub mod stats;
 
+use std::collections::HashMap;
+
 use crate::content::Deck;
 
 use super::app::{Screen, Settings};
@@ -26,6 +28,24 @@ pub struct Ctx<'a> {
     pub settings: &'a Settings,
     pub theme: &'static Theme,
     pub keymap: &'a Keymap,
+    /// Demo challenge titles solved, by question id (the progress store's record).
+    pub solved: &'a HashMap<String, Vec<String>>,
+}
+
+impl Ctx<'_> {
+    /// (solved, total) demo challenges of a question; `None` when it has none.
+    pub fn demo_progress(&self, id: &str) -> Option<(usize, usize)> {
+        let q = self.deck.question(id)?;
+        let total = q.demo.challenges.len();
+        let titles = self.solved.get(id);
+        let solved = q
+            .demo
+            .challenges
+            .iter()
+            .filter(|c| titles.is_some_and(|t| t.contains(&c.title)))
+            .count();
+        (total > 0).then_some((solved, total))
+    }
 }
 
 /// What a screen asks the app to do after handling an action.
@@ -36,6 +56,9 @@ pub enum Nav {
     /// Leave this screen.
     Pop,
     Status(String),
+    /// Write the demo's replay script (`kubedrill sim --export`) to this file, or to
+    /// `kubedrill-<question>.sh`.
+    Export(Option<String>),
 }
 
 /// Moves a selection within `0..len` by `delta`, clamped.
