@@ -89,6 +89,14 @@ fn open_a_demo_delete_a_pod_and_see_it_replaced_in_tmux() {
         p.contains("ReplicaSets and pods") && !pods_on(p).is_empty()
     });
     assert!(pane.contains("simplified:"), "no banner: {pane}");
+    // Time waits for the learner: the first Space starts it.
+    assert!(pane.contains("Space starts time"), "{pane}");
+    tmux.send(&["Space"]);
+    tmux.wait_for("time running", |p| !p.contains("Space starts time"));
+    tmux.send(&["h"]);
+    tmux.wait_for("the first challenge's hint", |p| {
+        p.contains("hint 1 of") && p.contains("hint:")
+    });
     let before = pods_on(&pane);
     tmux.send(&["x"]);
     let pane = tmux.wait_for("the delete", |p| p.contains("deleted"));
