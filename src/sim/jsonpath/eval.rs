@@ -59,6 +59,17 @@ pub fn execute(nodes: &[Node], data: &Value) -> Result<String, String> {
     Ok(out)
 }
 
+/// The first value the template finds in `data`, as kubectl's `--sort-by` reads it
+/// (`findJSONPathResults`, then `[0][0]`); `None` when it finds nothing.
+pub fn first(nodes: &[Node], data: &Value) -> Result<Option<Value>, String> {
+    let mut state = State::default();
+    let results = find_results(&mut state, nodes, 0, Item::Ref(data))?;
+    Ok(results
+        .first()
+        .and_then(|set| set.first())
+        .map(|item| item.value().clone()))
+}
+
 /// `FindResults`: one result set per node; a `range` re-runs the following nodes per item.
 /// `base` is the offset of `nodes` in the template so `end` positions stay comparable.
 fn find_results<'a>(

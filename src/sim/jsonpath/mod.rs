@@ -88,6 +88,17 @@ impl JsonPath {
     }
 }
 
+impl JsonPath {
+    /// The first value found in `data` (kubectl's `--sort-by`), or `None`.
+    pub fn first(&self, data: &Value) -> Result<Option<Value>, JsonPathError> {
+        eval::first(&self.nodes, data).map_err(|reason| JsonPathError::Execute {
+            template: self.template.clone(),
+            reason,
+            object: go_sharp_v(data),
+        })
+    }
+}
+
 /// Go's `strconv.Quote`.
 fn go_quote(s: &str) -> String {
     let mut out = String::from("\"");

@@ -106,11 +106,9 @@ pub enum Command {
     Get {
         kinds: Vec<Kind>,
         names: Vec<String>,
-        output: Output,
         selector: Option<String>,
-        show_managed_fields: bool,
-        show_labels: bool,
         namespace: String,
+        print: super::get::GetPrint,
     },
     Describe {
         kind: Kind,
@@ -986,6 +984,8 @@ fn get(rest: &[String]) -> Result<Command, UsageError> {
             NAMESPACE,
             boolean("show-managed-fields"),
             boolean("show-labels"),
+            boolean("no-headers"),
+            val("sort-by", None),
             Flag {
                 long: "watch",
                 short: Some('w'),
@@ -1037,13 +1037,17 @@ fn get(rest: &[String]) -> Result<Command, UsageError> {
     Ok(Command::Get {
         kinds,
         names,
-        output: f
-            .get("output")
-            .map_or(Ok(Output::Table), |o| parse_output(o, GET_FORMATS))?,
         selector,
-        show_managed_fields: f.bool("get", "show-managed-fields")?,
-        show_labels: f.bool("get", "show-labels")?,
         namespace: f.namespace(),
+        print: super::get::GetPrint {
+            output: f
+                .get("output")
+                .map_or(Ok(Output::Table), |o| parse_output(o, GET_FORMATS))?,
+            show_managed_fields: f.bool("get", "show-managed-fields")?,
+            show_labels: f.bool("get", "show-labels")?,
+            no_headers: f.bool("get", "no-headers")?,
+            sort_by: f.get("sort-by").map(str::to_string),
+        },
     })
 }
 
@@ -1052,11 +1056,10 @@ fn describe(rest: &[String]) -> Result<Command, UsageError> {
     let t = target(&f.positional)?.ok_or_else(|| {
         usage("error: You must specify the type of resource to describe. Use \"kubectl api-resources\" for a complete list of supported resources.")
     })?;
-    if t.kind != Kind::Deployment {
-        return Err(usage(format!(
-            "error: kubedrill's demo describes deployments only; try `kubectl get {} -o yaml`",
-            t.kind.group_resource().trim_end_matches(".apps")
-        )));
+    if t.kind == Kind::Event {
+        return Err(usage(
+            "error: kubedrill's demo describes deployments, replicasets and pods; events show in each one's describe, or with `kubectl get events`",
+        ));
     }
     Ok(Command::Describe {
         kind: t.kind,
@@ -1597,14 +1600,14 @@ mod tests {
         let Command::Get {
             kinds,
             names,
-            output,
+            print,
             ..
         } = p("get deploy web -o wide").unwrap()
         else {
             panic!()
         };
         assert_eq!(
-            (kinds, names, output),
+            (kinds, names, print.output),
             (
                 vec![Kind::Deployment],
                 vec!["web".to_string()],
@@ -1618,14 +1621,14 @@ mod tests {
         let Command::Get {
             kinds,
             names,
-            output,
+            print,
             ..
         } = p("get deployment.apps/web -ojsonpath={.spec}").unwrap()
         else {
             panic!()
         };
         assert_eq!(
-            (kinds, names, output),
+            (kinds, names, print.output),
             (
                 vec![Kind::Deployment],
                 vec!["web".into()],

@@ -11,8 +11,7 @@ use crate::sim::api::{ApiError, Reason};
 use crate::sim::cluster::Cluster;
 use crate::sim::kind::Kind;
 use crate::sim::obj;
-use crate::sim::output::{list_wrapper, parse_manifest, to_json, to_yaml};
-use crate::sim::table::{TableOpts, describe_deployment, get_table};
+use crate::sim::output::{parse_manifest, to_json, to_yaml};
 use crate::sim::time::rfc3339;
 use crate::sim::{jsonpath, merge};
 
@@ -77,7 +76,7 @@ impl Outcome {
         self.api(e, context)
     }
 
-    fn api(self, e: &ApiError, context: Option<String>) -> Self {
+    pub(super) fn api(self, e: &ApiError, context: Option<String>) -> Self {
         // kubectl prints validation failures as they come: `The Deployment "web" is invalid: ...`.
         let msg = match context {
             _ if e.reason == Reason::Invalid => format!("{}\n", e.message),
@@ -214,24 +213,15 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
         Command::Get {
             kinds,
             names,
-            output,
             selector,
-            show_managed_fields,
-            show_labels,
             namespace,
-        } => get(
-            cluster,
-            kinds,
-            names,
-            output,
-            selector.as_deref(),
-            *show_managed_fields,
-            *show_labels,
-            namespace,
-        ),
+            print,
+        } => super::get::get(cluster, kinds, names, selector.as_deref(), namespace, print),
         Command::Describe {
-            names, namespace, ..
-        } => describe(cluster, names, namespace),
+            kind,
+            names,
+            namespace,
+        } => super::describe::describe(cluster, *kind, names, namespace),
         Command::Scale {
             target,
             replicas,
@@ -410,157 +400,9 @@ pub(super) fn strip_server_fields(o: &mut Value) {
     }
 }
 
-fn hide_managed_fields(mut v: Value) -> Value {
+pub(super) fn hide_managed_fields(mut v: Value) -> Value {
     obj::remove(&mut v, &["metadata", "managedFields"]);
     v
-}
-
-#[allow(clippy::too_many_arguments)]
-fn get(
-    cluster: &Cluster,
-    kinds: &[Kind],
-    names: &[String],
-    output: &Output,
-    selector: Option<&str>,
-    show_managed: bool,
-    show_labels: bool,
-    namespace: &str,
-) -> Outcome {
-    let mut o = Outcome::default();
-    let now = cluster.now();
-    let in_default = namespace == "default";
-    let mut found: Vec<(Kind, Vec<Value>)> = Vec::new();
-    for kind in kinds {
-        let mut objs = Vec::new();
-        if names.is_empty() {
-            if in_default {
-                objs = cluster
-                    .api
-                    .list(*kind)
-                    .filter(|x| selector.is_none_or(|s| obj::label_query_matches(s, x)))
-                    .cloned()
-                    .collect();
-            }
-        } else {
-            for n in names {
-                match cluster.api.get(*kind, n).ok().filter(|_| in_default) {
-                    Some(x) => objs.push(x.clone()),
-                    None => o = o.api(&ApiError::not_found(*kind, n), None),
-                }
-            }
-        }
-        found.push((*kind, objs));
-    }
-    let all: Vec<Value> = found.iter().flat_map(|(_, v)| v.iter().cloned()).collect();
-    let single = names.len() == 1 && kinds.len() == 1;
-    let strip = |v: Value| {
-        if show_managed {
-            v
-        } else {
-            hide_managed_fields(v)
-        }
-    };
-    match output {
-        Output::Table | Output::Wide => {
-            let opts = TableOpts {
-                wide: *output == Output::Wide,
-                show_kind_prefix: kinds.len() > 1,
-                show_labels,
-            };
-            let tables: Vec<String> = found
-                .iter()
-                .filter(|(_, v)| !v.is_empty())
-                .map(|(k, v)| get_table(*k, v, now, &opts))
-                .collect();
-            o = o.out(tables.join("\n"));
-            if all.is_empty() && names.is_empty() {
-                o.stderr
-                    .push_str(&format!("No resources found in {namespace} namespace.\n"));
-            }
-        }
-        Output::Json | Output::Yaml => {
-            if all.is_empty() && !single {
-                if names.is_empty() {
-                    let wrapped = list_wrapper(Vec::new());
-                    o = o.out(if *output == Output::Json {
-                        to_json(&wrapped)
-                    } else {
-                        to_yaml(&wrapped)
-                    });
-                }
-            } else if !all.is_empty() {
-                let v = if single {
-                    strip(all[0].clone())
-                } else {
-                    list_wrapper(all.into_iter().map(strip).collect())
-                };
-                o = o.out(if *output == Output::Json {
-                    to_json(&v)
-                } else {
-                    to_yaml(&v)
-                });
-            }
-        }
-        Output::Name => {
-            for (k, v) in &found {
-                for x in v {
-                    o = o.out(format!("{}/{}\n", k.kind_group(), obj::name(x)));
-                }
-            }
-        }
-        Output::JsonPath(t) => match jsonpath::parse(t) {
-            Err(e) => return Outcome::default().err(format!("error: {e}\n")),
-            Ok(jp) => {
-                if !all.is_empty() || names.is_empty() {
-                    let v = if single {
-                        all[0].clone()
-                    } else {
-                        list_wrapper(all)
-                    };
-                    match jp.execute(&v) {
-                        Ok(s) => o = o.out(s),
-                        Err(e) => o = o.err(format!("error: {e}\n")),
-                    }
-                }
-            }
-        },
-    }
-    o
-}
-
-fn describe(cluster: &Cluster, names: &[String], namespace: &str) -> Outcome {
-    let now = cluster.now();
-    let rss: Vec<Value> = cluster.api.list(Kind::ReplicaSet).cloned().collect();
-    let events: Vec<Value> = cluster.api.list(Kind::Event).cloned().collect();
-    let targets: Vec<&Value> = if namespace != "default" {
-        Vec::new()
-    } else if names.is_empty() {
-        cluster.api.list(Kind::Deployment).collect()
-    } else {
-        // kubectl falls back to names that start with the given one.
-        cluster
-            .api
-            .list(Kind::Deployment)
-            .filter(|d| {
-                names
-                    .iter()
-                    .any(|n| obj::name(d) == n || obj::name(d).starts_with(n.as_str()))
-            })
-            .collect()
-    };
-    if targets.is_empty() {
-        return match names.first() {
-            Some(n) => Outcome::default().api(&ApiError::not_found(Kind::Deployment, n), None),
-            None => Outcome::default()
-                .out("")
-                .err(format!("No resources found in {namespace} namespace.\n")),
-        };
-    }
-    let text: Vec<String> = targets
-        .iter()
-        .map(|d| describe_deployment(d, &rss, &events, now))
-        .collect();
-    Outcome::default().out(text.join("\n\n"))
 }
 
 /// A main-endpoint update that prints `line` on success.

@@ -3,8 +3,10 @@
 
 pub mod apply;
 pub mod args;
+pub mod describe;
 pub mod duration;
 pub mod exec;
+pub mod get;
 pub mod ssa;
 pub mod wait;
 

@@ -74,6 +74,7 @@ pub struct TableOpts {
     pub wide: bool,
     pub show_kind_prefix: bool,
     pub show_labels: bool,
+    pub no_headers: bool,
 }
 
 /// The table `kubectl get` prints; empty (no header) for no objects, where the caller prints
@@ -88,7 +89,9 @@ pub fn get_table(kind: Kind, objects: &[Value], now: u64, opts: &TableOpts) -> S
     if opts.show_labels {
         header.push("LABELS".to_string());
     }
-    rows.push(header);
+    if !opts.no_headers {
+        rows.push(header);
+    }
     let name_col = columns.iter().position(|c| *c == "NAME");
     for obj in objects {
         let mut cells: Vec<String> = match kind {

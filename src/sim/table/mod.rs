@@ -6,7 +6,7 @@ mod get;
 pub mod pod_status;
 mod tabwriter;
 
-pub use describe::describe_deployment;
+pub use describe::{describe_deployment, describe_pod, describe_replicaset};
 pub use get::{Kind, TableOpts, get_table};
 pub use tabwriter::{TabWriter, tabulate};
 

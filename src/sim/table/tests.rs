@@ -128,11 +128,13 @@ const NARROW: TableOpts = TableOpts {
     wide: false,
     show_kind_prefix: false,
     show_labels: false,
+    no_headers: false,
 };
 const WIDE: TableOpts = TableOpts {
     wide: true,
     show_kind_prefix: false,
     show_labels: false,
+    no_headers: false,
 };
 
 #[test]
@@ -190,6 +192,7 @@ fn prefix_labels_and_empty() {
         wide: false,
         show_kind_prefix: true,
         show_labels: true,
+        no_headers: false,
     };
     assert_eq!(
         get_table(Kind::Deployment, &[deployment()], NOW, &opts),

@@ -5,13 +5,18 @@ use super::fields::{array_at, at, bool_at, int_at, selector_string, since, sorte
 use super::tabwriter::TabWriter;
 use pod_template::pod_template;
 
+mod pod;
 mod pod_template;
+mod replicaset;
+
 use crate::sim::time;
+pub use pod::describe_pod;
+pub use replicaset::describe_replicaset;
 use serde_json::Value;
 
 const MAX_ANNOTATION_LEN: usize = 140;
 /// 0001-01-01T00:00:00Z, Go's zero `time.Time`.
-const GO_ZERO_TIME_UNIX: i64 = -62_135_596_800;
+pub(super) const GO_ZERO_TIME_UNIX: i64 = -62_135_596_800;
 const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
 
 /// The describe text for `deploy`. `rss` and `events` may hold unrelated objects: only the
@@ -84,7 +89,7 @@ pub fn describe_deployment(deploy: &Value, rss: &[Value], events: &[Value], now:
         "NewReplicaSet:\t{}\n",
         replica_sets_cell(&new.into_iter().collect::<Vec<_>>())
     );
-    describe_events(&mut w, deploy, events, now);
+    describe_events(&mut w, deploy, Some("Deployment"), events, now);
     TabWriter::DESCRIBE.format(&w)
 }
 
@@ -170,8 +175,9 @@ fn matches_template(deploy: &Value, rs: &Value) -> bool {
     Some(&template) == at(deploy, &["spec", "template"])
 }
 
-/// Controlled ReplicaSets split as `GetAllReplicaSets` does: the new one (oldest matching
-/// template) and the old ones that still want pods.
+/// Controlled ReplicaSets split as `GetAllReplicaSetsInChunks` does: the new one (oldest
+/// matching template) and every old one, scaled to zero or not (`allOldRSs`, which the
+/// describer prints).
 fn split_replica_sets<'a>(deploy: &Value, rss: &'a [Value]) -> (Vec<&'a Value>, Option<&'a Value>) {
     let uid = str_at(deploy, &["metadata", "uid"]);
     let owned: Vec<&Value> = rss
@@ -204,7 +210,6 @@ fn split_replica_sets<'a>(deploy: &Value, rss: &'a [Value]) -> (Vec<&'a Value>, 
     let old = owned
         .into_iter()
         .filter(|rs| !new.is_some_and(|n| std::ptr::eq(n, *rs)))
-        .filter(|rs| int_at(rs, &["spec", "replicas"]) != 0)
         .collect();
     (old, new)
 }
@@ -226,15 +231,31 @@ fn replica_sets_cell(list: &[&Value]) -> String {
         .join(", ")
 }
 
-/// `DescribeEvents`: sorted by lastTimestamp; Age is since the first occurrence.
-fn describe_events(w: &mut String, deploy: &Value, events: &[Value], now: u64) {
-    let name = str_at(deploy, &["metadata", "name"]);
-    let uid = str_at(deploy, &["metadata", "uid"]);
+/// `printController`: `Kind/name` of the controlling owner, if any.
+pub(super) fn controlled_by(obj: &Value) -> Option<String> {
+    array_at(obj, &["metadata", "ownerReferences"])
+        .iter()
+        .find(|o| bool_at(o, &["controller"]))
+        .map(|o| format!("{}/{}", str_at(o, &["kind"]), str_at(o, &["name"])))
+}
+
+/// `DescribeEvents` for the events about `object` (of `kind`, where the describer asks by
+/// kind; pods are asked for by name and uid only): sorted by lastTimestamp; Age is since
+/// the first occurrence.
+pub(super) fn describe_events(
+    w: &mut String,
+    object: &Value,
+    kind: Option<&str>,
+    events: &[Value],
+    now: u64,
+) {
+    let name = str_at(object, &["metadata", "name"]);
+    let uid = str_at(object, &["metadata", "uid"]);
     let mut mine: Vec<&Value> = events
         .iter()
         .filter(|e| {
             let obj = at(e, &["involvedObject"]).unwrap_or(&Value::Null);
-            str_at(obj, &["kind"]) == "Deployment"
+            kind.is_none_or(|k| str_at(obj, &["kind"]) == k)
                 && str_at(obj, &["name"]) == name
                 && (uid.is_empty()
                     || str_at(obj, &["uid"]).is_empty()

@@ -24,29 +24,52 @@ pub(super) fn pod_template(w: &mut String, template: &Value) {
     }
     let init = array_at(template, &["spec", "initContainers"]);
     if !init.is_empty() {
-        containers(w, "Init Containers", init);
+        containers(w, "  ", "Init Containers", init, &[]);
     }
-    containers(w, "Containers", array_at(template, &["spec", "containers"]));
-    volumes(w, array_at(template, &["spec", "volumes"]));
+    containers(
+        w,
+        "  ",
+        "Containers",
+        array_at(template, &["spec", "containers"]),
+        &[],
+    );
+    volumes(w, "  ", array_at(template, &["spec", "volumes"]));
     labels_multiline(
         w,
         "  ",
         "Node-Selectors",
         &sorted_pairs(template, &["spec", "nodeSelector"]),
     );
-    tolerations(w, array_at(template, &["spec", "tolerations"]));
+    tolerations(w, "  ", array_at(template, &["spec", "tolerations"]));
     let priority = str_at(template, &["spec", "priorityClassName"]);
     if !priority.is_empty() {
         *w += &format!("  Priority Class Name:\t{priority}\n");
     }
 }
 
-fn containers(w: &mut String, label: &str, list: &[Value]) {
+/// `describeContainers`: under a template (`space` "  ") or a pod (`space` ""), where
+/// `statuses` adds each container's ID, image ID and state.
+pub(super) fn containers(
+    w: &mut String,
+    space: &str,
+    label: &str,
+    list: &[Value],
+    statuses: &[Value],
+) {
     let none = if list.is_empty() { " <none>" } else { "" };
-    *w += &format!("  {label}:{none}\n");
+    *w += &format!("{space}{label}:{none}\n");
+    let name_indent = if space.is_empty() { "" } else { " " };
     for c in list {
-        *w += &format!("   {}:\n", str_at(c, &["name"]));
+        let name = str_at(c, &["name"]);
+        let status = statuses.iter().find(|s| str_at(s, &["name"]) == name);
+        *w += &format!("  {name_indent}{name}:\n");
+        if let Some(st) = status {
+            *w += &format!("    Container ID:\t{}\n", str_at(st, &["containerID"]));
+        }
         *w += &format!("    Image:\t{}\n", str_at(c, &["image"]));
+        if let Some(st) = status {
+            *w += &format!("    Image ID:\t{}\n", str_at(st, &["imageID"]));
+        }
         let ports = array_at(c, &["ports"]);
         let port_list = |field: &str| {
             ports
@@ -85,6 +108,19 @@ fn containers(w: &mut String, label: &str, list: &[Value]) {
                     }
                 }
             }
+        }
+        if let Some(st) = status {
+            container_state(w, "State", at(st, &["state"]));
+            if let Some(last) = at(st, &["lastState"]).filter(|l| l.get("terminated").is_some()) {
+                container_state(w, "Last State", Some(last));
+            }
+            let ready = if bool_at(st, &["ready"]) {
+                "True"
+            } else {
+                "False"
+            };
+            *w += &format!("    Ready:\t{ready}\n");
+            *w += &format!("    Restart Count:\t{}\n", int_at(st, &["restartCount"]));
         }
         for (title, field) in [("Limits", "limits"), ("Requests", "requests")] {
             let pairs = sorted_pairs(c, &["resources", field]);
@@ -146,6 +182,44 @@ fn containers(w: &mut String, label: &str, list: &[Value]) {
                 flags.join(",")
             );
         }
+    }
+}
+
+/// `describeStatus`: a container's state and, at six spaces, what the state holds.
+fn container_state(w: &mut String, title: &str, state: Option<&Value>) {
+    let at_time = |v: &Value, f: &str| {
+        crate::sim::time::parse_rfc3339(str_at(v, &[f])).map_or_else(
+            || crate::sim::time::rfc1123z(super::GO_ZERO_TIME_UNIX),
+            crate::sim::time::rfc1123z,
+        )
+    };
+    let state = state.unwrap_or(&Value::Null);
+    if let Some(r) = at(state, &["running"]).filter(|v| v.is_object()) {
+        *w += &format!("    {title}:\tRunning\n");
+        *w += &format!("      Started:\t{}\n", at_time(r, "startedAt"));
+    } else if let Some(wt) = at(state, &["waiting"]).filter(|v| v.is_object()) {
+        *w += &format!("    {title}:\tWaiting\n");
+        let reason = str_at(wt, &["reason"]);
+        if !reason.is_empty() {
+            *w += &format!("      Reason:\t{reason}\n");
+        }
+    } else if let Some(t) = at(state, &["terminated"]).filter(|v| v.is_object()) {
+        *w += &format!("    {title}:\tTerminated\n");
+        for (label, field) in [("Reason", "reason"), ("Message", "message")] {
+            let v = str_at(t, &[field]);
+            if !v.is_empty() {
+                *w += &format!("      {label}:\t{v}\n");
+            }
+        }
+        *w += &format!("      Exit Code:\t{}\n", int_at(t, &["exitCode"]));
+        let signal = int_at(t, &["signal"]);
+        if signal > 0 {
+            *w += &format!("      Signal:\t{signal}\n");
+        }
+        *w += &format!("      Started:\t{}\n", at_time(t, "startedAt"));
+        *w += &format!("      Finished:\t{}\n", at_time(t, "finishedAt"));
+    } else {
+        *w += &format!("    {title}:\tWaiting\n");
     }
 }
 
@@ -215,14 +289,16 @@ fn describe_probe(p: &Value) -> String {
     format!("unknown {attrs}")
 }
 
-fn volumes(w: &mut String, list: &[Value]) {
+/// `describeVolumes`, under a template (`space` "  ") or a pod (`space` "").
+pub(super) fn volumes(w: &mut String, space: &str, list: &[Value]) {
     if list.is_empty() {
-        *w += "  Volumes:\t<none>\n";
+        *w += &format!("{space}Volumes:\t<none>\n");
         return;
     }
-    *w += "  Volumes:\n";
+    *w += &format!("{space}Volumes:\n");
+    let name_indent = if space.is_empty() { "" } else { " " };
     for v in list {
-        *w += &format!("   {}:\n", str_at(v, &["name"]));
+        *w += &format!("  {name_indent}{}:\n", str_at(v, &["name"]));
         if let Some(e) = at(v, &["emptyDir"]) {
             *w += "    Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)\n";
             *w += &format!("    Medium:\t{}\n", str_at(e, &["medium"]));
@@ -239,19 +315,45 @@ fn volumes(w: &mut String, list: &[Value]) {
             *w += "    Type:\tSecret (a volume populated by a Secret)\n";
             *w += &format!("    SecretName:\t{}\n", str_at(s, &["secretName"]));
             *w += &format!("    Optional:\t{}\n", bool_at(s, &["optional"]));
+        } else if let Some(p) = at(v, &["projected"]) {
+            *w += "    Type:\tProjected (a volume that contains injected data from multiple sources)\n";
+            // Optional is a *bool printed with %v: `<nil>` when unset.
+            let optional = |o: &Value| match at(o, &["optional"]) {
+                Some(Value::Bool(b)) => b.to_string(),
+                _ => "<nil>".to_string(),
+            };
+            for src in array_at(p, &["sources"]) {
+                if let Some(s) = at(src, &["secret"]) {
+                    *w += &format!("    SecretName:\t{}\n", str_at(s, &["name"]));
+                    *w += &format!("    SecretOptionalName:\t{}\n", optional(s));
+                } else if at(src, &["downwardAPI"]).is_some() {
+                    *w += "    DownwardAPI:\ttrue\n";
+                } else if let Some(c) = at(src, &["configMap"]) {
+                    *w += &format!("    ConfigMapName:\t{}\n", str_at(c, &["name"]));
+                    *w += &format!("    ConfigMapOptional:\t{}\n", optional(c));
+                } else if let Some(t) = at(src, &["serviceAccountToken"]) {
+                    *w += &format!(
+                        "    TokenExpirationSeconds:\t{}\n",
+                        int_at(t, &["expirationSeconds"])
+                    );
+                }
+            }
         }
     }
 }
 
-fn tolerations(w: &mut String, list: &[Value]) {
-    *w += "  Tolerations:\t";
+/// `printTolerationsMultilineWithIndent`, at `space`.
+pub(super) fn tolerations(w: &mut String, space: &str, list: &[Value]) {
+    *w += &format!("{space}Tolerations:\t");
     if list.is_empty() {
         *w += "<none>\n";
         return;
     }
-    for (i, t) in list.iter().enumerate() {
+    let mut sorted: Vec<&Value> = list.iter().collect();
+    sorted.sort_by(|a, b| str_at(a, &["key"]).cmp(str_at(b, &["key"])));
+    for (i, t) in sorted.into_iter().enumerate() {
         if i != 0 {
-            *w += "  \t";
+            *w += &format!("{space}\t");
         }
         *w += str_at(t, &["key"]);
         let value = str_at(t, &["value"]);
@@ -262,8 +364,13 @@ fn tolerations(w: &mut String, list: &[Value]) {
         if !effect.is_empty() {
             *w += &format!(":{effect}");
         }
+        // A bare `operator: Exists` tolerates everything, and prints so without a space.
         if str_at(t, &["operator"]) == "Exists" && value.is_empty() {
-            *w += " op=Exists";
+            *w += if str_at(t, &["key"]).is_empty() && effect.is_empty() {
+                "op=Exists"
+            } else {
+                " op=Exists"
+            };
         }
         if let Some(secs) = at(t, &["tolerationSeconds"]).and_then(Value::as_i64) {
             *w += &format!(" for {secs}s");

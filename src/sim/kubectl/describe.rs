@@ -1,0 +1,79 @@
+//! `kubectl describe` (kubectl pkg/cmd/describe): Deployments, ReplicaSets and pods, with
+//! kubectl's fallback to names that start with the one given.
+
+use serde_json::Value;
+
+use super::exec::Outcome;
+use crate::sim::api::ApiError;
+use crate::sim::cluster::Cluster;
+use crate::sim::kind::Kind;
+use crate::sim::obj;
+use crate::sim::table::{describe_deployment, describe_pod, describe_replicaset};
+
+pub fn describe(cluster: &Cluster, kind: Kind, names: &[String], namespace: &str) -> Outcome {
+    let in_default = namespace == "default";
+    let all = || cluster.api.list(kind).filter(|_| in_default);
+    if names.is_empty() {
+        let found: Vec<&Value> = all().collect();
+        if found.is_empty() {
+            return Outcome::default()
+                .err(format!("No resources found in {namespace} namespace.\n"));
+        }
+        return Outcome::default().out(joined(cluster, kind, &found));
+    }
+    let lookup = |n: &str| cluster.api.get(kind, n).ok().filter(|_| in_default);
+    if let [name] = names
+        && lookup(name).is_none()
+    {
+        // DescribeMatchingResources: one name not found is read as a prefix; each match
+        // is followed by a newline.
+        let matches: Vec<&Value> = all()
+            .filter(|o| obj::name(o).starts_with(name.as_str()))
+            .collect();
+        if matches.is_empty() {
+            return Outcome::default().api(&ApiError::not_found(kind, name), None);
+        }
+        let mut o = Outcome::default();
+        for m in matches {
+            o = o.out(format!("{}\n", one(cluster, kind, m)));
+        }
+        return o;
+    }
+    let found: Vec<&Value> = names.iter().filter_map(|n| lookup(n)).collect();
+    let mut o = Outcome::default().out(joined(cluster, kind, &found));
+    for n in names.iter().filter(|n| lookup(n).is_none()) {
+        o = o.api(&ApiError::not_found(kind, n), None);
+    }
+    o
+}
+
+/// Descriptions separated by a blank line and one more, none after the last.
+fn joined(cluster: &Cluster, kind: Kind, objs: &[&Value]) -> String {
+    objs.iter()
+        .map(|x| one(cluster, kind, x))
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+fn one(cluster: &Cluster, kind: Kind, x: &Value) -> String {
+    let now = cluster.now();
+    let events: Vec<Value> = cluster.api.list(Kind::Event).cloned().collect();
+    match kind {
+        Kind::Deployment => {
+            let rss: Vec<Value> = cluster.api.list(Kind::ReplicaSet).cloned().collect();
+            describe_deployment(x, &rss, &events, now)
+        }
+        Kind::ReplicaSet => {
+            // kubectl lists the pods by the ReplicaSet's selector.
+            let selector = x.pointer("/spec/selector").unwrap_or(&Value::Null);
+            let pods: Vec<&Value> = cluster
+                .api
+                .list(Kind::Pod)
+                .filter(|p| obj::selector_matches(selector, p))
+                .collect();
+            describe_replicaset(x, &pods, &events, now)
+        }
+        // `args` refuses events before this runs.
+        Kind::Pod | Kind::Event => describe_pod(x, &events, now),
+    }
+}

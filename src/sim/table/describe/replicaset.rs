@@ -1,0 +1,78 @@
+//! `kubectl describe replicaset` (kubectl 1.32 describe.go `describeReplicaSet`).
+
+use super::super::fields::{array_at, at, int_at, selector_string, sorted_pairs, str_at};
+use super::super::tabwriter::TabWriter;
+use super::{
+    annotations_multiline, controlled_by, describe_events, labels_multiline, pod_template,
+};
+use serde_json::Value;
+
+/// The describe text for `rs`. `pods` are those its selector matches (kubectl lists them
+/// by selector); only the ones it controls are counted. `events` may hold others.
+pub fn describe_replicaset(rs: &Value, pods: &[&Value], events: &[Value], now: u64) -> String {
+    let mut w = String::new();
+    w += &format!("Name:\t{}\n", str_at(rs, &["metadata", "name"]));
+    w += &format!("Namespace:\t{}\n", str_at(rs, &["metadata", "namespace"]));
+    w += &format!(
+        "Selector:\t{}\n",
+        selector_string(at(rs, &["spec", "selector"]))
+    );
+    labels_multiline(
+        &mut w,
+        "",
+        "Labels",
+        &sorted_pairs(rs, &["metadata", "labels"]),
+    );
+    annotations_multiline(&mut w, "Annotations", rs, &["metadata", "annotations"]);
+    if let Some(c) = controlled_by(rs) {
+        w += &format!("Controlled By:\t{c}\n");
+    }
+    w += &format!(
+        "Replicas:\t{} current / {} desired\n",
+        int_at(rs, &["status", "replicas"]),
+        int_at(rs, &["spec", "replicas"])
+    );
+    // getPodStatusForController: pods it controls, by phase (a terminating pod still
+    // counts by its phase; Unknown counts nowhere).
+    let uid = str_at(rs, &["metadata", "uid"]);
+    let mut counts = [0; 4];
+    for p in pods {
+        let controller = array_at(p, &["metadata", "ownerReferences"])
+            .iter()
+            .find(|o| o["controller"] == true);
+        if controller.is_none_or(|o| str_at(o, &["uid"]) != uid) {
+            continue;
+        }
+        let slot = match str_at(p, &["status", "phase"]) {
+            "Running" => 0,
+            "Pending" => 1,
+            "Succeeded" => 2,
+            "Failed" => 3,
+            _ => continue,
+        };
+        counts[slot] += 1;
+    }
+    w += &format!(
+        "Pods Status:\t{} Running / {} Waiting / {} Succeeded / {} Failed\n",
+        counts[0], counts[1], counts[2], counts[3]
+    );
+    pod_template(
+        &mut w,
+        at(rs, &["spec", "template"]).unwrap_or(&Value::Null),
+    );
+    let conditions = array_at(rs, &["status", "conditions"]);
+    if !conditions.is_empty() {
+        w += "Conditions:\n  Type\tStatus\tReason\n";
+        w += "  ----\t------\t------\n";
+        for c in conditions {
+            w += &format!(
+                "  {} \t{}\t{}\n",
+                str_at(c, &["type"]),
+                str_at(c, &["status"]),
+                str_at(c, &["reason"])
+            );
+        }
+    }
+    describe_events(&mut w, rs, Some("ReplicaSet"), events, now);
+    TabWriter::DESCRIBE.format(&w)
+}

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Runs `kubedrill sim` on a state's lines and writes the objects the fake API server serves.
+
+    capture.py KUBEDRILL_BINARY STATE.sim OUT/objects.json
+
+STATE.sim holds the scenario and seed as header comments, then the sim lines:
+
+    # scenario: rollout
+    # seed: default            (or a number, passed as --seed N)
+    kubectl set image deploy/web app=nginx:1.28
+    tick 60
+
+After the lines, capture.py asks the simulator for `kubectl get deployments|replicasets|
+pods|events -o json` and then learns the simulator's clock ("simNow") by annotating the
+Deployment `web` and reading the newest managedFields time (the annotation comes after
+the dumps, so it is not in the objects). objects.json gets simNow, scenario, seed, the
+lines, and the four lists.
+"""
+
+import json
+import subprocess
+import sys
+
+DUMPS = [
+    ("deployments", "kubectl get deployments -o json"),
+    ("replicasets", "kubectl get replicasets -o json"),
+    ("pods", "kubectl get pods -o json"),
+    ("events", "kubectl get events -o json"),
+]
+PROBE = [
+    "kubectl annotate deploy web kubedrill-oracle-probe=1 --overwrite",
+    "kubectl get deploy web -o jsonpath={.metadata.managedFields[*].time}",
+]
+
+
+def main():
+    binary, state_file, out = sys.argv[1:4]
+    scenario, seed, lines = None, "default", []
+    with open(state_file) as f:
+        for raw in f:
+            line = raw.rstrip("\n")
+            if line.startswith("# scenario:"):
+                scenario = line.split(":", 1)[1].strip()
+            elif line.startswith("# seed:"):
+                seed = line.split(":", 1)[1].strip()
+            elif line.strip() and not line.startswith("#"):
+                lines.append(line)
+    if not scenario:
+        sys.exit("capture.py: %s has no '# scenario:' line" % state_file)
+    cmd = [binary, "sim", "--echo"]
+    if seed != "default":
+        cmd += ["--seed", seed]
+    cmd.append(scenario)
+    script = lines + [c for _, c in DUMPS] + PROBE
+    res = subprocess.run(cmd, input="\n".join(script) + "\n", capture_output=True, text=True,
+                         env={"PATH": "/usr/bin:/bin", "KUBEDRILL_DATA_DIR": "/nonexistent-oracle"})
+    if res.returncode != 0:
+        sys.exit("capture.py: sim failed (%d): %s" % (res.returncode, res.stderr))
+    # Split the echoed transcript into (line, output) blocks.
+    blocks, cur = [], None
+    for l in res.stdout.splitlines(keepends=True):
+        if l.startswith("$ "):
+            cur = [l[2:].rstrip("\n"), ""]
+            blocks.append(cur)
+        elif cur is not None:
+            cur[1] += l
+    if len(blocks) != len(script):
+        sys.exit("capture.py: expected %d echoed lines, got %d" % (len(script), len(blocks)))
+    for (line, output), want in zip(blocks, script):
+        assert line == want, (line, want)
+    doc = {
+        "scenario": scenario,
+        "seed": seed,
+        "lines": lines,
+        "transcript": "".join("$ %s\n%s" % (l, o) for l, o in blocks[: len(lines)]),
+    }
+    n = len(lines)
+    for i, (plural, _) in enumerate(DUMPS):
+        doc[plural] = json.loads(blocks[n + i][1])["items"]
+    times = blocks[n + len(DUMPS) + 1][1].split()
+    if not times:
+        sys.exit("capture.py: the probe found no managedFields time")
+    doc["simNow"] = max(times)  # RFC 3339 in UTC, all the same length: string max is time max
+    with open(out, "w") as f:
+        json.dump(doc, f, indent=2, sort_keys=False)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()

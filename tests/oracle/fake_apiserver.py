@@ -1,0 +1,604 @@
+#!/usr/bin/env python3
+"""A tiny read-only Kubernetes API server for rendering real kubectl output offline.
+
+Serves the objects of one JSON file (as `kubedrill sim` prints them with
+`kubectl get KIND -o json`) to a real kubectl, on 127.0.0.1 only, over plain HTTP.
+
+    fake_apiserver.py OBJECTS.json --port-file FILE [--base-file FILE] [--log FILE]
+
+OBJECTS.json is {"simNow": "2025-01-06T10:01:05Z", "deployments": [...],
+"replicasets": [...], "pods": [...], "events": [...]} (each list may be absent).
+
+What it serves (namespace `default` only; stdlib only):
+  * legacy discovery: /api, /apis, /api/v1, /apis/apps/v1, /version (aggregated
+    discovery is answered with the legacy documents, which kubectl accepts);
+    everything else (openapi included) is a 404 Status, which kubectl get/describe
+    never need.
+  * GET of lists and single objects of pods, events, deployments, replicasets, with
+    labelSelector (=, ==, !=, in, notin, exists, !key) and fieldSelector (=, ==, !=
+    on dotted paths such as involvedObject.name) on lists.
+  * `Accept: ...;as=Table;...` (what `kubectl get` sends): a meta.k8s.io/v1 Table
+    built the way kube-apiserver 1.32's printers (pkg/printers/internalversion)
+    build the Pod, ReplicaSet and Deployment tables, for the columns that matter
+    here; AGE is computed against simNow (not the wall clock), so it is
+    deterministic. Rows carry PartialObjectMetadata, or the full object with
+    includeObject=Object (what --sort-by asks for). The pod printer's init-container
+    branch and the events table (`get events`) are written from memory of the apiserver
+    source and are exercised by no fixture: trust them less.
+
+Time: kubectl computes some ages itself from the wall clock (describe's Events
+column and "Terminating (lasts ...)"). So that those come out as of simNow, the
+fields kubectl reads relative to now -- events' firstTimestamp, lastTimestamp,
+eventTime, series.lastObservedTime, and metadata.deletionTimestamp -- are served
+moved by (wall clock at server start - simNow), with microseconds. Every other
+timestamp is served verbatim, so absolute times (Start Time, Started) print the
+simulator's own dates. The wall-clock base is written to --base-file so the driver
+can check that kubectl finished within the same second.
+"""
+
+import argparse
+import datetime as dt
+import json
+import os
+import re
+import sys
+import threading
+import time
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+NAMESPACE = "default"
+
+RESOURCES = {
+    # plural: (group, version, kind, shortNames, categories)
+    "pods": ("", "v1", "Pod", ["po"], ["all"]),
+    "events": ("", "v1", "Event", ["ev"], []),
+    "deployments": ("apps", "v1", "Deployment", ["deploy"], ["all"]),
+    "replicasets": ("apps", "v1", "ReplicaSet", ["rs"], ["all"]),
+}
+
+VERBS = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"]
+
+
+# ---------------------------------------------------------------- time helpers
+
+def parse_ts(s):
+    """RFC 3339 (with or without fractions, `Z` or offset) -> aware datetime."""
+    if s is None:
+        return None
+    s = s.replace("Z", "+00:00")
+    m = re.match(r"^(.*T\d\d:\d\d:\d\d)(\.\d+)?([+-]\d\d:\d\d)$", s)
+    if not m:
+        raise ValueError("bad timestamp %r" % s)
+    frac = (m.group(2) or ".0")[1:7].ljust(6, "0")
+    return dt.datetime.fromisoformat(m.group(1) + "." + frac + m.group(3))
+
+
+def fmt_ts_micro(d):
+    return d.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def human_duration(seconds_float):
+    """k8s.io/apimachinery/pkg/util/duration.HumanDuration, on a float of seconds."""
+    seconds = int(seconds_float)  # Go's int(d.Seconds()) truncates toward zero
+    if seconds < -1:
+        return "<invalid>"
+    if seconds < 0:
+        return "0s"
+    if seconds < 60 * 2:
+        return "%ds" % seconds
+    minutes = seconds // 60
+    if minutes < 10:
+        s = seconds % 60
+        return "%dm" % minutes if s == 0 else "%dm%ds" % (minutes, s)
+    if minutes < 60 * 3:
+        return "%dm" % minutes
+    hours = seconds // 3600
+    if hours < 8:
+        m = minutes % 60
+        return "%dh" % hours if m == 0 else "%dh%dm" % (hours, m)
+    if hours < 48:
+        return "%dh" % hours
+    if hours < 24 * 8:
+        h = hours % 24
+        return "%dd" % (hours // 24) if h == 0 else "%dd%dh" % (hours // 24, h)
+    if hours < 24 * 365 * 2:
+        return "%dd" % (hours // 24)
+    if hours < 24 * 365 * 8:
+        dy = (hours // 24) % 365
+        return "%dy" % (hours // 24 // 365) if dy == 0 else "%dy%dd" % (hours // 24 // 365, dy)
+    return "%dy" % (hours // 24 // 365)
+
+
+# ---------------------------------------------------------------- selectors
+
+def split_top(s):
+    out, depth, cur = [], 0, ""
+    for ch in s:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    if cur:
+        out.append(cur)
+    return [p.strip() for p in out if p.strip()]
+
+
+def label_match(selector, labels):
+    labels = labels or {}
+    for req in split_top(selector):
+        m = re.match(r"^([^\s!=]+)\s+(in|notin)\s+\((.*)\)$", req)
+        if m:
+            key, op, vals = m.group(1), m.group(2), {v.strip() for v in m.group(3).split(",")}
+            if op == "in" and labels.get(key) not in vals:
+                return False
+            if op == "notin" and key in labels and labels[key] in vals:
+                return False
+            continue
+        if "!=" in req:
+            k, v = req.split("!=", 1)
+            if labels.get(k.strip()) == v.strip():
+                return False
+        elif "==" in req:
+            k, v = req.split("==", 1)
+            if labels.get(k.strip()) != v.strip():
+                return False
+        elif "=" in req:
+            k, v = req.split("=", 1)
+            if labels.get(k.strip()) != v.strip():
+                return False
+        elif req.startswith("!"):
+            if req[1:].strip() in labels:
+                return False
+        elif req not in labels:
+            return False
+    return True
+
+
+def dotted(obj, path):
+    cur = obj
+    for part in path.split("."):
+        if not isinstance(cur, dict) or part not in cur:
+            return ""
+        cur = cur[part]
+    return "" if cur is None else str(cur)
+
+
+def field_match(selector, obj):
+    for req in split_top(selector):
+        if "!=" in req:
+            k, v = req.split("!=", 1)
+            if dotted(obj, k.strip()) == v.strip():
+                return False
+        else:
+            k, v = req.split("==", 1) if "==" in req else req.split("=", 1)
+            if dotted(obj, k.strip()) != v.strip():
+                return False
+    return True
+
+
+# ---------------------------------------------------------------- tables
+
+def col(name, typ, priority=0, fmt=""):
+    c = {"name": name, "type": typ, "format": fmt, "description": name, "priority": priority}
+    return c
+
+
+POD_COLUMNS = [
+    col("Name", "string", fmt="name"),
+    col("Ready", "string"),
+    col("Status", "string"),
+    col("Restarts", "string"),
+    col("Age", "string"),
+    col("IP", "string", 1),
+    col("Node", "string", 1),
+    col("Nominated Node", "string", 1),
+    col("Readiness Gates", "string", 1),
+]
+RS_COLUMNS = [
+    col("Name", "string", fmt="name"),
+    col("Desired", "integer"),
+    col("Current", "integer"),
+    col("Ready", "integer"),
+    col("Age", "string"),
+    col("Containers", "string", 1),
+    col("Images", "string", 1),
+    col("Selector", "string", 1),
+]
+DEPLOY_COLUMNS = [
+    col("Name", "string", fmt="name"),
+    col("Ready", "string"),
+    col("Up-to-date", "integer"),
+    col("Available", "integer"),
+    col("Age", "string"),
+    col("Containers", "string", 1),
+    col("Images", "string", 1),
+    col("Selector", "string", 1),
+]
+EVENT_COLUMNS = [
+    col("Last Seen", "string"),
+    col("Type", "string"),
+    col("Reason", "string"),
+    col("Object", "string"),
+    col("Message", "string"),
+]
+
+
+def format_label_selector(sel):
+    """metav1.FormatLabelSelector."""
+    if not sel:
+        return "<none>"
+    parts = ["%s=%s" % (k, v) for k, v in sorted((sel.get("matchLabels") or {}).items())]
+    for e in sel.get("matchExpressions") or []:
+        op = e["operator"]
+        vals = ",".join(sorted(e.get("values") or []))
+        if op == "In":
+            parts.append("%s in (%s)" % (e["key"], vals))
+        elif op == "NotIn":
+            parts.append("%s notin (%s)" % (e["key"], vals))
+        elif op == "Exists":
+            parts.append(e["key"])
+        elif op == "DoesNotExist":
+            parts.append("!" + e["key"])
+    s = ",".join(parts)
+    return s if s else "<none>"
+
+
+class Tables:
+    def __init__(self, sim_now):
+        self.sim_now = sim_now
+
+    def age(self, ts):
+        if not ts:
+            return "<unknown>"
+        return human_duration((self.sim_now - parse_ts(ts)).total_seconds())
+
+    def pod_row(self, pod):
+        spec, status, meta = pod.get("spec", {}), pod.get("status", {}), pod.get("metadata", {})
+        restarts = 0
+        total = len(spec.get("containers") or [])
+        ready = 0
+        last_restart = None
+        phase = status.get("phase", "")
+        reason = status.get("reason") or phase
+        for c in status.get("conditions") or []:
+            if c.get("type") == "PodScheduled" and c.get("reason") == "SchedulingGated":
+                reason = "SchedulingGated"
+        init_specs = spec.get("initContainers") or []
+        for ic in init_specs:
+            if ic.get("restartPolicy") == "Always":
+                total += 1
+        initializing = False
+        for i, cs in enumerate(status.get("initContainerStatuses") or []):
+            restarts += int(cs.get("restartCount", 0))
+            st = cs.get("state") or {}
+            term = st.get("terminated")
+            if term and term.get("exitCode", 0) == 0:
+                continue
+            if st.get("running") and any(
+                    ic.get("name") == cs.get("name") and ic.get("restartPolicy") == "Always"
+                    for ic in init_specs):
+                if cs.get("started"):
+                    if cs.get("ready"):
+                        ready += 1
+                    continue
+            if term:
+                if term.get("reason"):
+                    reason = "Init:" + term["reason"]
+                elif term.get("signal"):
+                    reason = "Init:Signal:%d" % term["signal"]
+                else:
+                    reason = "Init:ExitCode:%d" % term.get("exitCode", 0)
+            elif st.get("waiting") and (st["waiting"].get("reason") or "") not in ("", "PodInitializing"):
+                reason = "Init:" + st["waiting"]["reason"]
+            else:
+                reason = "Init:%d/%d" % (i, len(init_specs))
+            initializing = True
+            break
+        initialized = any(c.get("type") == "Initialized" and c.get("status") == "True"
+                          for c in status.get("conditions") or [])
+        if not initializing or initialized:
+            has_running = False
+            for cs in reversed(status.get("containerStatuses") or []):
+                restarts += int(cs.get("restartCount", 0))
+                lt = (cs.get("lastState") or {}).get("terminated")
+                if lt and lt.get("finishedAt"):
+                    f = parse_ts(lt["finishedAt"])
+                    if last_restart is None or last_restart < f:
+                        last_restart = f
+                st = cs.get("state") or {}
+                w, t = st.get("waiting"), st.get("terminated")
+                if w and w.get("reason"):
+                    reason = w["reason"]
+                elif t and t.get("reason"):
+                    reason = t["reason"]
+                elif t is not None and not t.get("reason"):
+                    if t.get("signal"):
+                        reason = "Signal:%d" % t["signal"]
+                    else:
+                        reason = "ExitCode:%d" % t.get("exitCode", 0)
+                elif cs.get("ready") and st.get("running") is not None:
+                    has_running = True
+                    ready += 1
+            if reason == "Completed" and has_running:
+                if any(c.get("type") == "Ready" and c.get("status") == "True"
+                       for c in status.get("conditions") or []):
+                    reason = "Running"
+                else:
+                    reason = "NotReady"
+        if meta.get("deletionTimestamp") and status.get("reason") == "NodeLost":
+            reason = "Unknown"
+        elif meta.get("deletionTimestamp") and phase not in ("Succeeded", "Failed"):
+            reason = "Terminating"
+        restarts_str = str(restarts)
+        if restarts != 0 and last_restart is not None:
+            restarts_str = "%d (%s ago)" % (
+                restarts, human_duration((self.sim_now - last_restart).total_seconds()))
+        gates = spec.get("readinessGates") or []
+        if gates:
+            conds = {c.get("type"): c.get("status") for c in status.get("conditions") or []}
+            tr = sum(1 for g in gates if conds.get(g.get("conditionType")) == "True")
+            gates_str = "%d/%d" % (tr, len(gates))
+        else:
+            gates_str = "<none>"
+        return [meta.get("name"), "%d/%d" % (ready, total), reason, restarts_str,
+                self.age(meta.get("creationTimestamp")),
+                status.get("podIP") or "<none>", spec.get("nodeName") or "<none>",
+                status.get("nominatedNodeName") or "<none>", gates_str]
+
+    def containers_images(self, tpl):
+        cs = (tpl.get("spec") or {}).get("containers") or []
+        return ",".join(c.get("name", "") for c in cs), ",".join(c.get("image", "") for c in cs)
+
+    def rs_row(self, rs):
+        spec, status, meta = rs.get("spec", {}), rs.get("status", {}), rs.get("metadata", {})
+        names, images = self.containers_images(spec.get("template") or {})
+        return [meta.get("name"), int(spec.get("replicas", 1)), int(status.get("replicas", 0)),
+                int(status.get("readyReplicas", 0)), self.age(meta.get("creationTimestamp")),
+                names, images, format_label_selector(spec.get("selector"))]
+
+    def deploy_row(self, d):
+        spec, status, meta = d.get("spec", {}), d.get("status", {}), d.get("metadata", {})
+        names, images = self.containers_images(spec.get("template") or {})
+        return [meta.get("name"),
+                "%d/%d" % (int(status.get("readyReplicas", 0)), int(spec.get("replicas", 1))),
+                int(status.get("updatedReplicas", 0)), int(status.get("availableReplicas", 0)),
+                self.age(meta.get("creationTimestamp")), names, images,
+                format_label_selector(spec.get("selector"))]
+
+    def event_row(self, e):
+        io = e.get("involvedObject") or {}
+        last = e.get("lastTimestamp") or e.get("eventTime") or (e.get("metadata") or {}).get("creationTimestamp")
+        return [self.age(last), e.get("type", ""), e.get("reason", ""),
+                "%s/%s" % ((io.get("kind") or "").lower(), io.get("name", "")),
+                (e.get("message") or "").strip()]
+
+    def build(self, plural, items, include_object, resource_version):
+        columns, rowf = {
+            "pods": (POD_COLUMNS, self.pod_row),
+            "replicasets": (RS_COLUMNS, self.rs_row),
+            "deployments": (DEPLOY_COLUMNS, self.deploy_row),
+            "events": (EVENT_COLUMNS, self.event_row),
+        }[plural]
+        rows = []
+        for obj in items:
+            row = {"cells": rowf(obj)}
+            if include_object == "Object":
+                row["object"] = obj
+            elif include_object != "None":
+                row["object"] = {
+                    "kind": "PartialObjectMetadata",
+                    "apiVersion": "meta.k8s.io/v1",
+                    "metadata": obj.get("metadata", {}),
+                }
+            rows.append(row)
+        return {
+            "kind": "Table",
+            "apiVersion": "meta.k8s.io/v1",
+            "metadata": {"resourceVersion": resource_version},
+            "columnDefinitions": columns,
+            "rows": rows,
+        }
+
+
+# ---------------------------------------------------------------- server
+
+RELATIVE_EVENT_FIELDS = ("firstTimestamp", "lastTimestamp", "eventTime")
+
+
+def shift_objects(store, shift):
+    """Move the timestamps kubectl reads relative to the wall clock by `shift`."""
+
+    def mv(s):
+        return fmt_ts_micro(parse_ts(s) + shift) if s else s
+
+    for items in store.values():
+        for obj in items:
+            meta = obj.get("metadata") or {}
+            if meta.get("deletionTimestamp"):
+                meta["deletionTimestamp"] = mv(meta["deletionTimestamp"])
+    for e in store.get("events", []):
+        for f in RELATIVE_EVENT_FIELDS:
+            if e.get(f):
+                e[f] = mv(e[f])
+        series = e.get("series")
+        if series and series.get("lastObservedTime"):
+            series["lastObservedTime"] = mv(series["lastObservedTime"])
+
+
+def status_doc(code, reason, message, details=None):
+    d = {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+         "message": message, "reason": reason, "code": code}
+    if details:
+        d["details"] = details
+    return d
+
+
+def make_handler(store, tables, log, port_holder, resource_version):
+    class H(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, fmt, *args):
+            if log:
+                log.write("%s %s\n" % (self.command, self.path))
+                log.write("    Accept: %s\n" % self.headers.get("Accept"))
+                log.flush()
+
+        def send_json(self, code, doc):
+            body = json.dumps(doc).encode()
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def not_found(self, msg="the server could not find the requested resource"):
+            self.send_json(404, status_doc(404, "NotFound", msg, {}))
+
+        def do_GET(self):
+            u = urllib.parse.urlsplit(self.path)
+            q = urllib.parse.parse_qs(u.query)
+            path = u.path.rstrip("/") or "/"
+            accept = self.headers.get("Accept") or ""
+            if path == "/version":
+                return self.send_json(200, {
+                    "major": "1", "minor": "32", "gitVersion": "v1.32.4",
+                    "gitCommit": "0000000000000000000000000000000000000000",
+                    "gitTreeState": "clean", "buildDate": "2025-01-01T00:00:00Z",
+                    "goVersion": "go1.23.6", "compiler": "gc", "platform": "linux/amd64"})
+            if path == "/api":
+                return self.send_json(200, {
+                    "kind": "APIVersions", "versions": ["v1"],
+                    "serverAddressByClientCIDRs": [
+                        {"clientCIDR": "0.0.0.0/0", "serverAddress": "127.0.0.1:%d" % port_holder[0]}]})
+            if path == "/apis":
+                return self.send_json(200, {
+                    "kind": "APIGroupList", "apiVersion": "v1",
+                    "groups": [{"name": "apps",
+                                "versions": [{"groupVersion": "apps/v1", "version": "v1"}],
+                                "preferredVersion": {"groupVersion": "apps/v1", "version": "v1"}}]})
+            if path in ("/api/v1", "/apis/apps/v1"):
+                gv = "v1" if path == "/api/v1" else "apps/v1"
+                group = "" if path == "/api/v1" else "apps"
+                res = []
+                for plural, (g, v, kind, short, cats) in RESOURCES.items():
+                    if g != group:
+                        continue
+                    r = {"name": plural, "singularName": kind.lower(), "namespaced": True,
+                         "kind": kind, "verbs": VERBS}
+                    if short:
+                        r["shortNames"] = short
+                    if cats:
+                        r["categories"] = cats
+                    res.append(r)
+                return self.send_json(200, {"kind": "APIResourceList", "apiVersion": "v1",
+                                            "groupVersion": gv, "resources": res})
+            m = re.match(r"^/(?:api/v1|apis/apps/v1)/namespaces/([^/]+)/([^/]+)(?:/([^/]+))?$", path)
+            if not m:
+                return self.not_found()
+            ns, plural, name = m.group(1), m.group(2), m.group(3)
+            if plural not in RESOURCES:
+                return self.not_found()
+            group, version, kind, _, _ = RESOURCES[plural]
+            if (group == "apps") != path.startswith("/apis/apps/"):
+                return self.not_found()
+            # etcd lists come back in key order, which is name order within a namespace
+            items = sorted((o for o in store.get(plural, [])
+                            if (o.get("metadata") or {}).get("namespace", NAMESPACE) == ns),
+                           key=lambda o: o["metadata"]["name"])
+            want_table = "as=Table" in accept
+            include_object = (q.get("includeObject") or ["PartialObjectMetadata"])[0]
+            qualified = plural + ("." + group if group else "")
+            if name is not None:
+                found = [o for o in items if o["metadata"]["name"] == name]
+                if not found:
+                    det = {"name": name, "kind": plural}
+                    if group:
+                        det["group"] = group
+                    return self.send_json(404, status_doc(
+                        404, "NotFound", '%s "%s" not found' % (qualified, name), det))
+                obj = found[0]
+                if want_table:
+                    return self.send_json(200, tables.build(plural, [obj], include_object,
+                                                            obj["metadata"].get("resourceVersion", "")))
+                return self.send_json(200, obj)
+            if q.get("labelSelector"):
+                items = [o for o in items
+                         if label_match(q["labelSelector"][0], (o.get("metadata") or {}).get("labels"))]
+            if q.get("fieldSelector"):
+                items = [o for o in items if field_match(q["fieldSelector"][0], o)]
+            if want_table:
+                return self.send_json(200, tables.build(plural, items, include_object, resource_version))
+            return self.send_json(200, {
+                "kind": kind + "List",
+                "apiVersion": (group + "/" + version) if group else version,
+                "metadata": {"resourceVersion": resource_version},
+                "items": items})
+
+        def do_POST(self):
+            self.send_json(405, status_doc(405, "MethodNotAllowed", "this fake server is read-only"))
+
+        do_PUT = do_PATCH = do_DELETE = do_POST
+
+    return H
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("objects")
+    ap.add_argument("--port-file", required=True)
+    ap.add_argument("--base-file")
+    ap.add_argument("--log")
+    ap.add_argument("--lifetime", type=float, default=120.0,
+                    help="exit after this many seconds whatever happens")
+    args = ap.parse_args()
+
+    with open(args.objects) as f:
+        doc = json.load(f)
+    sim_now = parse_ts(doc["simNow"])
+    store = {}
+    for plural, (_, _, kind, _, _) in RESOURCES.items():
+        items = doc.get(plural) or []
+        for o in items:
+            o.setdefault("kind", kind)
+            o.setdefault("apiVersion", "apps/v1" if RESOURCES[plural][0] == "apps" else "v1")
+        store[plural] = items
+    rv = str(max([int((o.get("metadata") or {}).get("resourceVersion") or 0)
+                  for items in store.values() for o in items] + [1]))
+
+    base = time.time()
+    shift = dt.datetime.fromtimestamp(base, dt.timezone.utc) - sim_now
+    shift_objects(store, shift)
+
+    log = open(args.log, "a") if args.log else None
+    port_holder = [0]
+    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(
+        store, Tables(sim_now), log, port_holder, rv))
+    server.daemon_threads = True
+    port_holder[0] = server.server_address[1]
+
+    def suicide():
+        time.sleep(args.lifetime)
+        os._exit(3)
+
+    threading.Thread(target=suicide, daemon=True).start()
+    if args.base_file:
+        with open(args.base_file + ".tmp", "w") as f:
+            f.write("%.6f\n" % base)
+        os.replace(args.base_file + ".tmp", args.base_file)
+    with open(args.port_file + ".tmp", "w") as f:
+        f.write("%d\n" % port_holder[0])
+    os.replace(args.port_file + ".tmp", args.port_file)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())
