@@ -601,6 +601,11 @@ impl Session {
         }
     }
 
+    /// The names of the snapshots saved so far, in order.
+    pub fn snapshots(&self) -> impl Iterator<Item = &str> {
+        self.saved.named.keys().map(String::as_str)
+    }
+
     /// The snapshots, each with the simulated time it holds.
     fn snapshot_names(&self) -> String {
         self.saved

@@ -96,14 +96,16 @@ fn candidates(before: &[&str], session: &Session) -> Vec<String> {
     let owned = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     let Some(&first) = before.first() else {
         // A line starts with kubectl or one of the sim's directives (one list, the sim's).
+        // `export` is the app's own: it writes the replay script.
         return std::iter::once("kubectl")
             .chain(crate::sim::directive::WORDS.iter().copied())
+            .chain(std::iter::once("export"))
             .map(str::to_string)
             .collect();
     };
     let last = before.last().copied().unwrap_or("");
     match first {
-        "kubectl" => {
+        "kubectl" | "k" => {
             if matches!(last, "-f" | "--filename") {
                 return files(session);
             }
@@ -147,6 +149,9 @@ fn candidates(before: &[&str], session: &Session) -> Vec<String> {
         "trigger" if before.len() == 1 => vec!["deployment".into(), "replicaset".into()],
         "trigger" if before.len() == 2 => owned(&["level", "edge"]),
         "cat" if before.len() == 1 => files(session),
+        "restore" | "snapshot" if before.len() == 1 => {
+            session.snapshots().map(str::to_string).collect()
+        }
         "gitops" if before.len() == 1 => owned(&["every"]),
         "gitops" if before.len() == 3 => {
             let mut c = owned(&["client-side", "server-side"]);
@@ -196,6 +201,14 @@ mod tests {
             "kubectl apply -f web.yaml "
         );
         assert_eq!(complete("cat ", &s).line, "cat web.yaml ");
+        assert_eq!(complete("k get rep", &s).line, "k get replicasets ");
+        let mut s = s;
+        s.run_line("snapshot before-scale");
+        assert_eq!(complete("restore b", &s).line, "restore before-scale ");
+        assert_eq!(
+            complete("res", &s).choices,
+            vec!["reset", "restart", "restore", "resume"]
+        );
         assert_eq!(complete("pause rep", &s).line, "pause replicaset ");
         assert_eq!(
             complete("trigger replicaset e", &s).line,
