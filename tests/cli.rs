@@ -166,18 +166,30 @@ fn list_json_has_the_contract_fields() {
     .deck;
     assert_eq!(rows.len(), shipped.questions.len());
     for row in rows {
-        for key in [
-            "id",
-            "topic",
-            "level",
-            "importance",
-            "frequency",
-            "scenario",
-            "prompt",
-        ] {
+        for key in ["id", "topic", "level", "importance", "scenario", "prompt"] {
             assert!(!row[key].is_null(), "{key} missing in {row}");
         }
+        // A figure only with its source; both present as keys, null when unmeasured.
+        let (f, src) = (&row["frequency"], &row["frequency_source"]);
+        assert!(row.get("frequency").is_some() && row.get("frequency_source").is_some());
+        assert_eq!(f.is_null(), src.is_null(), "{row}");
+        assert!(f.is_null() || f.is_u64(), "{row}");
     }
+    // Only the four seed questions have a measured figure, and the page they came from
+    // is named.
+    let sourced: Vec<(&str, u64)> = rows
+        .iter()
+        .filter_map(|r| Some((r["id"].as_str()?, r["frequency"].as_u64()?)))
+        .collect();
+    assert_eq!(
+        sourced,
+        [
+            ("spec-vs-status", 72),
+            ("deleted-pod-returns", 58),
+            ("create-replace-apply", 48),
+            ("replica-count-fight", 34)
+        ]
+    );
     let fight = rows
         .iter()
         .find(|r| r["id"] == "replica-count-fight")
@@ -271,7 +283,7 @@ fn user_content_folders_add_questions_and_broken_ones_only_warn() {
         .arg("check")
         .assert()
         .code(1)
-        .stdout(predicate::str::contains("mine.toml:58:30"));
+        .stdout(predicate::str::contains("mine.toml:59:30"));
 }
 
 #[test]
@@ -343,4 +355,32 @@ fn check_of_a_folder_with_a_link_to_its_ancestor_ends_and_says_where() {
         assert!(text.contains("symlink loop"), "{text}");
         assert!(text.contains("a/b/up"), "{text}");
     }
+}
+
+#[test]
+fn show_names_the_source_of_a_figure_and_shows_none_without_one() {
+    let cfg = tempfile::tempdir().unwrap();
+    let sourced = kubedrill(cfg.path())
+        .args(["show", "spec-vs-status"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let sourced = String::from_utf8(sourced).unwrap();
+    assert!(sourced.contains("asked in 72% of interviews"), "{sourced}");
+    assert!(sourced.contains("frequency source: the Desired-State Reconciliation question page"));
+    let unsourced = kubedrill(cfg.path())
+        .args(["show", "work-queue"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let unsourced = String::from_utf8(unsourced).unwrap();
+    assert!(!unsourced.contains("asked in"), "{unsourced}");
+    assert!(
+        !unsourced.contains('%'),
+        "no percentage at all: {unsourced}"
+    );
 }

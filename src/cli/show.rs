@@ -11,7 +11,9 @@ struct Row<'a> {
     topic: &'a str,
     level: &'a str,
     importance: &'a str,
-    frequency: u8,
+    /// A number only where `frequency_source` says where it comes from.
+    frequency: Option<u8>,
+    frequency_source: Option<&'a str>,
     scenario: &'a str,
     prompt: &'a str,
 }
@@ -25,6 +27,7 @@ fn rows(deck: &Deck) -> Vec<Row<'_>> {
             level: q.level.as_str(),
             importance: q.importance.as_str(),
             frequency: q.frequency,
+            frequency_source: q.frequency_source.as_deref(),
             scenario: &q.demo.scenario,
             prompt: &q.prompt,
         })
@@ -47,7 +50,7 @@ pub fn list_table(deck: &Deck) -> String {
                 r.topic.to_string(),
                 r.level.to_string(),
                 r.importance.to_string(),
-                format!("{}%", r.frequency),
+                r.frequency.map_or("-".to_string(), |f| format!("{f}%")),
                 r.scenario.to_string(),
             ]
         })
@@ -121,10 +124,16 @@ pub fn question(deck: &Deck, q: &Question, styled: bool) -> String {
     let topic = deck
         .topic(&q.topic)
         .map_or(q.topic.as_str(), |t| t.title.as_str());
+    let asked = q
+        .frequency
+        .map_or(String::new(), |f| format!(" · asked in {f}% of interviews"));
     d.line(&format!(
-        "{} · {} · {} · asked in {}% of interviews · topic: {}",
-        q.id, q.level, q.importance, q.frequency, topic
+        "{} · {} · {}{asked} · topic: {}",
+        q.id, q.level, q.importance, topic
     ));
+    if let Some(source) = &q.frequency_source {
+        d.line(&format!("frequency source: {source}"));
+    }
     d.heading("Question");
     d.para(&q.prompt);
     d.heading("Keypoints");

@@ -157,8 +157,11 @@ pub struct Question {
     pub prompt: String,
     pub level: Level,
     pub importance: Importance,
-    /// Percent of interviews that ask it.
-    pub frequency: u8,
+    /// Percent of interviews that ask it, only where `frequency_source` says who measured
+    /// it: a figure without a source is not shown as data.
+    pub frequency: Option<u8>,
+    /// Where the figure comes from (free text).
+    pub frequency_source: Option<String>,
     pub keypoints: Vec<String>,
     pub analogy: Option<String>,
     pub basics: Tier,

@@ -20,6 +20,7 @@ const QUESTION_KEYS: &[&str] = &[
     "level",
     "importance",
     "frequency",
+    "frequency_source",
     "keypoints",
     "analogy",
     "basics",
@@ -149,7 +150,7 @@ fn question(
     let (id, span) = id_key(w, t, "question");
     let level = w.name_key(t, "level", Level::parse, &Level::names());
     let importance = w.name_key(t, "importance", Importance::parse, &Importance::names());
-    let frequency = w.int_key(t, "frequency", true, 0..=100).unwrap_or(0) as u8;
+    let (frequency, frequency_source) = frequency(w, t);
     let prompt = w.str_key(t, "prompt", true).unwrap_or_default();
     let keypoints = w.str_list(t, "keypoints", true);
     let analogy = w.str_key(t, "analogy", false);
@@ -216,6 +217,7 @@ fn question(
         level: level.unwrap_or(Level::Junior),
         importance: importance.unwrap_or(Importance::NiceToKnow),
         frequency,
+        frequency_source,
         keypoints,
         analogy,
         basics,
@@ -232,6 +234,35 @@ fn question(
         }),
     };
     (question, span)
+}
+
+/// `frequency` and `frequency_source` come together or not at all: a percentage nobody
+/// measured would read as data.
+fn frequency(w: &mut Walker<'_>, t: Table<'_, '_>) -> (Option<u8>, Option<String>) {
+    let number = w.int_key(t, "frequency", false, 0..=100).map(|n| n as u8);
+    let source = w.str_key(t, "frequency_source", false);
+    let span = |w: &mut Walker<'_>, key: &str| w.get(t, key, false).map(|v| v.span());
+    match (number, &source) {
+        (Some(_), None) => {
+            if let Some(at) = span(w, "frequency") {
+                let d = w.error(at, "`frequency` needs a `frequency_source`");
+                d.label = Some("a figure with no source".into());
+                d.help = Some(
+                    "say where the percentage comes from (frequency_source = \"...\"), or leave both out: the app then shows no percentage".into(),
+                );
+            }
+            (None, None)
+        }
+        (None, Some(_)) if span(w, "frequency").is_none() => {
+            if let Some(at) = span(w, "frequency_source") {
+                let d = w.error(at, "`frequency_source` without a `frequency`");
+                d.label = Some("a source of no figure".into());
+                d.help = Some("add `frequency = N` (0 to 100), or remove the source".into());
+            }
+            (None, None)
+        }
+        _ => (number, source),
+    }
 }
 
 /// The demo block; `None` if absent or its scenario is unknown (lines cannot be checked).

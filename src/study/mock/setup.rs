@@ -3,15 +3,17 @@
 //! Questions are drawn without repeats, one at a time, each with probability proportional
 //! to its weight among those not drawn yet:
 //!
-//! `weight = level_fit × importance × (frequency + 10)`
+//! `weight = level_fit × importance × (100 + frequency)`
 //!
 //! - `level_fit` compares the question's level with the target level: the same level 4,
 //!   one below 3, two below 2, three below 1 (a senior interview still asks junior
 //!   questions, less often), one above 1 (a stretch question), two or more above 0 (never
 //!   drawn).
 //! - `importance`: must-know 3, should-know 2, nice-to-know 1.
-//! - `frequency` is the percent of interviews that ask the question; the `+ 10` keeps a
-//!   question that is rarely asked drawable.
+//! - `frequency` is the percent of interviews that ask the question, where the content
+//!   says who measured it (`frequency_source`); a question without a measured figure counts
+//!   0 here, so its weight is level and importance alone, and a measured figure can at
+//!   most double a question's chance.
 //!
 //! The randomness is a `ChaCha8Rng` seeded with the setup's seed, so a seed replays the same
 //! interview with any version of this program built on the same rand major version.
@@ -176,7 +178,9 @@ pub fn importance_weight(importance: Importance) -> u32 {
 
 /// The chance weight of a question in a mock at `target` level; 0 means never drawn.
 pub fn weight(q: &Question, target: Level) -> u32 {
-    level_fit(q.level, target) * importance_weight(q.importance) * (u32::from(q.frequency) + 10)
+    level_fit(q.level, target)
+        * importance_weight(q.importance)
+        * (100 + u32::from(q.frequency.unwrap_or(0)))
 }
 
 /// Draws up to `setup.questions` questions from the deck without repeats (see the module

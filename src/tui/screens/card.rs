@@ -394,13 +394,13 @@ impl Widget for &View<'_> {
             .ctx
             .demo_progress(&q.id)
             .map_or(String::new(), |(n, of)| format!(" · demo {n}/{of}"));
+        let asked = q
+            .frequency
+            .map_or(String::new(), |f| format!(" · asked in {f}%"));
         Paragraph::new(Line::from(vec![
             Span::styled(q.id.clone(), theme.accent),
             Span::styled(
-                format!(
-                    "  {} · {} · asked in {}%{demo}",
-                    q.level, q.importance, q.frequency
-                ),
+                format!("  {} · {}{asked}{demo}", q.level, q.importance),
                 theme.dim,
             ),
         ]))

@@ -74,7 +74,15 @@ impl ListState {
             .filter(|q| q.topic == self.topic && self.matches(q))
             .collect();
         if self.by_frequency {
-            v.sort_by_key(|q| std::cmp::Reverse(q.frequency));
+            // Measured figures first, most asked first; then the rest by importance (a
+            // question with no source has no figure to sort by).
+            v.sort_by_key(|q| {
+                (
+                    q.frequency.is_none(),
+                    std::cmp::Reverse(q.frequency),
+                    q.importance,
+                )
+            });
         }
         v
     }
@@ -221,7 +229,7 @@ impl Widget for &View<'_> {
                 q.id.clone(),
                 q.level.to_string(),
                 q.importance.to_string(),
-                format!("{:>3}%", q.frequency),
+                q.frequency.map_or(String::new(), |f| format!("{f:>3}%")),
                 self.ctx
                     .demo_progress(&q.id)
                     .map_or(String::new(), |(n, of)| format!("{n}/{of}")),

@@ -141,7 +141,7 @@ impl SetupState {
                 (
                     "Questions",
                     m.questions.to_string(),
-                    "Drawn without repeats, weighted by frequency and importance.".into(),
+                    "Drawn without repeats, weighted by level, importance and, where measured, frequency.".into(),
                 ),
                 (
                     "Target level",
