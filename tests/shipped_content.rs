@@ -149,3 +149,69 @@ fn the_deck_spans_every_level_and_every_subject() {
         );
     }
 }
+
+/// Every text of a question a learner can read, lower-cased.
+fn all_text(q: &Question) -> String {
+    let mut parts: Vec<String> = vec![
+        q.prompt.clone(),
+        q.basics.text.clone(),
+        q.solid.text.clone(),
+    ];
+    parts.extend(q.keypoints.iter().cloned());
+    parts.extend(q.analogy.iter().cloned());
+    parts.extend(q.explainer.iter().cloned());
+    for l in Level::ALL {
+        parts.extend(q.deeper.at(*l).map(str::to_string));
+    }
+    parts.extend(q.code.iter().map(|c| c.text.clone()));
+    parts.extend(q.followups.iter().flat_map(|f| [f.q.clone(), f.a.clone()]));
+    parts.extend(
+        q.pitfalls
+            .iter()
+            .flat_map(|p| [p.claim.clone(), p.why.clone()]),
+    );
+    parts.join("\n").to_lowercase()
+}
+
+/// Corrections that must stay corrected: each tests/fixtures/content-facts/*.toml names
+/// phrases that must be gone from a shipped question (a wrong claim the deck once made)
+/// and phrases that must be there (the correction), each with why.
+#[test]
+fn corrected_claims_stay_corrected() {
+    let deck = deck();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/content-facts");
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    for file in files {
+        let doc: toml::Table = toml::from_str(&std::fs::read_to_string(&file).unwrap())
+            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        for (kind, must_appear) in [("gone", false), ("present", true)] {
+            let Some(entries) = doc.get(kind).and_then(|v| v.as_array()) else {
+                continue;
+            };
+            for e in entries {
+                let id = e["question"].as_str().unwrap();
+                let phrase = e["phrase"].as_str().unwrap();
+                let why = e.get("why").and_then(|w| w.as_str()).unwrap_or("");
+                let q = deck
+                    .question(id)
+                    .unwrap_or_else(|| panic!("{}: no question `{id}`", file.display()));
+                checked += 1;
+                if all_text(q).contains(&phrase.to_lowercase()) != must_appear {
+                    problems.push(format!(
+                        "{id}: {phrase:?} should be {} ({why})",
+                        if must_appear { "there" } else { "gone" }
+                    ));
+                }
+            }
+        }
+    }
+    assert!(checked > 0, "no facts found in {}", dir.display());
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -33,6 +33,9 @@ pub enum Reason {
     Conflict,
     Invalid,
     BadRequest,
+    /// A storage error the API server did not convert: a 500 whose Status has no reason,
+    /// which kubectl prints as `Error from server: ...`.
+    Unknown,
 }
 
 impl Reason {
@@ -43,6 +46,7 @@ impl Reason {
             Reason::Conflict => "Conflict",
             Reason::Invalid => "Invalid",
             Reason::BadRequest => "BadRequest",
+            Reason::Unknown => "",
         }
     }
 }
@@ -606,17 +610,7 @@ impl ApiServer {
             name = self.generate_name(kind, prefix)?;
             obj::set(&mut obj, &["metadata", "name"], json!(name));
         }
-        if self.objects.get(&kind).is_some_and(|m| m.contains(&name)) {
-            return Err(ApiError::already_exists(kind, &name));
-        }
         obj::set(&mut obj, &["metadata", "namespace"], json!("default"));
-        let uid = self.uid();
-        obj::set(&mut obj, &["metadata", "uid"], json!(uid));
-        obj::set(
-            &mut obj,
-            &["metadata", "creationTimestamp"],
-            json!(rfc3339(now)),
-        );
         if matches!(kind, Kind::Deployment | Kind::ReplicaSet) {
             obj::set(&mut obj, &["metadata", "generation"], json!(1));
             obj::set(&mut obj, &["status"], json!({}));
@@ -633,6 +627,26 @@ impl ApiServer {
             obj::set(&mut obj, &["status"], status);
         }
         super::validation::spec(kind, &obj, None)?;
+        // etcd3 store.Create refuses a resourceVersion before it writes, with a plain
+        // error (storage.ErrResourceVersionSetOnCreate) that reaches the client as a 500.
+        if obj::str(&obj, &["metadata", "resourceVersion"]).is_some_and(|rv| !rv.is_empty()) {
+            return Err(ApiError {
+                reason: Reason::Unknown,
+                message: "resourceVersion should not be set on objects to be created".into(),
+            });
+        }
+        // Validation and the resourceVersion check come first; the name is taken only in
+        // the storage transaction that would write it.
+        if self.objects.get(&kind).is_some_and(|m| m.contains(&name)) {
+            return Err(ApiError::already_exists(kind, &name));
+        }
+        let uid = self.uid();
+        obj::set(&mut obj, &["metadata", "uid"], json!(uid));
+        obj::set(
+            &mut obj,
+            &["metadata", "creationTimestamp"],
+            json!(rfc3339(now)),
+        );
         // Updates own the defaulted fields too; a create by server-side apply brings its
         // own managedFields.
         if tracks_managed_fields(kind) && obj::path(&obj, &["metadata", "managedFields"]).is_none()

@@ -80,6 +80,11 @@ impl Outcome {
         // kubectl prints validation failures as they come: `The Deployment "web" is invalid: ...`.
         let msg = match context {
             _ if e.reason == Reason::Invalid => format!("{}\n", e.message),
+            // No reason: kubectl's StandardErrorMessage leaves out the parentheses.
+            Some(c) if e.reason == Reason::Unknown => {
+                format!("Error from server: {c}{}\n", e.message)
+            }
+            None if e.reason == Reason::Unknown => format!("Error from server: {}\n", e.message),
             Some(c) => format!(
                 "Error from server ({}): {c}{}\n",
                 e.reason.as_str(),
@@ -740,7 +745,6 @@ pub(super) fn each_object(
 fn create_file(cluster: &mut Cluster, file: &str, objs: Vec<Value>) -> Outcome {
     each_object(objs, |kind, mut x, o| {
         strip_server_fields(&mut x);
-        obj::remove(&mut x, &["metadata", "resourceVersion"]);
         let name = obj::name(&x).to_string();
         match cluster.api.create(kind, x, cluster.now()) {
             Ok(_) => o.out(format!("{}/{name} created\n", kind.kind_group())),
@@ -794,7 +798,7 @@ fn rollout(
                     t.kind.group_resource()
                 ));
             }
-            let mut next = cur;
+            let mut next = cur.clone();
             obj::set(
                 &mut next,
                 &[
@@ -806,6 +810,13 @@ fn rollout(
                 ],
                 json!(rfc3339(cluster.now())),
             );
+            // The stamp has one-second precision: a second restart within the same second
+            // makes an empty patch, which rollout_restart.go refuses before sending.
+            if next == cur {
+                return Outcome::default().err(format!(
+                    "error: failed to create patch for {name}: if restart has already been triggered within the past second, please wait before attempting to trigger another\n"
+                ));
+            }
             update_then(cluster, t.kind, next, format!("{kg}/{name} restarted\n"))
         }
         RolloutAction::Pause | RolloutAction::Resume => {
