@@ -51,7 +51,13 @@ fn the_four_seed_questions_have_their_fixed_metadata() {
         assert_eq!(q.topic, "desired-state-reconciliation");
         assert_eq!(q.level.as_str(), level, "{id}");
         assert_eq!(q.importance.as_str(), importance, "{id}");
-        assert_eq!(q.frequency, freq, "{id}");
+        assert_eq!(q.frequency, Some(freq), "{id}");
+        assert!(
+            q.frequency_source
+                .as_deref()
+                .is_some_and(|s| s.contains("question page")),
+            "{id}: the figure names its source"
+        );
         assert_eq!(q.demo.scenario, scenario, "{id}");
         assert_eq!(q.basics.seconds, basics, "{id}");
         assert_eq!(q.solid.seconds, 50, "{id}");

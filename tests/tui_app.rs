@@ -223,10 +223,11 @@ fn filters_and_sort() {
     assert_eq!(list_state(&a).selected, 3);
     a.update(ch('s'));
     let ids = visible_ids(&a);
-    let freqs: Vec<u8> = ids
+    let freqs: Vec<Option<u8>> = ids
         .iter()
         .map(|id| a.deck.question(id).unwrap().frequency)
         .collect();
+    assert!(freqs.iter().all(Option::is_some), "the seed questions are measured");
     assert!(freqs.windows(2).all(|w| w[0] >= w[1]), "{freqs:?}");
     // The selection follows its question through the re-sort.
     let sel = list_state(&a)
@@ -379,4 +380,25 @@ fn help_never_runs_keys_into_their_description() {
         assert!(before.ends_with(' '), "{line}");
     }
     assert!(text.contains("next value"), "{text}");
+}
+
+/// In a topic with no measured figures, `s` orders by importance and the list shows no
+/// percentage at all.
+#[test]
+fn sorting_unmeasured_questions_goes_by_importance_with_no_percentages() {
+    let mut a = app(120, 40);
+    a.update(ch('j'));
+    a.update(key(KeyCode::Enter));
+    a.update(ch('s'));
+    let ids = visible_ids(&a);
+    assert!(!ids.is_empty());
+    let qs: Vec<_> = ids.iter().map(|id| a.deck.question(id).unwrap()).collect();
+    assert!(qs.iter().all(|q| q.frequency.is_none()));
+    assert!(
+        qs.windows(2).all(|w| w[0].importance <= w[1].importance),
+        "{:?}",
+        qs.iter().map(|q| q.importance).collect::<Vec<_>>()
+    );
+    let text = screen_text(&render(&a, 120, 40));
+    assert!(!text.contains('%'), "{text}");
 }
