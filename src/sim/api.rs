@@ -8,12 +8,11 @@ use std::sync::{Arc, LazyLock};
 use super::rng::SimRng;
 use rand::RngExt;
 use serde_json::{Value, json};
-use thiserror::Error;
 
 use super::HashMap;
 use super::controllers::podstatus::Starting;
 use super::defaults;
-use super::gc::Propagation;
+use super::deletion::Propagation;
 use super::kind::Kind;
 use super::managed::{self, ManagedField};
 use super::obj;
@@ -25,69 +24,7 @@ use super::stored::{self, Draft, Entries, LabelSets, Stored};
 pub const CONTROLLER_MANAGER: &str = "kube-controller-manager";
 use super::time::rfc3339;
 
-/// Why a request failed, as the API reports it (the `Reason` of a metav1.Status).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Reason {
-    NotFound,
-    AlreadyExists,
-    Conflict,
-    Invalid,
-    BadRequest,
-    /// A storage error the API server did not convert: a 500 whose Status has no reason,
-    /// which kubectl prints as `Error from server: ...`.
-    Unknown,
-}
-
-impl Reason {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Reason::NotFound => "NotFound",
-            Reason::AlreadyExists => "AlreadyExists",
-            Reason::Conflict => "Conflict",
-            Reason::Invalid => "Invalid",
-            Reason::BadRequest => "BadRequest",
-            Reason::Unknown => "",
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("{message}")]
-pub struct ApiError {
-    pub reason: Reason,
-    pub message: String,
-}
-
-impl ApiError {
-    pub fn not_found(kind: Kind, name: &str) -> Self {
-        ApiError {
-            reason: Reason::NotFound,
-            message: format!("{} \"{name}\" not found", kind.group_resource()),
-        }
-    }
-    pub fn already_exists(kind: Kind, name: &str) -> Self {
-        ApiError {
-            reason: Reason::AlreadyExists,
-            message: format!("{} \"{name}\" already exists", kind.group_resource()),
-        }
-    }
-    /// A6: a stale resourceVersion.
-    pub fn conflict(kind: Kind, name: &str) -> Self {
-        ApiError {
-            reason: Reason::Conflict,
-            message: format!(
-                "Operation cannot be fulfilled on {} \"{name}\": the object has been modified; please apply your changes to the latest version and try again",
-                kind.group_resource()
-            ),
-        }
-    }
-    pub fn invalid(message: impl Into<String>) -> Self {
-        ApiError {
-            reason: Reason::Invalid,
-            message: message.into(),
-        }
-    }
-}
+pub use super::status::{ApiError, Reason};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EventType {
@@ -227,8 +164,7 @@ static POD_SHARED: LazyLock<PodShared> = LazyLock::new(|| PodShared {
 /// (`maxNameGenerationCreateAttempts` in k8s.io/apiserver).
 const GENERATE_NAME_ATTEMPTS: usize = 8;
 
-/// The alphabet apimachinery's rand.String and SafeEncodeString use (no vowels, no 0/1/3).
-pub const NAME_ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+pub use super::names::NAME_ALPHABET;
 
 impl ApiServer {
     pub fn new(rng: SimRng) -> Self {
@@ -424,7 +360,7 @@ impl ApiServer {
     fn uid(&mut self) -> String {
         let b: [u8; 16] = self.rng.random();
         let mut h = String::with_capacity(32);
-        super::controllers::hash::push_hex(&mut h, &b);
+        super::names::push_hex(&mut h, &b);
         uuid_v4(&h)
     }
 
@@ -702,7 +638,7 @@ impl ApiServer {
         }
         super::defaults::apply(kind, &mut obj);
         super::validation::spec(kind, &obj, Some(&old))?;
-        super::gc::check_finalizers(kind, &old, &obj)?;
+        super::deletion::check_finalizers(kind, &old, &obj)?;
         self.track_update(kind, &old, &mut obj);
         set_generation(kind, &old, &mut obj);
         self.store_modified(kind, name, old, obj)
@@ -1127,7 +1063,7 @@ impl ApiServer {
 /// A UUID (v4 layout) derived from a name, for objects whose uid should not draw from the
 /// seeded stream (that would change every later random name).
 fn derived_uid(seed: &str) -> String {
-    use super::controllers::hash::{FNV64_BASIS, fnv64a};
+    use super::names::{FNV64_BASIS, fnv64a};
     uuid_v4(&format!(
         "{:016x}{:016x}",
         fnv64a(seed.as_bytes(), FNV64_BASIS),

@@ -279,9 +279,9 @@ static ADMITTED: LazyLock<Admitted> = LazyLock::new(|| {
 
 /// Five characters of the API's name alphabet from a string (FNV-1a).
 fn push_suffix(s: &mut String, seed: &str) {
-    use super::controllers::hash::{FNV64_BASIS, fnv64a};
+    use super::names::{FNV64_BASIS, fnv64a};
     let h = fnv64a(seed.as_bytes(), FNV64_BASIS);
-    let alphabet = super::api::NAME_ALPHABET;
+    let alphabet = super::names::NAME_ALPHABET;
     for i in 0..5 {
         s.push(alphabet[((h >> (i * 8)) % alphabet.len() as u64) as usize] as char);
     }

@@ -3,10 +3,11 @@
 //! says how to stage it for real, or that it cannot be.
 
 use super::directive::{self, ApplyMode, Component, Directive};
-use super::session::Session;
+use super::scenario::Scenario;
 use super::shell;
 
-pub fn script(s: &Session) -> String {
+/// The script for the lines run in a demo of `scenario`, in order.
+pub fn script(scenario: &Scenario, lines: &[String]) -> String {
     let mut out = format!(
         "#!/usr/bin/env bash\n\
          # Replays the kubedrill `{}` demo on a real cluster: kind, minikube or any context.\n\
@@ -14,21 +15,21 @@ pub fn script(s: &Session) -> String {
          #   kubectl delete deploy web\n\
          # Errors are part of the lesson (AlreadyExists, Conflict), so the script does not stop on them.\n\
          set -u\n\n",
-        s.scenario.id
+        scenario.id
     );
-    for (name, text) in s.scenario.files {
+    for (name, text) in scenario.files {
         out.push_str(&format!(
             "cat > {name} <<'KUBEDRILL_EOF'\n{text}KUBEDRILL_EOF\n"
         ));
     }
     out.push('\n');
-    out.push_str(match s.scenario.origin {
+    out.push_str(match scenario.origin {
         super::scenario::Origin::Created => "kubectl create -f web.yaml\n",
         super::scenario::Origin::Applied => "kubectl apply -f web.yaml\n",
     });
     out.push_str("kubectl rollout status deploy/web\n");
     // Files read back from the cluster carry web's resourceVersion: read the real one.
-    for (name, text) in super::scenario::read_back_files(s.scenario.id) {
+    for (name, text) in super::scenario::read_back_files(scenario.id) {
         out.push_str(&format!(
             "rv=$(kubectl get deploy web -o jsonpath='{{.metadata.resourceVersion}}')\n\
              sed \"s/{{rv}}/$rv/\" > {name} <<'KUBEDRILL_EOF'\n{text}KUBEDRILL_EOF\n"
@@ -36,7 +37,7 @@ pub fn script(s: &Session) -> String {
     }
     out.push('\n');
     let mut state = Replay::default();
-    for line in &s.lines {
+    for line in lines {
         out.push_str(&state.translate(line));
     }
     if state.gitops_running {
@@ -69,7 +70,7 @@ fn is_pod_name(w: &str) -> bool {
     matches!(parts.as_slice(), ["web", hash, suffix]
         if (6..=10).contains(&hash.len())
             && suffix.len() == 5
-            && suffix.bytes().all(|b| super::api::NAME_ALPHABET.contains(&b)))
+            && suffix.bytes().all(|b| super::names::NAME_ALPHABET.contains(&b)))
 }
 
 impl Replay {

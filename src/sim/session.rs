@@ -10,7 +10,7 @@ use super::directive::{self, ApplyMode, Component, Directive, Trigger};
 use super::goal::{self, CallArg, Facts, Func, Goal, GoalError, Root};
 use super::informer::RunState;
 use super::kind::Kind;
-use super::kubectl::{args, exec, wait};
+use super::kubectl::{args, exec};
 use super::scenario::{self, Origin, Scenario};
 use super::{obj, shell};
 
@@ -364,7 +364,7 @@ impl Session {
                     // waited still counts.
                     while o.is_waiting() {
                         self.tick();
-                        o = wait::resume(&self.cluster, o);
+                        o = o.resume(&self.cluster);
                     }
                     if let Some(r) = o.error {
                         *self
@@ -796,7 +796,7 @@ impl Session {
 
     /// A shell script that replays this session on a real cluster (issue: replay).
     pub fn export_script(&self) -> String {
-        super::export::script(self)
+        super::export::script(self.scenario, &self.lines)
     }
 }
 

@@ -5,10 +5,10 @@
 
 use serde_json::Value;
 
-use super::api::ApiError;
 use super::kind::Kind;
 use super::obj;
 use super::quantity::Quantity;
+use super::status::ApiError;
 
 /// `field.Invalid`'s body for an integer (Go's `%v`).
 fn nonnegative(errs: &mut Vec<String>, field: &str, v: Option<i64>) {
@@ -249,7 +249,7 @@ fn quantities(kind: Kind, o: &Value) -> Result<(), ApiError> {
         for v in list.values().filter(|v| !v.is_null()) {
             if let Err(e) = Quantity::from_json(v) {
                 return Err(ApiError {
-                    reason: super::api::Reason::BadRequest,
+                    reason: super::status::Reason::BadRequest,
                     message: format!(
                         "{kind} in version \"v1\" cannot be handled as a {kind}: {e}",
                         kind = kind.kind_name()
@@ -279,7 +279,7 @@ fn decodes(kind: Kind, spec: &Value) -> Result<(), ApiError> {
         if !fits {
             let what = if v.is_number() { "number" } else { "value" };
             return Err(ApiError {
-                reason: super::api::Reason::BadRequest,
+                reason: super::status::Reason::BadRequest,
                 message: format!(
                     "{kind} in version \"v1\" cannot be handled as a {kind}: json: cannot unmarshal {what} {v} into Go struct field {go_struct}.spec.{f} of type int32",
                     kind = kind.kind_name()
@@ -423,7 +423,7 @@ mod tests {
         let resources = &mut d["spec"]["template"]["spec"]["containers"][0]["resources"];
         *resources = json!({"limits": {"cpu": "lots"}, "requests": {"memory": null}});
         let err = spec(Kind::Deployment, &d, None).unwrap_err();
-        assert_eq!(err.reason, super::super::api::Reason::BadRequest);
+        assert_eq!(err.reason, super::super::status::Reason::BadRequest);
         assert_eq!(
             err.message,
             "Deployment in version \"v1\" cannot be handled as a Deployment: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"

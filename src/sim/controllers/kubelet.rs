@@ -631,10 +631,12 @@ fn normalized_image(image: &str) -> String {
 fn hex256(seed: &[&str]) -> String {
     let mut out = String::with_capacity(64);
     for i in 0..4u64 {
-        let h = seed.iter().fold(super::hash::FNV64_BASIS ^ i, |h, part| {
-            super::hash::fnv64a(part.as_bytes(), h)
-        });
-        super::hash::push_hex(&mut out, &h.to_be_bytes());
+        let h = seed
+            .iter()
+            .fold(crate::sim::names::FNV64_BASIS ^ i, |h, part| {
+                crate::sim::names::fnv64a(part.as_bytes(), h)
+            });
+        crate::sim::names::push_hex(&mut out, &h.to_be_bytes());
     }
     out
 }

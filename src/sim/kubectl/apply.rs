@@ -3,7 +3,8 @@
 
 use serde_json::{Value, json};
 
-use super::exec::{Outcome, each_object, strip_server_fields};
+use super::cmdutil::{Outcome, each_object, strip_server_fields};
+use super::ssa::Failure;
 use crate::sim::api::precondition;
 use crate::sim::cluster::Cluster;
 use crate::sim::kind::Kind;
@@ -61,14 +62,6 @@ pub fn apply(
             }
         }
     })
-}
-
-pub enum Failure {
-    Api(crate::sim::api::ApiError),
-    /// The server refused client-side apply's patch (sent as this JSON).
-    Patch(crate::sim::api::ApiError, String),
-    /// A server-side apply conflict, already formatted with kubectl's help text.
-    Conflict(String),
 }
 
 fn client_side(

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-pub use crate::sim::gc::Propagation;
+pub use crate::sim::deletion::Propagation;
 pub use crate::sim::kind::Kind;
 
 /// A command-line mistake, printed to stderr exactly as kubectl prints it (exit code 1).
@@ -101,6 +101,17 @@ pub struct Target {
     pub names: Vec<String>,
 }
 
+/// How `get` prints what it found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GetPrint {
+    pub output: Output,
+    pub show_managed_fields: bool,
+    pub show_labels: bool,
+    pub no_headers: bool,
+    /// `--sort-by`, as typed.
+    pub sort_by: Option<String>,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
     Get {
@@ -108,7 +119,7 @@ pub enum Command {
         names: Vec<String>,
         selector: Option<String>,
         namespace: String,
-        print: super::get::GetPrint,
+        print: GetPrint,
     },
     Describe {
         kind: Kind,
@@ -1039,7 +1050,7 @@ fn get(rest: &[String]) -> Result<Command, UsageError> {
         names,
         selector,
         namespace: f.namespace(),
-        print: super::get::GetPrint {
+        print: GetPrint {
             output: f
                 .get("output")
                 .map_or(Ok(Output::Table), |o| parse_output(o, GET_FORMATS))?,

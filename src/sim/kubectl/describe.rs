@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::exec::Outcome;
+use super::cmdutil::Outcome;
 use crate::sim::api::ApiError;
 use crate::sim::cluster::Cluster;
 use crate::sim::kind::Kind;

@@ -4,8 +4,8 @@
 
 use serde_json::Value;
 
-use super::args::Output;
-use super::exec::{Outcome, hide_managed_fields};
+use super::args::{GetPrint, Output};
+use super::cmdutil::{Outcome, hide_managed_fields};
 use crate::sim::api::ApiError;
 use crate::sim::cluster::Cluster;
 use crate::sim::jsonpath::{self, JsonPath};
@@ -14,17 +14,6 @@ use crate::sim::obj;
 use crate::sim::output::{list_wrapper, to_json, to_yaml};
 use crate::sim::quantity;
 use crate::sim::table::{TableOpts, get_table};
-
-/// How `get` prints what it found.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GetPrint {
-    pub output: Output,
-    pub show_managed_fields: bool,
-    pub show_labels: bool,
-    pub no_headers: bool,
-    /// `--sort-by`, as typed.
-    pub sort_by: Option<String>,
-}
 
 pub fn get(
     cluster: &Cluster,

@@ -3,10 +3,19 @@
 
 pub mod apply;
 pub mod args;
+pub mod cmdutil;
+pub mod create;
+pub mod delete;
 pub mod describe;
 pub mod duration;
 pub mod exec;
 pub mod get;
+pub mod label;
+pub mod patch;
+pub mod replace;
+pub mod rollout;
+pub mod scale;
+pub mod set;
 pub mod ssa;
 pub mod wait;
 

@@ -2,13 +2,21 @@
 
 use serde_json::{Value, json};
 
-use super::apply::Failure;
 use crate::sim::cluster::Cluster;
 use crate::sim::kind::Kind;
 use crate::sim::managed::{self, KUBECTL_MANAGER, ManagedField, Operation, PathElement};
 use crate::sim::merge::LAST_APPLIED_ANNOTATION;
 use crate::sim::obj;
 use crate::sim::time::rfc3339;
+
+/// Why an apply failed, client-side or server-side.
+pub enum Failure {
+    Api(crate::sim::api::ApiError),
+    /// The server refused client-side apply's patch (sent as this JSON).
+    Patch(crate::sim::api::ApiError, String),
+    /// A server-side apply conflict, already formatted with kubectl's help text.
+    Conflict(String),
+}
 
 /// The manager kubectl keeps the last-applied annotation under once server-side apply
 /// takes over (apply.go `fieldManagerLastAppliedAnnotation`).

@@ -2,11 +2,10 @@
 //! `rollout status` (rollout_status.go). The simulated clock is the caller's: a command
 //! that watches hands back a [`Wait`] in its outcome, and the caller advances one simulated
 //! second at a time (the controllers, the demo's other writers, its goal checks) and asks
-//! again with [`resume`], so whatever happens while kubectl waits happens to the whole demo.
+//! again with [`Wait::step`], so whatever happens while kubectl waits happens to the whole demo.
 
 use serde_json::Value;
 
-use super::exec::Outcome;
 use crate::sim::cluster::Cluster;
 use crate::sim::kind::Kind;
 use crate::sim::obj;
@@ -70,83 +69,107 @@ impl Wait {
     }
 }
 
-/// Looks at the cluster as it is now for the command `o` is waiting on: prints what
-/// kubectl prints, and either finishes or leaves the wait in `o` for one more second.
-pub fn resume(cluster: &Cluster, mut o: Outcome) -> Outcome {
-    let Some(w) = o.wait.take() else {
-        return o;
-    };
-    match *w {
-        Wait::Deletion {
-            objects,
-            limit,
-            waited,
-        } => {
-            let gone = |(kind, name, uid): &(Kind, String, String)| {
-                cluster
-                    .api
-                    .get(*kind, name)
-                    .map_or(true, |x| obj::uid(x) != uid)
-            };
-            let Some(left) = objects.iter().find(|x| !gone(x)) else {
-                return o;
-            };
-            if waited >= limit {
-                let resource = left.0.group_resource().split('.').next().unwrap_or("");
-                let msg = format!(
-                    "error: timed out waiting for the condition on {resource}/{}\n",
-                    left.1
-                );
-                return o.err(msg);
-            }
-            o.wait = Some(Box::new(Wait::Deletion {
+/// What one look at the cluster gave a waiting command: lines to print, the error that
+/// ends it, or the wait that goes on for one more second.
+#[derive(Debug, Default)]
+pub struct Step {
+    pub out: String,
+    pub err: Option<String>,
+    pub next: Option<Wait>,
+}
+
+impl Wait {
+    /// Looks at the cluster as it is now: prints what kubectl prints, and either
+    /// finishes or waits one more second.
+    pub fn step(self, cluster: &Cluster) -> Step {
+        let fail = |e: String| Step {
+            err: Some(e),
+            ..Step::default()
+        };
+        match self {
+            Wait::Deletion {
                 objects,
                 limit,
-                waited: waited + 1,
-            }));
-            o
-        }
-        Wait::Rollout {
-            name,
-            watch,
-            limit,
-            bounded,
-            waited,
-            mut last,
-        } => {
-            let Ok(d) = cluster.api.get(Kind::Deployment, &name) else {
-                // The watch sees the deletion and gives up.
-                return o.err("error: object has been deleted\n");
-            };
-            let (line, done) = status_line(d);
-            if line != last {
-                if line.starts_with("error:") {
-                    return o.err(line);
+                waited,
+            } => {
+                let gone = |(kind, name, uid): &(Kind, String, String)| {
+                    cluster
+                        .api
+                        .get(*kind, name)
+                        .map_or(true, |x| obj::uid(x) != uid)
+                };
+                let Some(left) = objects.iter().find(|x| !gone(x)) else {
+                    return Step::default();
+                };
+                if waited >= limit {
+                    let resource = left.0.group_resource().split('.').next().unwrap_or("");
+                    return fail(format!(
+                        "error: timed out waiting for the condition on {resource}/{}\n",
+                        left.1
+                    ));
                 }
-                o.stdout.push_str(&line);
-                last = line;
+                Step {
+                    next: Some(Wait::Deletion {
+                        objects,
+                        limit,
+                        waited: waited + 1,
+                    }),
+                    ..Step::default()
+                }
             }
-            if done || !watch {
-                return o;
-            }
-            if waited >= limit {
-                return o.err(if bounded {
-                    "error: timed out waiting for the condition\n".to_string()
-                } else {
-                    format!(
-                        "error: kubedrill's demo stopped watching after {ROLLOUT_STATUS_CAP} simulated seconds; kubectl would keep waiting (use --timeout to bound it)\n"
-                    )
-                });
-            }
-            o.wait = Some(Box::new(Wait::Rollout {
+            Wait::Rollout {
                 name,
                 watch,
                 limit,
                 bounded,
-                waited: waited + 1,
-                last,
-            }));
-            o
+                waited,
+                mut last,
+            } => {
+                let Ok(d) = cluster.api.get(Kind::Deployment, &name) else {
+                    // The watch sees the deletion and gives up.
+                    return fail("error: object has been deleted\n".into());
+                };
+                let (line, done) = status_line(d);
+                let mut out = String::new();
+                if line != last {
+                    if line.starts_with("error:") {
+                        return fail(line);
+                    }
+                    out.push_str(&line);
+                    last = line;
+                }
+                if done || !watch {
+                    return Step {
+                        out,
+                        ..Step::default()
+                    };
+                }
+                if waited >= limit {
+                    return Step {
+                        out,
+                        err: Some(if bounded {
+                            "error: timed out waiting for the condition\n".to_string()
+                        } else {
+                            format!(
+                                "error: kubedrill's demo stopped watching after {ROLLOUT_STATUS_CAP} simulated seconds; kubectl would keep waiting (use --timeout to bound it)\n"
+                            )
+                        }),
+                        next: None,
+                    };
+                }
+                Step {
+                    out,
+                    err: None,
+                    next: Some(Wait::Rollout {
+                        name,
+                        watch,
+                        limit,
+                        bounded,
+                        waited: waited + 1,
+                        last,
+                    }),
+                }
+            }
         }
     }
 }

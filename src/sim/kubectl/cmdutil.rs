@@ -1,0 +1,222 @@
+//! What every kubectl verb shares (kubectl's pkg/cmd/util): the outcome a command prints,
+//! reading manifests, finding its target, and printing an object as `-o` asks.
+
+use serde_json::Value;
+
+use super::args::{Output, Target};
+use super::wait::Wait;
+use crate::sim::api::{ApiError, Reason};
+use crate::sim::cluster::Cluster;
+use crate::sim::jsonpath;
+use crate::sim::kind::Kind;
+use crate::sim::obj;
+use crate::sim::output::{parse_manifest, to_json, to_yaml};
+use std::collections::BTreeMap;
+
+/// What a command printed, and what the demo counts about it.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    pub stdout: String,
+    pub stderr: String,
+    /// The API error reason, when the server refused.
+    pub error: Option<Reason>,
+    pub failed: bool,
+    /// Pods the command deleted.
+    pub deleted_pods: u32,
+    /// Writes through `/status`.
+    pub forged: u32,
+    /// Warnings kubectl writes to stderr as it goes, each with the length stdout had
+    /// then; `stderr` holds what it prints at the end (errors, "No resources found").
+    pub warnings: Vec<(usize, String)>,
+    /// The command is still watching: see [`super::wait`].
+    pub wait: Option<Box<Wait>>,
+}
+
+impl Outcome {
+    pub(super) fn out(mut self, s: impl AsRef<str>) -> Self {
+        self.stdout.push_str(s.as_ref());
+        self
+    }
+    pub(super) fn waiting(mut self, w: Wait) -> Self {
+        self.wait = Some(Box::new(w));
+        self
+    }
+    /// Looks again, for a command still watching, at the cluster one simulated second on
+    /// (see [`super::wait`]).
+    pub fn resume(mut self, cluster: &Cluster) -> Outcome {
+        let Some(w) = self.wait.take() else {
+            return self;
+        };
+        let step = w.step(cluster);
+        self.stdout.push_str(&step.out);
+        if let Some(e) = step.err {
+            return self.err(e);
+        }
+        self.wait = step.next.map(Box::new);
+        self
+    }
+
+    /// Whether the command has more to do once the clock moves on.
+    pub fn is_waiting(&self) -> bool {
+        self.wait.is_some()
+    }
+    /// A warning written now, before whatever stdout gets next.
+    pub(super) fn warn(mut self, s: impl AsRef<str>) -> Self {
+        self.warnings
+            .push((self.stdout.len(), s.as_ref().to_string()));
+        self
+    }
+    /// This outcome followed by `next`, as one command's output.
+    pub(super) fn then(mut self, next: Outcome) -> Self {
+        let at = self.stdout.len();
+        self.warnings
+            .extend(next.warnings.into_iter().map(|(i, w)| (i + at, w)));
+        self.stdout.push_str(&next.stdout);
+        self.stderr.push_str(&next.stderr);
+        self.error = next.error.or(self.error);
+        self.failed |= next.failed;
+        self.deleted_pods += next.deleted_pods;
+        self.forged += next.forged;
+        self
+    }
+
+    pub(super) fn err(mut self, s: impl AsRef<str>) -> Self {
+        self.stderr.push_str(s.as_ref());
+        self.failed = true;
+        self
+    }
+    pub(super) fn api_error(self, e: &ApiError, context: Option<String>) -> Self {
+        self.api(e, context)
+    }
+
+    pub(super) fn api(self, e: &ApiError, context: Option<String>) -> Self {
+        // kubectl prints validation failures as they come: `The Deployment "web" is invalid: ...`.
+        let msg = match context {
+            _ if e.reason == Reason::Invalid => format!("{}\n", e.message),
+            // No reason: kubectl's StandardErrorMessage leaves out the parentheses.
+            Some(c) if e.reason == Reason::Unknown => {
+                format!("Error from server: {c}{}\n", e.message)
+            }
+            None if e.reason == Reason::Unknown => format!("Error from server: {}\n", e.message),
+            Some(c) => format!(
+                "Error from server ({}): {c}{}\n",
+                e.reason.as_str(),
+                e.message
+            ),
+            None => format!("Error from server ({}): {}\n", e.reason.as_str(), e.message),
+        };
+        let mut o = self.err(msg);
+        o.error = Some(e.reason);
+        o
+    }
+}
+
+/// The scenario's manifest files, by name.
+pub type Files = BTreeMap<String, String>;
+
+/// Reads every file of a comma-separated `-f` list first (kubectl's builder fails before
+/// any write if one is missing or broken), then runs `f` on each file's objects in order.
+pub(super) fn with_manifests(
+    files: &Files,
+    list: &str,
+    mut f: impl FnMut(&str, Vec<Value>) -> Outcome,
+) -> Outcome {
+    let mut read = Vec::new();
+    for file in list.split(',').filter(|s| !s.is_empty()) {
+        let Some(text) = files.get(file) else {
+            return Outcome::default().err(format!("error: the path \"{file}\" does not exist\n"));
+        };
+        match parse_manifest(text) {
+            Ok(objs) => read.push((file, objs)),
+            Err(e) => {
+                return Outcome::default().err(format!("error: error parsing {file}: {e}\n"));
+            }
+        }
+    }
+    if read.iter().all(|(_, objs)| objs.is_empty()) {
+        return Outcome::default().err("error: no objects passed to apply\n");
+    }
+    read.into_iter()
+        .fold(Outcome::default(), |done, (file, objs)| {
+            done.then(f(file, objs))
+        })
+}
+
+pub(super) fn manifest_kind(o: &Value) -> Result<Kind, String> {
+    let kind = o["kind"].as_str().unwrap_or("");
+    match Kind::from_kind_name(kind) {
+        Some(k) if k != Kind::Event => Ok(k),
+        _ => Err(format!(
+            "error: resource mapping not found for name: \"{}\" namespace: \"\" from \"\": no matches for kind \"{kind}\" in version \"{}\"\nensure CRDs are installed first\n",
+            obj::name(o),
+            o["apiVersion"].as_str().unwrap_or("")
+        )),
+    }
+}
+
+/// Everything the API does not keep from a client's object.
+pub(super) fn strip_server_fields(o: &mut Value) {
+    for f in [
+        "uid",
+        "creationTimestamp",
+        "generation",
+        "managedFields",
+        "selfLink",
+        "deletionTimestamp",
+    ] {
+        obj::remove(o, &["metadata", f]);
+    }
+}
+
+pub(super) fn hide_managed_fields(mut v: Value) -> Value {
+    obj::remove(&mut v, &["metadata", "managedFields"]);
+    v
+}
+
+/// A main-endpoint update that prints `line` on success.
+pub(super) fn update_then(cluster: &mut Cluster, kind: Kind, next: Value, line: String) -> Outcome {
+    match cluster.api.update(kind, next, None) {
+        Ok(_) => Outcome::default().out(line),
+        Err(e) => Outcome::default().api(&e, None),
+    }
+}
+
+pub(super) fn one<'a>(cluster: &'a Cluster, t: &Target) -> Result<(&'a Value, String), Outcome> {
+    let name = t.names.first().cloned().unwrap_or_default();
+    cluster
+        .api
+        .get(t.kind, &name)
+        .map(|v| (v, name.clone()))
+        .map_err(|e| Outcome::default().api(&e, None))
+}
+
+/// One object printed as `-o` asks, as kubectl prints what it would send or got back.
+pub(super) fn print_object(kind: Kind, v: &Value, output: &Output) -> Outcome {
+    match output {
+        Output::Json => Outcome::default().out(to_json(v)),
+        Output::Yaml => Outcome::default().out(to_yaml(v)),
+        Output::JsonPath(t) => match jsonpath::parse(t).and_then(|jp| jp.execute(v)) {
+            Ok(s) => Outcome::default().out(s),
+            Err(e) => Outcome::default().err(format!("error: {e}\n")),
+        },
+        Output::Name | Output::Table | Output::Wide => {
+            Outcome::default().out(format!("{}/{}\n", kind.kind_group(), obj::name(v)))
+        }
+    }
+}
+
+/// Runs `f` on each manifest object of a known kind, in file order; an unknown kind is
+/// reported in its place and skipped.
+pub(super) fn each_object(
+    objs: Vec<Value>,
+    mut f: impl FnMut(Kind, Value, Outcome) -> Outcome,
+) -> Outcome {
+    let mut o = Outcome::default();
+    for x in objs {
+        o = match manifest_kind(&x) {
+            Ok(kind) => f(kind, x, o),
+            Err(e) => o.err(e),
+        };
+    }
+    o
+}

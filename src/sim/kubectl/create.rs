@@ -1,0 +1,126 @@
+//! `kubectl create` (kubectl pkg/cmd/create): `-f` manifests and `create deployment`,
+//! with its client-side dry run.
+
+use serde_json::{Value, json};
+
+use super::args::Output;
+use super::cmdutil::*;
+use crate::sim::cluster::Cluster;
+use crate::sim::kind::Kind;
+use crate::sim::obj;
+
+/// The Deployment `kubectl create deployment --dry-run=client -o json` prints: a typed
+/// object, so its keys come in Go's struct order, not sorted as a fetched object's are.
+pub(super) fn client_deployment_json(d: &Value) -> String {
+    let q = |v: &Value| serde_json::to_string(v).unwrap_or_default();
+    let name = q(&d["metadata"]["name"]);
+    let labels = q(&d["metadata"]["labels"]["app"]);
+    let containers: Vec<String> = d["spec"]["template"]["spec"]["containers"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+        .iter()
+        .map(|c| {
+            let ports = c["ports"].as_array().map_or(String::new(), |ps| {
+                let items: Vec<String> = ps
+                    .iter()
+                    .map(|p| {
+                        format!(
+                            "                            {{\n                                \"containerPort\": {}\n                            }}",
+                            p["containerPort"]
+                        )
+                    })
+                    .collect();
+                format!(
+                    "                        \"ports\": [\n{}\n                        ],\n",
+                    items.join(",\n")
+                )
+            });
+            format!(
+                "                    {{\n                        \"name\": {},\n                        \"image\": {},\n{ports}                        \"resources\": {{}}\n                    }}",
+                q(&c["name"]),
+                q(&c["image"])
+            )
+        })
+        .collect();
+    format!(
+        "{{\n    \"kind\": \"Deployment\",\n    \"apiVersion\": \"apps/v1\",\n    \"metadata\": {{\n        \"name\": {name},\n        \"creationTimestamp\": null,\n        \"labels\": {{\n            \"app\": {labels}\n        }}\n    }},\n    \"spec\": {{\n        \"replicas\": {},\n        \"selector\": {{\n            \"matchLabels\": {{\n                \"app\": {labels}\n            }}\n        }},\n        \"template\": {{\n            \"metadata\": {{\n                \"creationTimestamp\": null,\n                \"labels\": {{\n                    \"app\": {labels}\n                }}\n            }},\n            \"spec\": {{\n                \"containers\": [\n{}\n                ]\n            }}\n        }},\n        \"strategy\": {{}}\n    }},\n    \"status\": {{}}\n}}\n",
+        d["spec"]["replicas"],
+        containers.join(",\n")
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+/// A warning as kubectl logs it through klog: severity and date, time, thread id, source
+/// line. The time is the simulated one; the demo has one process, so the id is 1.
+pub(super) fn klog_warning(now: u64, at: &str, msg: &str) -> String {
+    let t = crate::sim::time::rfc3339(now);
+    // 2025-01-06T10:00:05Z -> 0106 10:00:05
+    format!(
+        "W{}{} {}.000000       1 {at}] {msg}\n",
+        &t[5..7],
+        &t[8..10],
+        &t[11..19]
+    )
+}
+
+pub(super) fn create_deployment(
+    cluster: &mut Cluster,
+    name: &str,
+    images: &[String],
+    replicas: i64,
+    port: Option<i64>,
+    dry_run: bool,
+    output: Option<&Output>,
+) -> Outcome {
+    let mut d = crate::sim::scenario::deployment(name, &images[0], replicas);
+    if images.len() > 1 {
+        let containers: Vec<Value> = images
+            .iter()
+            .map(|i| {
+                let n = crate::sim::scenario::container_name(i).unwrap_or(name);
+                json!({"image": i, "name": n, "resources": {}})
+            })
+            .collect();
+        d["spec"]["template"]["spec"]["containers"] = Value::Array(containers);
+    }
+    if let Some(p) = port {
+        d["spec"]["template"]["spec"]["containers"][0]["ports"] = json!([{"containerPort": p}]);
+    }
+    if dry_run {
+        return match output {
+            None => Outcome::default().out(format!("deployment.apps/{name} created (dry run)\n")),
+            // What kubectl would send: no server fields, null timestamps, empty status.
+            Some(Output::Json) => Outcome::default().out(client_deployment_json(&d)),
+            Some(out) => {
+                let mut sent = d;
+                sent["metadata"]["creationTimestamp"] = Value::Null;
+                sent["spec"]["template"]["metadata"]["creationTimestamp"] = Value::Null;
+                sent["status"] = json!({});
+                print_object(Kind::Deployment, &sent, out)
+            }
+        };
+    }
+    match cluster.api.create(Kind::Deployment, d, cluster.now()) {
+        Ok(_) => Outcome::default().out(format!("deployment.apps/{name} created\n")),
+        Err(e) => {
+            let mut o = Outcome::default().err(format!(
+                "error: failed to create deployment: {}\n",
+                e.message
+            ));
+            o.error = Some(e.reason);
+            o
+        }
+    }
+}
+
+pub(super) fn create_file(cluster: &mut Cluster, file: &str, objs: Vec<Value>) -> Outcome {
+    each_object(objs, |kind, mut x, o| {
+        strip_server_fields(&mut x);
+        let name = obj::name(&x).to_string();
+        match cluster.api.create(kind, x, cluster.now()) {
+            Ok(_) => o.out(format!("{}/{name} created\n", kind.kind_group())),
+            Err(e) => o.api(&e, Some(format!("error when creating \"{file}\": "))),
+        }
+    })
+}

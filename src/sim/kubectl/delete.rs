@@ -1,0 +1,97 @@
+//! `kubectl delete` (kubectl pkg/cmd/delete): names, selectors and files, grace
+//! periods, `--force` and the propagation policy; the wait is [`super::wait`]'s.
+
+use super::args::{Propagation, Target};
+use super::cmdutil::*;
+use crate::sim::cluster::Cluster;
+use crate::sim::kind::Kind;
+use crate::sim::obj;
+use crate::sim::output::parse_manifest;
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn delete(
+    cluster: &mut Cluster,
+    files: &Files,
+    target: Option<&Target>,
+    file: Option<&str>,
+    selector: Option<&str>,
+    grace_period: Option<i64>,
+    now_flag: bool,
+    force: bool,
+    cascade: Propagation,
+    cascade_warning: Option<&str>,
+    deleted: &mut Vec<(Kind, String, String)>,
+) -> Outcome {
+    // kubectl warns of a boolean --cascade while it reads its flags, before anything else.
+    let mut o = Outcome::default();
+    if let Some(w) = cascade_warning {
+        o = o.warn(w);
+    }
+    let mut items: Vec<(Kind, String)> = Vec::new();
+    if let Some(f) = file {
+        let Some(text) = files.get(f) else {
+            return o.err(format!("error: the path \"{f}\" does not exist\n"));
+        };
+        match parse_manifest(text) {
+            Ok(objs) => {
+                for x in objs {
+                    match manifest_kind(&x) {
+                        Ok(k) => items.push((k, obj::name(&x).to_string())),
+                        Err(e) => o = o.err(e),
+                    }
+                }
+            }
+            Err(e) => return o.err(format!("error: error parsing {f}: {e}\n")),
+        }
+    }
+    // Validate warns of --force once the files are read, before anything is deleted.
+    let forced = force && grace_period == Some(0);
+    if forced {
+        o = o.warn("Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\n");
+    }
+    if let Some(t) = target {
+        if let Some(sel) = selector {
+            items.extend(
+                cluster
+                    .api
+                    .list(t.kind)
+                    .filter(|x| obj::label_query_matches(sel, x))
+                    .map(|x| (t.kind, obj::name(x).to_string())),
+            );
+            if items.is_empty() {
+                return o.out("No resources found\n");
+            }
+        } else {
+            items.extend(t.names.iter().map(|n| (t.kind, n.clone())));
+        }
+    }
+    // kubectl turns --grace-period=0 into 1 unless --force is given.
+    let grace = if now_flag {
+        Some(1)
+    } else {
+        match grace_period {
+            Some(0) if !force => Some(1),
+            g => g,
+        }
+    };
+    let now = cluster.now();
+    for (kind, name) in items {
+        match cluster
+            .api
+            .delete_propagating(kind, &name, grace, cascade, now)
+        {
+            Ok(x) => {
+                deleted.push((kind, name.clone(), obj::uid(&x).to_string()));
+                if kind == Kind::Pod {
+                    o.deleted_pods += 1;
+                }
+                let word = if forced { "force deleted" } else { "deleted" };
+                o = o.out(format!("{} \"{name}\" {word}\n", kind.kind_group()));
+            }
+            Err(e) => o = o.api(&e, None),
+        }
+    }
+    // Deleting an owner cascades as --cascade asked (H6).
+    cluster.collect_garbage();
+    o
+}

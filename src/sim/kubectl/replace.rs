@@ -1,0 +1,21 @@
+//! `kubectl replace` (kubectl pkg/cmd/replace): a PUT of the file's object, with the
+//! resourceVersion it carries or the current one.
+
+use serde_json::Value;
+
+use super::cmdutil::*;
+use crate::sim::cluster::Cluster;
+use crate::sim::obj;
+
+pub(super) fn replace_file(cluster: &mut Cluster, file: &str, objs: Vec<Value>) -> Outcome {
+    each_object(objs, |kind, mut x, o| {
+        let name = obj::name(&x).to_string();
+        // F2: with no resourceVersion in the file, kubectl sends the current one.
+        let rv = crate::sim::api::precondition(&x).map(str::to_string);
+        strip_server_fields(&mut x);
+        match cluster.api.update(kind, x, rv.as_deref()) {
+            Ok(_) => o.out(format!("{}/{name} replaced\n", kind.kind_group())),
+            Err(e) => o.api(&e, Some(format!("error when replacing \"{file}\": "))),
+        }
+    })
+}
