@@ -227,7 +227,10 @@ fn filters_and_sort() {
         .iter()
         .map(|id| a.deck.question(id).unwrap().frequency)
         .collect();
-    assert!(freqs.iter().all(Option::is_some), "the seed questions are measured");
+    assert!(
+        freqs.iter().all(Option::is_some),
+        "the seed questions are measured"
+    );
     assert!(freqs.windows(2).all(|w| w[0] >= w[1]), "{freqs:?}");
     // The selection follows its question through the re-sort.
     let sel = list_state(&a)

@@ -12,7 +12,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
-use crate::content::{Deck, Level, Loaded};
+use crate::content::{Deck, Loaded};
 use crate::study::mock::{Mock, MockSetup};
 use crate::study::quiz::{Quiz, QuizSetup};
 use crate::study::time::Millis;
@@ -23,7 +23,7 @@ use super::screens::card::{self, CardState};
 use super::screens::demo::Demo;
 use super::screens::demo_view;
 use super::screens::home::{self, HomeState};
-use super::screens::list::{self, ListState};
+use super::screens::list;
 use super::screens::mock::{self, MockState};
 use super::screens::quiz::{self, QuizState};
 use super::screens::review::{self, ReviewState};
@@ -31,31 +31,16 @@ use super::screens::settings::{self, SettingsState};
 use super::screens::setup::{self, SetupKind, SetupState};
 use super::screens::stats::{self, StatsState};
 use super::screens::{Ctx, Nav, help};
-use super::theme::{Theme, ThemeName};
+use super::theme::Theme;
+
+// Defined in screens/stack.rs and settings.rs, so no screen imports this file; the paths
+// `tui::app::{Screen, Settings}` stay as they were.
+pub use super::screens::Screen;
+pub use super::settings::Settings;
 
 /// Below this the app draws only a note asking for a bigger terminal.
 pub const MIN_WIDTH: u16 = 60;
 pub const MIN_HEIGHT: u16 = 16;
-
-/// What the user can change in the settings screen; the caller loads and saves it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Settings {
-    /// Which deeper notes a card shows first.
-    pub level: Level,
-    pub theme: ThemeName,
-    /// Capture the mouse (wheel scrolling).
-    pub mouse: bool,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            level: Level::Middle,
-            theme: ThemeName::Default,
-            mouse: false,
-        }
-    }
-}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Msg {
@@ -69,21 +54,6 @@ pub enum Msg {
     Tick,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Screen {
-    Home(HomeState),
-    List(ListState),
-    Card(CardState),
-    Settings(SettingsState),
-    /// The demo of the question with this id; its state lives in the app.
-    Demo(String),
-    Review(Box<ReviewState>),
-    Stats(Box<StatsState>),
-    Setup(Box<SetupState>),
-    Mock(Box<MockState>),
-    Quiz(Box<QuizState>),
-}
-
 /// Writes a mock-interview report (Markdown, at the given time) somewhere; says where, or
 /// why not. The cli supplies it; this layer does no file IO.
 pub type ReportSink = Box<dyn FnMut(&str, Millis) -> Result<String, String>>;
@@ -91,23 +61,6 @@ pub type ReportSink = Box<dyn FnMut(&str, Millis) -> Result<String, String>>;
 /// Writes a demo's replay script: (the file asked for, if any; the question id; the
 /// script). Says where it went, or why not.
 pub type ScriptSink = Box<dyn FnMut(Option<&str>, &str, &str) -> Result<String, String>>;
-
-impl Screen {
-    pub fn context(&self) -> Context {
-        match self {
-            Screen::Home(_) => Context::Home,
-            Screen::List(l) => l.context(),
-            Screen::Card(_) => Context::Card,
-            Screen::Settings(_) => Context::Settings,
-            Screen::Demo(_) => Context::Demo,
-            Screen::Review(_) => Context::Review,
-            Screen::Stats(_) => Context::Stats,
-            Screen::Setup(_) => Context::Setup,
-            Screen::Mock(m) => m.context(),
-            Screen::Quiz(q) => q.context(),
-        }
-    }
-}
 
 pub struct App {
     pub deck: Deck,

@@ -9,8 +9,8 @@ use toml::de::{DeTable, DeValue};
 use crate::content::Level;
 use crate::study::mock::Strictness;
 
-use super::app::Settings;
 use super::keymap::{Keymap, Override};
+use super::settings::Settings;
 use super::theme::ThemeName;
 
 /// Settings, keymap and problems read from one config.toml.

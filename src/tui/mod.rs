@@ -7,6 +7,7 @@ pub mod complete;
 pub mod config;
 pub mod keymap;
 pub mod screens;
+mod settings;
 mod terminal;
 pub mod text;
 pub mod theme;

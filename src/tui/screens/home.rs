@@ -8,11 +8,11 @@ use ratatui::widgets::{Block, Cell, Paragraph, Row, StatefulWidget, Table, Table
 use std::collections::HashMap;
 
 use crate::content::{Deck, Level};
-use crate::tui::app::Screen;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::text;
 
 use super::list::ListState;
+use super::stack::Screen;
 use super::{Ctx, Nav, step};
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

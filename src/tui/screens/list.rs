@@ -7,10 +7,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Row, StatefulWidget, Table, TableState, Widget};
 
 use crate::content::{Deck, Importance, Level, Question};
-use crate::tui::app::{Screen, Settings};
 use crate::tui::keymap::{Action, Context};
+use crate::tui::settings::Settings;
 
 use super::card::CardState;
+use super::stack::Screen;
 use super::{Ctx, Nav, step};
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

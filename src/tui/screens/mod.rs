@@ -11,14 +11,17 @@ pub mod quiz;
 pub mod review;
 pub mod settings;
 pub mod setup;
+mod stack;
 pub mod stats;
+
+pub use stack::Screen;
 
 use std::collections::HashMap;
 
 use crate::content::Deck;
 
-use super::app::{Screen, Settings};
 use super::keymap::Keymap;
+use super::settings::Settings;
 use super::theme::Theme;
 
 /// What a screen's view reads besides its own state.

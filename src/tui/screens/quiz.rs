@@ -170,6 +170,31 @@ impl View<'_> {
             if needed > area.height as usize {
                 options = lines.iter().map(|l| text::truncate_line(l, w)).collect();
             }
+        } else {
+            // Long options on a small screen: each keeps an equal share of the rows (its
+            // start at least), cut with `…`, so every choice is on screen to pick from.
+            let room = (area.height as usize).saturating_sub(1 + stem.len() + 2 + 2);
+            if options.len() > room && !lines.is_empty() {
+                let share = (room / lines.len()).max(1);
+                options = lines
+                    .iter()
+                    .flat_map(|l| {
+                        let mut wrapped = text::wrap(l, w, 5);
+                        if wrapped.len() > share {
+                            wrapped.truncate(share);
+                            if let Some(last) = wrapped.last_mut() {
+                                let cut = text::truncate_line(last, w.saturating_sub(1));
+                                let mut spans = cut.spans;
+                                if !spans.last().is_some_and(|s| s.content.ends_with('…')) {
+                                    spans.push(Span::raw("…"));
+                                }
+                                *last = Line::from(spans);
+                            }
+                        }
+                        wrapped
+                    })
+                    .collect();
+            }
         }
         let [head, stem_area, options_area, feedback_area] = Layout::vertical([
             Constraint::Length(1),

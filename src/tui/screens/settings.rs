@@ -7,8 +7,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Row, StatefulWidget, Table, TableState, Widget};
 
 use crate::content::Level;
-use crate::tui::app::Settings;
 use crate::tui::keymap::Action;
+use crate::tui::settings::Settings;
 
 use super::{Ctx, Nav, step};
 
