@@ -1,0 +1,143 @@
+//! What the apps/v1 Deployment's schema tells field tracking: the keyed (`listType=map`)
+//! lists and their keys, the atomic `spec.selector`, and the fields the server owns or that
+//! identify the object. Stands in for structured-merge-diff's `schema` package fed with the
+//! Deployment's OpenAPI, and for apimachinery's `managedfields/internal/stripmeta.go`.
+
+use serde_json::Value;
+
+use super::fieldpath::PathElement;
+
+/// The key fields of the keyed (`listType=map`) lists of a Deployment.
+pub fn list_keys(field: &str) -> Option<&'static [&'static str]> {
+    match field {
+        "containers"
+        | "initContainers"
+        | "ephemeralContainers"
+        | "env"
+        | "volumes"
+        | "imagePullSecrets" => Some(&["name"]),
+        "ports" => Some(&["containerPort", "protocol"]),
+        "volumeMounts" => Some(&["mountPath"]),
+        "conditions" => Some(&["type"]),
+        _ => None,
+    }
+}
+
+/// The key of a list item, or `None` when a key field is missing (`protocol` defaults to
+/// `TCP`, as the API server defaults it before tracking).
+pub(super) fn item_key(item: &Value, names: &[&str]) -> Option<Vec<(String, String)>> {
+    let map = item.as_object()?;
+    let mut pairs: Vec<(String, String)> = names
+        .iter()
+        .map(|name| match map.get(*name) {
+            Some(v) if !v.is_null() => Some(((*name).to_string(), v.to_string())),
+            _ if *name == "protocol" => Some(((*name).to_string(), "\"TCP\"".to_string())),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    pairs.sort();
+    Some(pairs)
+}
+
+/// Whether `item_key(item, <key's names>)` is `key`, without building it: this runs for
+/// every list item on every path looked up.
+pub(super) fn item_matches(item: &Value, key: &[(String, String)]) -> bool {
+    let Some(map) = item.as_object() else {
+        return false;
+    };
+    key.iter().all(|(name, json)| match map.get(name) {
+        Some(v) if !v.is_null() => json_text_is(v, json),
+        _ => name == "protocol" && json == "\"TCP\"",
+    })
+}
+
+/// Whether `v` serialises to `text`; a string without characters JSON escapes is
+/// compared in place.
+fn json_text_is(v: &Value, text: &str) -> bool {
+    match v {
+        Value::String(s) if !s.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) => {
+            text.len() == s.len() + 2
+                && text.starts_with('"')
+                && text.ends_with('"')
+                && text[1..text.len() - 1] == **s
+        }
+        _ => {
+            // The serialised text, not `*v == text` (which compares a string's value).
+            let json = v.to_string();
+            json == text
+        }
+    }
+}
+
+/// Fields the server owns: never tracked, never taken from an apply configuration.
+pub(super) fn server_owned(parent: &[PathElement], field: &str) -> bool {
+    match parent {
+        [] => field == "status",
+        [PathElement::Field(m)] if m == "metadata" => matches!(
+            field,
+            "uid"
+                | "resourceVersion"
+                | "generation"
+                | "creationTimestamp"
+                | "managedFields"
+                | "selfLink"
+                | "deletionTimestamp"
+                | "deletionGracePeriodSeconds"
+        ),
+        _ => false,
+    }
+}
+
+/// Maps the schema marks `x-kubernetes-map-type: atomic`, owned and replaced whole
+/// (`f:selector: {}`): a Deployment's `spec.selector`, a LabelSelector.
+pub(super) fn atomic_map(parent: &[PathElement], field: &str) -> bool {
+    matches!(parent, [PathElement::Field(s)] if s == "spec") && field == "selector"
+}
+
+/// Fields that identify the object: merged from a configuration but not tracked.
+pub(super) fn identity_field(parent: &[PathElement], field: &str) -> bool {
+    match parent {
+        [] => matches!(field, "apiVersion" | "kind"),
+        [PathElement::Field(m)] if m == "metadata" => matches!(field, "name" | "namespace"),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn list_items_match_their_key_as_item_key_builds_it() {
+        fn names(key: &[(String, String)]) -> Vec<&str> {
+            key.iter().map(|(k, _)| k.as_str()).collect()
+        }
+        for (item, names_of) in [
+            (
+                json!({"containerPort": 80}),
+                vec!["containerPort", "protocol"],
+            ),
+            (
+                json!({"containerPort": 80, "protocol": "UDP"}),
+                vec!["containerPort", "protocol"],
+            ),
+            (json!({"type": "Ready"}), vec!["type"]),
+            (json!({"type": "a\"b\\c\n"}), vec!["type"]),
+            (json!({"name": "é"}), vec!["name"]),
+        ] {
+            let key = item_key(&item, &names_of).unwrap();
+            assert_eq!(names(&key), {
+                let mut n = names_of.clone();
+                n.sort();
+                n
+            });
+            assert!(item_matches(&item, &key), "{item}");
+            let mut other = item.clone();
+            let first = names_of[0];
+            other[first] = json!("x");
+            assert!(!item_matches(&other, &key), "{other}");
+            assert!(!item_matches(&json!({}), &key));
+        }
+    }
+}
