@@ -203,15 +203,7 @@ fn list_json_has_the_contract_fields() {
 
 #[test]
 fn show_prints_tiers_in_order_without_escapes() {
-    let cfg = tempfile::tempdir().unwrap();
-    let out = kubedrill(cfg.path())
-        .args(["show", "spec-vs-status"])
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8(out).unwrap();
+    let out = show("spec-vs-status");
     assert!(!out.contains('\x1b'));
     let order = [
         "Question",
@@ -357,27 +349,25 @@ fn check_of_a_folder_with_a_link_to_its_ancestor_ends_and_says_where() {
     }
 }
 
+/// What `kubedrill show ID` prints, with the exit code checked.
+fn show(id: &str) -> String {
+    let cfg = tempfile::tempdir().unwrap();
+    let out = kubedrill(cfg.path())
+        .args(["show", id])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
 #[test]
 fn show_names_the_source_of_a_figure_and_shows_none_without_one() {
-    let cfg = tempfile::tempdir().unwrap();
-    let sourced = kubedrill(cfg.path())
-        .args(["show", "spec-vs-status"])
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    let sourced = String::from_utf8(sourced).unwrap();
+    let sourced = show("spec-vs-status");
     assert!(sourced.contains("asked in 72% of interviews"), "{sourced}");
     assert!(sourced.contains("frequency source: the Desired-State Reconciliation question page"));
-    let unsourced = kubedrill(cfg.path())
-        .args(["show", "work-queue"])
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    let unsourced = String::from_utf8(unsourced).unwrap();
+    let unsourced = show("work-queue");
     assert!(!unsourced.contains("asked in"), "{unsourced}");
     assert!(
         !unsourced.contains('%'),

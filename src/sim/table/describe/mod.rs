@@ -70,19 +70,7 @@ pub fn describe_deployment(deploy: &Value, rss: &[Value], events: &[Value], now:
         &mut w,
         at(deploy, &["spec", "template"]).unwrap_or(&Value::Null),
     );
-    let conditions = array_at(deploy, &["status", "conditions"]);
-    if !conditions.is_empty() {
-        w += "Conditions:\n  Type\tStatus\tReason\n";
-        w += "  ----\t------\t------\n";
-        for c in conditions {
-            w += &format!(
-                "  {} \t{}\t{}\n",
-                str_at(c, &["type"]),
-                str_at(c, &["status"]),
-                str_at(c, &["reason"])
-            );
-        }
-    }
+    conditions_table(&mut w, deploy);
     let (old, new) = split_replica_sets(deploy, rss);
     w += &format!("OldReplicaSets:\t{}\n", replica_sets_cell(&old));
     w += &format!(
@@ -91,6 +79,25 @@ pub fn describe_deployment(deploy: &Value, rss: &[Value], events: &[Value], now:
     );
     describe_events(&mut w, deploy, Some("Deployment"), events, now);
     TabWriter::DESCRIBE.format(&w)
+}
+
+/// The Type / Status / Reason table of a workload's conditions (Deployment, ReplicaSet),
+/// left out when it has none.
+pub(super) fn conditions_table(w: &mut String, obj: &Value) {
+    let conditions = array_at(obj, &["status", "conditions"]);
+    if conditions.is_empty() {
+        return;
+    }
+    *w += "Conditions:\n  Type\tStatus\tReason\n";
+    *w += "  ----\t------\t------\n";
+    for c in conditions {
+        *w += &format!(
+            "  {} \t{}\t{}\n",
+            str_at(c, &["type"]),
+            str_at(c, &["status"]),
+            str_at(c, &["reason"])
+        );
+    }
 }
 
 /// `intstr.String()`: an int prints as a number, a string as itself.

@@ -3,7 +3,8 @@
 use super::super::fields::{array_at, at, int_at, selector_string, sorted_pairs, str_at};
 use super::super::tabwriter::TabWriter;
 use super::{
-    annotations_multiline, controlled_by, describe_events, labels_multiline, pod_template,
+    annotations_multiline, conditions_table, controlled_by, describe_events, labels_multiline,
+    pod_template,
 };
 use serde_json::Value;
 
@@ -60,19 +61,7 @@ pub fn describe_replicaset(rs: &Value, pods: &[&Value], events: &[Value], now: u
         &mut w,
         at(rs, &["spec", "template"]).unwrap_or(&Value::Null),
     );
-    let conditions = array_at(rs, &["status", "conditions"]);
-    if !conditions.is_empty() {
-        w += "Conditions:\n  Type\tStatus\tReason\n";
-        w += "  ----\t------\t------\n";
-        for c in conditions {
-            w += &format!(
-                "  {} \t{}\t{}\n",
-                str_at(c, &["type"]),
-                str_at(c, &["status"]),
-                str_at(c, &["reason"])
-            );
-        }
-    }
+    conditions_table(&mut w, rs);
     describe_events(&mut w, rs, Some("ReplicaSet"), events, now);
     TabWriter::DESCRIBE.format(&w)
 }
