@@ -1,0 +1,161 @@
+//! DELETE: graceful deletion, the propagation policy's finalizers, and removal once
+//! nothing holds an object.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use super::*;
+use crate::sim::deletion::Propagation;
+use crate::sim::kind::Kind;
+use crate::sim::obj;
+use crate::sim::stored::Stored;
+use crate::sim::time::rfc3339;
+
+impl ApiServer {
+    /// DELETE. Pods are deleted gracefully (H4): `deletionTimestamp` is set and the kubelet
+    /// removes the pod after the grace period; 0 removes it at once. Objects with
+    /// finalizers stay until they are removed (H5). Dependents are collected by
+    /// the garbage collector ([`crate::sim::gc::collect`]).
+    pub fn delete(
+        &mut self,
+        kind: Kind,
+        name: &str,
+        grace: Option<i64>,
+        now: u64,
+    ) -> Result<Value, ApiError> {
+        self.delete_propagating(kind, name, grace, Propagation::Background, now)
+    }
+
+    /// [`Self::delete`], returning the object without copying it.
+    pub fn delete_shared(
+        &mut self,
+        kind: Kind,
+        name: &str,
+        grace: Option<i64>,
+        now: u64,
+    ) -> Result<Arc<Stored>, ApiError> {
+        self.delete_propagating_shared(kind, name, grace, Propagation::Background, now)
+    }
+
+    /// DELETE with a `propagationPolicy`: orphan and foreground add their finalizer on the
+    /// first delete, so the owner stays until the garbage collector has done its part
+    /// ([`crate::sim::gc::collect`]).
+    pub fn delete_propagating(
+        &mut self,
+        kind: Kind,
+        name: &str,
+        grace: Option<i64>,
+        propagation: Propagation,
+        now: u64,
+    ) -> Result<Value, ApiError> {
+        self.delete_propagating_shared(kind, name, grace, propagation, now)
+            .map(unshare)
+    }
+
+    /// [`Self::delete_propagating`], returning the object without copying it.
+    pub fn delete_propagating_shared(
+        &mut self,
+        kind: Kind,
+        name: &str,
+        grace: Option<i64>,
+        propagation: Propagation,
+        now: u64,
+    ) -> Result<Arc<Stored>, ApiError> {
+        let mut old = self.get_shared(kind, name)?;
+        if let Some(f) = propagation.finalizer()
+            && !old.facts().deleting
+        {
+            let mut with_finalizer = old.draft();
+            let list = with_finalizer
+                .edit("metadata")
+                .as_object_mut()
+                .map(|m| m.entry("finalizers").or_insert_with(|| json!([])));
+            if let Some(Value::Array(a)) = list
+                && !a.iter().any(|x| x == f)
+            {
+                a.push(json!(f));
+            }
+            old = Arc::new(Stored::from_draft(kind, with_finalizer, &mut self.labels));
+        }
+        let has_finalizers = old
+            .meta("finalizers")
+            .and_then(Value::as_array)
+            .is_some_and(|a| !a.is_empty());
+        if kind == Kind::Pod {
+            let terminal = matches!(old.pod_phase(), Some("Succeeded" | "Failed"));
+            let default = old
+                .unfilled("spec")
+                .and_then(|s| obj::int(s, &["terminationGracePeriodSeconds"]))
+                .unwrap_or(30);
+            let grace = if terminal {
+                0
+            } else {
+                grace.unwrap_or(default)
+            };
+            if grace > 0 || has_finalizers {
+                return self.mark_deleting(kind, name, old, now + grace as u64, grace);
+            }
+            return Ok(self.remove(kind, name));
+        }
+        if has_finalizers {
+            return self.mark_deleting(kind, name, old, now, 0);
+        }
+        Ok(self.remove(kind, name))
+    }
+
+    /// Sets `deletionTimestamp` once (a repeat delete changes nothing); A4: the first one
+    /// bumps generation on kinds that have it.
+    pub(super) fn mark_deleting(
+        &mut self,
+        kind: Kind,
+        name: &str,
+        old: Arc<Stored>,
+        at: u64,
+        grace: i64,
+    ) -> Result<Arc<Stored>, ApiError> {
+        if old.facts().deleting {
+            return Ok(old);
+        }
+        let mut obj = old.draft();
+        obj.set_meta("deletionTimestamp", json!(rfc3339(at)));
+        obj.set_meta("deletionGracePeriodSeconds", json!(grace));
+        if let Some(g) = old.meta("generation").and_then(Value::as_i64) {
+            obj.set_meta("generation", json!(g + 1));
+        }
+        // deletionTimestamp was unset (checked above): this is a change.
+        self.store_changed(kind, name, obj)
+    }
+
+    /// Removes an object outright (the kubelet's final delete, or a delete with no grace),
+    /// returning it as last stored.
+    pub fn remove(&mut self, kind: Kind, name: &str) -> Arc<Stored> {
+        let Some(obj) = self.objects.get_mut(&kind).and_then(|m| m.remove(name)) else {
+            return Arc::new(Stored::new(kind, Value::Null));
+        };
+        // The deletion takes a resourceVersion, but the watch event carries the object
+        // as last stored: nothing in the demo reads a deleted object's version, and
+        // writing it in would copy the object (the informers still hold it).
+        self.rv += 1;
+        self.emit(kind, EventType::Deleted, &obj);
+        obj
+    }
+
+    /// H6: what background cascading deletion deletes: dependents whose controller owner
+    /// no longer exists (the collector deletes them, pods gracefully).
+    pub fn garbage(&self) -> Vec<(Kind, String)> {
+        let live: std::collections::HashSet<&str> = [Kind::Deployment, Kind::ReplicaSet]
+            .iter()
+            .flat_map(|k| self.list_shared(*k).map(|o| o.uid()))
+            .collect();
+        [Kind::ReplicaSet, Kind::Pod]
+            .into_iter()
+            .flat_map(|kind| {
+                self.list_shared(kind)
+                    .filter(|o| !o.facts().deleting)
+                    .filter(|o| o.controller_uid().is_some_and(|u| !live.contains(u)))
+                    .map(move |o| (kind, o.name().to_string()))
+            })
+            .collect()
+    }
+}

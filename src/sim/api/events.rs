@@ -1,0 +1,161 @@
+//! The event log: events recorded through each component's recorder (aggregated and
+//! rate-limited as client-go's are) and expired after their TTL.
+
+use std::sync::Arc;
+
+use serde_json::json;
+
+use super::*;
+use crate::sim::kind::Kind;
+use crate::sim::recorder::Incoming;
+use crate::sim::stored::Stored;
+use crate::sim::time::rfc3339;
+
+/// A UUID (v4 layout) derived from a name, for objects whose uid should not draw from the
+/// seeded stream (that would change every later random name).
+pub(super) fn derived_uid(seed: &str) -> String {
+    use crate::sim::names::{FNV64_BASIS, fnv64a};
+    uuid_v4(&format!(
+        "{:016x}{:016x}",
+        fnv64a(seed.as_bytes(), FNV64_BASIS),
+        fnv64a(seed.as_bytes(), 0x8422_2325_cbf2_9ce4)
+    ))
+}
+
+/// 32 hex digits in the UUID v4 layout.
+pub(super) fn uuid_v4(h: &str) -> String {
+    let mut u = String::with_capacity(36);
+    for (sep, part) in [
+        ("", &h[0..8]),
+        ("-", &h[8..12]),
+        ("-4", &h[13..16]),
+        ("-a", &h[17..20]),
+        ("-", &h[20..32]),
+    ] {
+        u.push_str(sep);
+        u.push_str(part);
+    }
+    u
+}
+
+impl ApiServer {
+    /// Events expire an hour after they were last seen (kube-apiserver's default
+    /// `--event-ttl`).
+    pub fn expire_events(&mut self, now: u64) {
+        const TTL: i64 = 3600;
+        let cutoff = crate::sim::time::sim_unix(now) - TTL;
+        let Some(events) = self.objects.get_mut(&Kind::Event) else {
+            return;
+        };
+        events.retain(|e| {
+            e["lastTimestamp"]
+                .as_str()
+                .and_then(crate::sim::time::parse_rfc3339)
+                .is_none_or(|t| t > cutoff)
+        });
+    }
+
+    /// Records a core/v1 Event as a component's event broadcaster does: through its
+    /// correlator (aggregation, counting, spam filter; see [`super::recorder`]), then as a
+    /// create or, for a repeat, a patch of the event it repeats.
+    pub fn record_event(
+        &mut self,
+        involved: &(impl Involved + ?Sized),
+        kind: Kind,
+        note: Note<'_>,
+        now: u64,
+    ) {
+        let Note {
+            type_,
+            reason,
+            message,
+            component,
+        } = note;
+        let involved_name = involved.name();
+        let incoming = Incoming {
+            component,
+            kind: kind.kind_name(),
+            name: involved_name,
+            uid: involved.uid(),
+            type_,
+            reason,
+            message,
+        };
+        let Some(o) = self.recorders.correlate(&incoming, now) else {
+            return;
+        };
+        let ts = json!(rfc3339(now));
+        self.rv += 1;
+        let stored = o.earlier.as_ref().and_then(|(name, _)| {
+            self.objects
+                .get_mut(&Kind::Event)
+                .and_then(|m| m.get_mut(name))
+        });
+        if let Some(e) = stored {
+            let mut repeat = e.draft();
+            repeat.set("count", json!(o.count));
+            repeat.set("lastTimestamp", ts);
+            repeat.set("message", json!(o.message));
+            repeat.set_meta("resourceVersion", json!(self.rv.to_string()));
+            *e = Arc::new(Stored::from_draft(Kind::Event, repeat, &mut self.labels));
+            return;
+        }
+        // A repeat of an event the API has since expired is created again under its old
+        // name and first time (recordEvent falls back to Create on NotFound).
+        let (name, first) = match o.earlier {
+            Some((name, first)) => (name, json!(rfc3339(first))),
+            None => {
+                self.event_seq += 1;
+                // The recorder names an event `<object>.<%x of UnixNano>`; events of one
+                // simulated second are told apart by microseconds.
+                let nanos = crate::sim::time::sim_unix(now) as u64 * 1_000_000_000
+                    + (self.event_seq % 1_000_000) * 1_000;
+                let name = format!("{involved_name}.{nanos:x}");
+                (name, ts.clone())
+            }
+        };
+        self.recorders.written(component, &o.key, &name);
+        let api_version = if kind == Kind::Pod { "v1" } else { "apps/v1" };
+        // client-go builds an aggregate event without the reporting controller.
+        let reporting = if o.aggregate { "" } else { component };
+        let event = json!({
+            "apiVersion": "v1",
+            "kind": "Event",
+            "count": o.count,
+            "firstTimestamp": first,
+            "lastTimestamp": ts,
+            "involvedObject": {
+                "apiVersion": api_version,
+                "kind": kind.kind_name(),
+                "name": involved_name,
+                "namespace": "default",
+                "resourceVersion": involved.resource_version(),
+                "uid": involved.uid(),
+            },
+            "message": o.message,
+            // A core/v1 Event's eventTime is a non-pointer MicroTime: null when unset.
+            "eventTime": null,
+            "metadata": {
+                "creationTimestamp": ts,
+                "name": name,
+                "namespace": "default",
+                "resourceVersion": self.rv.to_string(),
+                "uid": derived_uid(&name),
+            },
+            "reason": reason,
+            "reportingComponent": reporting,
+            "reportingInstance": "",
+            "source": {"component": component},
+            "type": type_,
+        });
+        self.objects.entry(Kind::Event).or_default().insert(
+            &name,
+            Arc::new(Stored::interned(Kind::Event, event, &mut self.labels)),
+        );
+    }
+
+    /// A component's process is gone: its event correlator starts afresh.
+    pub fn forget_recorder(&mut self, component: &str) {
+        self.recorders.forget(component);
+    }
+}
