@@ -13,13 +13,19 @@ use crate::study::time::{Millis, stamp};
 /// before anything is written to it.
 pub fn foreign(conn: &Connection, path: &str) -> Result<Option<String>, StoreError> {
     let err = sql(path);
-    let version: i64 = conn
+    // One read transaction: another instance creating the schema sets user_version in the
+    // same transaction as its tables, so both reads must see the same moment. Read apart,
+    // version 0 then its new tables looked like another program's database (seen when
+    // several instances opened a fresh store at once).
+    let read = conn.unchecked_transaction().map_err(&err)?;
+    let version: i64 = read
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .map_err(&err)?;
     if version < 0 {
         return Ok(Some(format!("its schema version is {version}")));
     }
-    let tables = table_names(conn).map_err(&err)?;
+    let tables = table_names(&read).map_err(&err)?;
+    drop(read);
     if version == 0 && !tables.is_empty() {
         return Ok(Some(format!(
             "it is another program's database (tables {})",

@@ -1,0 +1,134 @@
+//! What a challenge goal can ask a running demo (the [`Facts`] of `goal`): the live
+//! objects behind `deploy`, `rs`, `newrs` and `oldrs`, and the demo's counters.
+
+use std::collections::HashMap;
+
+use serde_json::{Value, json};
+
+use super::Session;
+use crate::sim::directive::{Component, Trigger};
+use crate::sim::goal::{CallArg, Facts, Func, Root};
+use crate::sim::kind::Kind;
+use crate::sim::obj;
+
+impl Facts for Session {
+    fn object(&self, root: Root) -> Option<&Value> {
+        match root {
+            Root::Deploy => self.cluster.api.get(Kind::Deployment, "web").ok(),
+            Root::Rs => self.cluster.api.list(Kind::ReplicaSet).next(),
+            Root::NewRs => self.newest_rs(false),
+            Root::OldRs => {
+                let new = self.newest_rs(false).map(obj::name);
+                self.newest_rs(true).filter(|rs| Some(obj::name(rs)) != new)
+            }
+        }
+    }
+
+    fn call(&self, func: Func, args: &[CallArg]) -> Value {
+        let s = |i: usize| match args.get(i) {
+            Some(CallArg::Str(s)) => s.as_str(),
+            _ => "",
+        };
+        let count = |m: &HashMap<String, u64>, k: &str| json!(m.get(k).copied().unwrap_or(0));
+        match func {
+            Func::Pods => {
+                let pods = self.cluster.api.list_shared(Kind::Pod);
+                let n = match s(0) {
+                    "ready" => pods.filter(|p| p.pod().active && p.pod().ready).count(),
+                    "pending" => pods
+                        .filter(|p| p.pod().active && p.pod_phase() == Some("Pending"))
+                        .count(),
+                    "running" => pods
+                        .filter(|p| p.pod().active && p.pod_phase() == Some("Running"))
+                        .count(),
+                    "terminating" => pods.filter(|p| p.facts().deleting).count(),
+                    _ => pods.filter(|p| p.pod().active).count(),
+                };
+                json!(n)
+            }
+            Func::ReplicaSets => json!(self.cluster.api.count(Kind::ReplicaSet)),
+            Func::Events => json!(
+                self.cluster
+                    .api
+                    .list(Kind::Event)
+                    .filter(|e| e["reason"] == s(0))
+                    .map(|e| e["count"].as_i64().unwrap_or(1))
+                    .sum::<i64>()
+            ),
+            Func::Errors => count(&self.counters.errors, s(0)),
+            Func::Ran => count(&self.counters.ran, s(0)),
+            Func::Deleted => json!(self.counters.deleted_pods),
+            Func::Created => json!(self.cluster.replicasets.created),
+            Func::Changes | Func::Stable => {
+                let Some(CallArg::Value(op)) = args.first() else {
+                    return Value::Null;
+                };
+                let Some(t) = self.tracks.get(&op.to_string()) else {
+                    return json!(0);
+                };
+                if func == Func::Changes {
+                    return json!(t.changes);
+                }
+                let n = match args.get(1) {
+                    Some(CallArg::Num(n)) => *n as u64,
+                    _ => 0,
+                };
+                let now = self.cluster.now();
+                json!(now >= t.changed_at + n && now >= self.start + n)
+            }
+            Func::Managers => json!(self.field_owners(s(0)).len()),
+            Func::Owner => {
+                let owners = self.field_owners(s(0));
+                json!(if owners.len() == 1 {
+                    owners[0].clone()
+                } else {
+                    String::new()
+                })
+            }
+            Func::Controller => {
+                json!(Component::parse(s(0)).map_or("", |c| self.component_state(c)))
+            }
+            Func::Trigger => json!(match Component::parse(s(0))
+                .and_then(|c| self.cluster.trigger(c))
+            {
+                Some(Trigger::Level) => "level",
+                Some(Trigger::Edge) => "edge",
+                None => "",
+            }),
+            Func::Dropped => json!(self.cluster.dropped()),
+            Func::Forged => json!(self.counters.forged),
+            Func::Time => json!(self.cluster.now() - self.start),
+            Func::Deployments => json!(self.cluster.api.count(Kind::Deployment)),
+            Func::Orphans => {
+                let kind = if s(0) == "replicasets" {
+                    Kind::ReplicaSet
+                } else {
+                    Kind::Pod
+                };
+                json!(
+                    self.cluster
+                        .api
+                        .list(kind)
+                        .filter(|o| !obj::is_deleting(o) && obj::controller_uid(o).is_none())
+                        .count()
+                )
+            }
+            Func::Survivors => json!(
+                self.cluster
+                    .api
+                    .list_shared(Kind::Pod)
+                    .filter(|p| p.pod().active && self.survivors.contains(p.uid()))
+                    .count()
+            ),
+            Func::Annotated => json!(
+                self.cluster
+                    .api
+                    .list_shared(Kind::Pod)
+                    .filter(|p| {
+                        p.pod().active && p.meta("annotations").and_then(|a| a.get(s(0))).is_some()
+                    })
+                    .count()
+            ),
+        }
+    }
+}
