@@ -29,6 +29,9 @@ pub struct Cluster {
     /// The collector's last pass stopped at the rate limit with work left.
     gc_behind: bool,
     now: u64,
+    /// Where a watching kubectl command (`rollout status`) has read the watch log to:
+    /// the log is kept from there until it has read on.
+    pub kubectl_watch: Option<u64>,
 }
 
 impl Cluster {
@@ -41,6 +44,7 @@ impl Cluster {
             gc_client: RateLimit::default(),
             gc_behind: false,
             now: 0,
+            kubectl_watch: None,
         }
     }
 
@@ -104,7 +108,8 @@ impl Cluster {
             .informer
             .cursor()
             .min(self.replicasets.informer.cursor())
-            .min(self.kubelet.cursor());
+            .min(self.kubelet.cursor())
+            .min(self.kubectl_watch.unwrap_or(u64::MAX));
         self.api.compact(low);
     }
 

@@ -43,7 +43,7 @@ impl Outcome {
     }
     /// Looks again, for a command still watching, at the cluster one simulated second on
     /// (see [`super::wait`]).
-    pub fn resume(mut self, cluster: &Cluster) -> Outcome {
+    pub fn resume(mut self, cluster: &mut Cluster) -> Outcome {
         let Some(w) = self.wait.take() else {
             return self;
         };

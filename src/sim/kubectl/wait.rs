@@ -6,6 +6,7 @@
 
 use serde_json::Value;
 
+use crate::sim::api::EventType;
 use crate::sim::cluster::Cluster;
 use crate::sim::kind::Kind;
 use crate::sim::obj;
@@ -30,7 +31,8 @@ pub enum Wait {
         limit: u64,
         waited: u64,
     },
-    /// `rollout status`: a line whenever the state changes, until it is done.
+    /// `rollout status`: a line for the Deployment as listed, then one for each watch
+    /// event about it, until it is done (rollout_status.go, UntilWithSync).
     Rollout {
         name: String,
         watch: bool,
@@ -38,7 +40,8 @@ pub enum Wait {
         /// `--timeout` was given: running out is kubectl's own timeout error.
         bounded: bool,
         waited: u64,
-        last: String,
+        /// The watch log read so far; `None` before the first look (the list).
+        cursor: Option<u64>,
     },
 }
 
@@ -64,7 +67,7 @@ impl Wait {
             limit: timeout_ms.map_or(ROLLOUT_STATUS_CAP, |ms| ms / 1000),
             bounded: timeout_ms.is_some(),
             waited: 0,
-            last: String::new(),
+            cursor: None,
         }
     }
 }
@@ -81,7 +84,7 @@ pub struct Step {
 impl Wait {
     /// Looks at the cluster as it is now: prints what kubectl prints, and either
     /// finishes or waits one more second.
-    pub fn step(self, cluster: &Cluster) -> Step {
+    pub fn step(self, cluster: &mut Cluster) -> Step {
         let fail = |e: String| Step {
             err: Some(e),
             ..Step::default()
@@ -123,28 +126,50 @@ impl Wait {
                 limit,
                 bounded,
                 waited,
-                mut last,
+                cursor,
             } => {
-                let Ok(d) = cluster.api.get(Kind::Deployment, &name) else {
-                    // The watch sees the deletion and gives up.
-                    return fail("error: object has been deleted\n".into());
+                // The list first (one object), then the watch: each event about the
+                // Deployment, in order, each printed, repeats included, as kubectl does.
+                let objects: Vec<Option<Value>> = match cursor {
+                    None => vec![cluster.api.get(Kind::Deployment, &name).ok().cloned()],
+                    Some(seq) => cluster
+                        .api
+                        .events_since(seq)
+                        .filter(|e| e.kind == Kind::Deployment && e.object.name() == name)
+                        .map(|e| (e.event != EventType::Deleted).then(|| e.object.value().clone()))
+                        .collect(),
                 };
-                let (line, done) = status_line(d);
                 let mut out = String::new();
-                if line != last {
+                for d in objects {
+                    let Some(d) = d else {
+                        // The watch sees the deletion and gives up.
+                        cluster.kubectl_watch = None;
+                        return Step {
+                            out,
+                            err: Some("error: object has been deleted\n".into()),
+                            next: None,
+                        };
+                    };
+                    let (line, done) = status_line(&d);
                     if line.starts_with("error:") {
-                        return fail(line);
+                        cluster.kubectl_watch = None;
+                        return Step {
+                            out,
+                            err: Some(line),
+                            next: None,
+                        };
                     }
                     out.push_str(&line);
-                    last = line;
-                }
-                if done || !watch {
-                    return Step {
-                        out,
-                        ..Step::default()
-                    };
+                    if done || !watch {
+                        cluster.kubectl_watch = None;
+                        return Step {
+                            out,
+                            ..Step::default()
+                        };
+                    }
                 }
                 if waited >= limit {
+                    cluster.kubectl_watch = None;
                     return Step {
                         out,
                         err: Some(if bounded {
@@ -157,6 +182,8 @@ impl Wait {
                         next: None,
                     };
                 }
+                let seq = cluster.api.next_seq();
+                cluster.kubectl_watch = Some(seq);
                 Step {
                     out,
                     err: None,
@@ -166,7 +193,7 @@ impl Wait {
                         limit,
                         bounded,
                         waited: waited + 1,
-                        last,
+                        cursor: Some(seq),
                     }),
                 }
             }

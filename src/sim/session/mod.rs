@@ -364,7 +364,7 @@ impl Session {
                     // waited still counts.
                     while o.is_waiting() {
                         self.tick();
-                        o = o.resume(&self.cluster);
+                        o = o.resume(&mut self.cluster);
                     }
                     if let Some(r) = o.error {
                         *self
