@@ -356,10 +356,13 @@ mod tests {
             .delete(Kind::Deployment, "web", None, c.now())
             .unwrap();
         c.settle();
+        // Pods the collector has deleted: terminating, or already gone (nginx stops
+        // within a second of its stop signal).
         let deleting = |c: &Cluster| {
-            c.api
+            300 - c
+                .api
                 .list(Kind::Pod)
-                .filter(|p| obj::is_deleting(p))
+                .filter(|p| !obj::is_deleting(p))
                 .count()
         };
         // The ReplicaSet first, then its pods: 50 requests before the next tick.

@@ -198,18 +198,24 @@ mod tests {
         run(&mut s, &["kubectl delete deploy web"]);
         assert_eq!(count(&s, Kind::Deployment), 0);
         assert_eq!(count(&s, Kind::ReplicaSet), 0);
-        // Pods go gracefully: terminating now, gone after the 30 s grace period.
+        // Pods go gracefully: terminating now, gone once nginx has stopped.
         assert!(s.cluster.api.list(Kind::Pod).all(obj::is_deleting));
-        run(&mut s, &["tick 31"]);
+        run(&mut s, &["tick 2"]);
         assert_eq!(count(&s, Kind::Pod), 0);
     }
 
     #[test]
     fn foreground_keeps_the_owner_until_the_pods_are_gone() {
         let mut s = Session::new("ownership", 1).unwrap();
+        // Pods whose image ignores SIGTERM take their whole 30 s grace period.
         run(
             &mut s,
-            &["kubectl delete deploy web --cascade=foreground --wait=false"],
+            &[
+                "kubectl set image deploy/web app=example.com/app:ignores-sigterm",
+                "kubectl rollout status deploy/web",
+                "tick 40",
+                "kubectl delete deploy web --cascade=foreground --wait=false",
+            ],
         );
         let d = s.cluster.api.get(Kind::Deployment, "web").unwrap();
         assert!(obj::is_deleting(d) && has_finalizer(d, FOREGROUND));

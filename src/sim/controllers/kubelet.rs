@@ -1,5 +1,7 @@
 //! A kubelet stand-in: takes new pods from Pending to Running to Ready over simulated
-//! seconds, and removes deleted pods when their grace period ends (H1-H4). The demo has
+//! seconds, stops the containers of deleted pods (a second for images that exit on their
+//! stop signal, the whole grace period for one that ignores it) and then removes them
+//! (H1-H4). The demo has
 //! no nodes: every pod runs "somewhere" as soon as it exists.
 
 use std::collections::BTreeSet;
@@ -67,7 +69,7 @@ impl Kubelet {
         for p in api.list_shared(Kind::Pod) {
             let name = p.name().to_string();
             if p.facts().deleting {
-                self.track_terminating(name, deletion_due(p));
+                self.track_terminating(name, stop_due(p));
             } else if !p.pod().ready {
                 self.starting.insert(name);
             }
@@ -88,7 +90,7 @@ impl Kubelet {
                 }
                 _ if e.object.facts().deleting => {
                     self.starting.remove(name);
-                    self.track_terminating(name.to_string(), deletion_due(&e.object));
+                    self.track_terminating(name.to_string(), stop_due(&e.object));
                 }
                 EventType::Added => {
                     self.starting.insert(name.to_string());
@@ -141,9 +143,10 @@ impl Kubelet {
                 .meta("finalizers")
                 .and_then(Value::as_array)
                 .is_some_and(|a| !a.is_empty());
-            if deletion_due(&pod) > now_unix {
+            if stop_due(&pod) > now_unix {
                 continue;
             }
+            let killed = deletion_due(&pod) <= now_unix && ignores_sigterm(&pod);
             if !finalizers {
                 api.remove(Kind::Pod, &name);
                 self.untrack_terminating(&name);
@@ -153,7 +156,7 @@ impl Kubelet {
                 // the object, so that status is what stays. (Without one the pod is
                 // removed in the same step, where nobody can see the status.)
                 let mut next = pod.field("status").unwrap_or(&Value::Null).clone();
-                terminate(&mut next, now);
+                terminate(&mut next, now, killed);
                 let _ = api.store_pod_status(&pod, next);
             }
         }
@@ -426,6 +429,39 @@ impl Default for Kubelet {
     }
 }
 
+/// Images whose reference contains this ignore their stop signal
+/// (`example.com/app:ignores-sigterm`): the kubelet kills them when the grace period ends.
+pub const IGNORES_SIGTERM: &str = "ignores-sigterm";
+
+/// Whether one of the pod's containers ignores its stop signal.
+fn ignores_sigterm(pod: &Stored) -> bool {
+    pod.field("spec")
+        .and_then(|s| s.get("containers"))
+        .and_then(Value::as_array)
+        .is_some_and(|cs| {
+            cs.iter().any(|c| {
+                c["image"]
+                    .as_str()
+                    .is_some_and(|i| i.contains(IGNORES_SIGTERM))
+            })
+        })
+}
+
+/// The Unix second a terminating pod's containers have all stopped (H4): the kubelet
+/// sends each its stop signal when the pod is deleted, and nginx, like most images, exits
+/// within the second; one that ignores the signal is killed when the grace period ends.
+fn stop_due(pod: &Stored) -> i64 {
+    let due = deletion_due(pod);
+    let grace = pod
+        .meta("deletionGracePeriodSeconds")
+        .and_then(Value::as_i64)
+        .unwrap_or(0);
+    if grace <= 1 || ignores_sigterm(pod) {
+        return due;
+    }
+    due - grace + 1
+}
+
 /// The Unix second a terminating pod's grace period ends.
 fn deletion_due(pod: &Stored) -> i64 {
     pod.meta("deletionTimestamp")
@@ -548,12 +584,18 @@ fn pull_events(api: &mut ApiServer, pod: &Stored, after: &Value, now: u64) {
     }
 }
 
-/// The status of a pod whose containers were killed at the end of its grace period: they
-/// ignored SIGTERM (the demo's pods take their whole grace period), so SIGKILL's exit code
-/// 137 and phase Failed; Ready and ContainersReady False with the kubelet's PodCompleted.
-fn terminate(status: &mut Value, now: u64) {
+/// The status of a deleted pod whose containers stopped: exit code 0 and phase Succeeded
+/// when they exited on their stop signal, SIGKILL's 137 and Failed when they were `killed`
+/// at the end of the grace period; Ready and ContainersReady False with the kubelet's
+/// PodCompleted.
+fn terminate(status: &mut Value, now: u64, killed: bool) {
     let ts = Value::String(rfc3339(now));
-    status["phase"] = json!("Failed");
+    let (phase, code, reason) = if killed {
+        ("Failed", 137, "Error")
+    } else {
+        ("Succeeded", 0, "Completed")
+    };
+    status["phase"] = json!(phase);
     set_condition(status, "PodReadyToStartContainers", false, &ts);
     for t in ["ContainersReady", "Ready"] {
         set_condition(status, t, false, &ts);
@@ -568,9 +610,9 @@ fn terminate(status: &mut Value, now: u64) {
         for c in cs {
             let started = c["state"]["running"]["startedAt"].clone();
             let mut terminated = obj::object([
-                ("exitCode", Value::from(137)),
+                ("exitCode", Value::from(code)),
                 ("finishedAt", ts.clone()),
-                ("reason", Value::from("Error")),
+                ("reason", Value::from(reason)),
                 ("startedAt", started),
             ]);
             if let Some(id) = c.get("containerID") {

@@ -27,7 +27,16 @@ fn foreground_delete_returns_once_the_dependents_are_gone() {
         ),
         (0, 0, 0)
     );
-    // The pods took their 30 s grace period; the command blocked that long.
+    // nginx stops within a second of its stop signal; the command blocked that long.
+    assert!(s.now() > t0 && s.now() <= t0 + 2, "{}", s.now() - t0);
+    // Pods whose image ignores SIGTERM are killed at the end of their 30 s grace period.
+    let mut s = Session::new("ownership", 1).unwrap();
+    s.run_line("kubectl set image deploy/web app=example.com/app:ignores-sigterm");
+    s.run_line("kubectl rollout status deploy/web");
+    s.run_line("tick 40");
+    let t0 = s.now();
+    s.run_line("kubectl delete deploy web --cascade=foreground");
+    assert_eq!(count(&s, Kind::Pod), 0);
     assert!(s.now() >= t0 + 30 && s.now() <= t0 + 32, "{}", s.now() - t0);
 }
 

@@ -362,6 +362,10 @@ impl Session {
                     // While kubectl watches, the whole demo moves on: writers run and
                     // goals are checked each second, so a state that held only while it
                     // waited still counts.
+                    if o.is_waiting() {
+                        // The state the command left, before the first second passes.
+                        self.observe();
+                    }
                     while o.is_waiting() {
                         self.tick();
                         o = o.resume(&mut self.cluster);
