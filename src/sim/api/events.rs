@@ -70,6 +70,7 @@ impl ApiServer {
             reason,
             message,
             component,
+            field_path,
         } = note;
         let involved_name = involved.name();
         let incoming = Incoming {
@@ -148,6 +149,10 @@ impl ApiServer {
             "source": {"component": component},
             "type": type_,
         });
+        let mut event = event;
+        if let Some(path) = field_path {
+            event["involvedObject"]["fieldPath"] = json!(path);
+        }
         self.objects.entry(Kind::Event).or_default().insert(
             &name,
             Arc::new(Stored::interned(Kind::Event, event, &mut self.labels)),

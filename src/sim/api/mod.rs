@@ -53,6 +53,9 @@ pub struct Note<'a> {
     pub reason: &'a str,
     pub message: &'a str,
     pub component: &'a str,
+    /// The part of the object the event is about: the kubelet's events name a container
+    /// (`spec.containers{app}`), shown under SUBOBJECT.
+    pub field_path: Option<&'a str>,
 }
 
 /// The object an Event is about.

@@ -572,12 +572,14 @@ fn pull_events(api: &mut ApiServer, pod: &Stored, after: &Value, now: u64) {
             ],
             _ => continue,
         };
+        let field_path = format!("spec.containers{{{name}}}");
         for (type_, reason, message) in &notes {
             let note = Note {
                 type_,
                 reason,
                 message,
                 component: COMPONENT,
+                field_path: Some(&field_path),
             };
             api.record_event(pod, Kind::Pod, note, now);
         }

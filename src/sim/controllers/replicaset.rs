@@ -618,6 +618,7 @@ impl ReplicaSetController {
                 reason: "SuccessfulCreate",
                 message: &msg,
                 component: COMPONENT,
+                field_path: None,
             },
             now,
         );
@@ -635,6 +636,7 @@ impl ReplicaSetController {
                     reason: "SuccessfulDelete",
                     message: &msg,
                     component: COMPONENT,
+                    field_path: None,
                 },
                 now,
             );

@@ -27,6 +27,7 @@ fn scaling_event(api: &mut ApiServer, d: &Value, msg: &str, now: u64) {
         reason: "ScalingReplicaSet",
         message: msg,
         component: COMPONENT,
+        field_path: None,
     };
     api.record_event(d, Kind::Deployment, note, now);
 }
@@ -133,6 +134,7 @@ impl DeploymentController {
                         reason: "ReplicaSetCreateError",
                         message: &msg,
                         component: COMPONENT,
+                        field_path: None,
                     },
                     now,
                 );
