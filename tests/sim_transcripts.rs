@@ -94,3 +94,33 @@ fn same_seed_same_bytes_different_seed_different_names() {
     assert_eq!(run(7), run(7));
     assert_ne!(run(7), run(8));
 }
+
+/// What `help` says the demo simplifies is what the README's "What the demo simplifies"
+/// says: each simplification the help names is in that paragraph too.
+#[test]
+fn the_readme_names_every_simplification_help_names() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let start = readme
+        .find("**What the demo simplifies")
+        .expect("the README's simplifications paragraph");
+    let section = &readme[start..];
+    let section = section[..section.find("\n\n").unwrap_or(section.len())].replace('\n', " ");
+    let help = kubedrill::sim::directive::HELP.replace('\n', " ");
+    for phrase in [
+        "one namespace",
+        "no scheduler",
+        "managedFields",
+        "rate limit",
+        "nonexistent",
+        "ignores-sigterm",
+        "Pulling",
+        "10 simulated minutes",
+    ] {
+        assert!(help.contains(phrase), "help lacks {phrase:?}");
+        assert!(
+            section.contains(phrase),
+            "the README's simplifications lack {phrase:?}"
+        );
+    }
+}
