@@ -324,12 +324,18 @@ fn strategy(errs: &mut Vec<String>, s: &Value) {
                 match &r[f] {
                     Value::Number(_) => nonnegative(errs, &field, v),
                     Value::String(s) => {
+                        // field.Error prints a value that is no Stringer with %#v, and
+                        // IntOrString's String() has a pointer receiver.
+                        let shown = format!(
+                            "intstr.IntOrString{{Type:1, IntVal:0, StrVal:{}}}",
+                            crate::sim::output::go_quote(s)
+                        );
                         let digits = s.strip_suffix('%').unwrap_or("");
                         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-                            errs.push(format!("{field}: Invalid value: {s}: {PERCENT_RULE}"));
+                            errs.push(format!("{field}: Invalid value: {shown}: {PERCENT_RULE}"));
                         } else if f == "maxUnavailable" && v.is_none_or(|p| p > 100) {
                             errs.push(format!(
-                                "{field}: Invalid value: {s}: must not be greater than 100%"
+                                "{field}: Invalid value: {shown}: must not be greater than 100%"
                             ));
                         }
                     }

@@ -5,11 +5,13 @@
 //! line folding at 80 columns, key order).
 
 pub(crate) mod go_number;
+mod go_string;
 mod json;
 mod manifest;
 mod yaml;
 mod yaml_scalar;
 
+pub use go_string::go_quote;
 pub use json::{to_json, to_json_compact};
 pub use manifest::{ManifestError, parse_manifest};
 pub use yaml::to_yaml;
