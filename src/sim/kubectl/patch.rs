@@ -35,6 +35,14 @@ pub(super) fn patch_cmd(
         PatchType::Strategic => merge::strategic_merge_patch(&cur, &parsed),
         PatchType::Json => match merge::json_patch(&cur, &parsed) {
             Ok(v) => v,
+            // A patch that does not apply: patch.go answers with a generic 422, whose one
+            // cause (no field) kubectl prints after "The request is invalid: ".
+            Err(
+                e @ (merge::PatchError::TestFailed { .. } | merge::PatchError::PathNotFound { .. }),
+            ) => {
+                let message = format!("The request is invalid: : {}", e.library_message());
+                return Outcome::default().api(&crate::sim::api::ApiError::invalid(message), None);
+            }
             Err(e) => {
                 return Outcome::default().err(format!("Error from server (BadRequest): {e}\n"));
             }

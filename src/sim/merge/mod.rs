@@ -17,9 +17,39 @@ pub enum PatchError {
     #[error("operation {index}: invalid JSON pointer {pointer:?}")]
     InvalidPointer { index: usize, pointer: String },
     #[error("operation {index}: path {pointer:?} does not exist")]
-    PathNotFound { index: usize, pointer: String },
+    PathNotFound {
+        index: usize,
+        op: String,
+        pointer: String,
+    },
     #[error("operation {index}: test failed at {pointer:?}")]
     TestFailed { index: usize, pointer: String },
+}
+
+impl PatchError {
+    /// What evanphx/json-patch v4, which the API server applies JSON patches with, says
+    /// for this failure (its words for the common cases; ours otherwise).
+    pub fn library_message(&self) -> String {
+        match self {
+            PatchError::TestFailed { pointer, .. } => {
+                format!("testing value {pointer} failed: test failed")
+            }
+            PatchError::PathNotFound { op, pointer, .. } => match op.as_str() {
+                "add" => format!(
+                    "add operation does not apply: doc is missing path: {pointer:?}: missing value"
+                ),
+                "replace" => format!(
+                    "replace operation does not apply: doc is missing path: {pointer}: missing value"
+                ),
+                "remove" => format!(
+                    "error in remove for path: '{pointer}': Unable to remove nonexistent key: {}: missing value",
+                    pointer.rsplit('/').next().unwrap_or("")
+                ),
+                _ => self.to_string(),
+            },
+            _ => self.to_string(),
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -186,6 +216,7 @@ fn apply_op(doc: &mut Value, index: usize, op: &Value) -> Result<(), PatchError>
     };
     let not_found = |pointer: &str| PatchError::PathNotFound {
         index,
+        op: name.to_string(),
         pointer: pointer.to_string(),
     };
     let (path_raw, path) = pointer_field("path")?;

@@ -75,6 +75,7 @@ fn json_patch_errors_are_atomic_and_named() {
         json_patch(&doc, &json!([{"op": "remove", "path": "/spec/paused"}])),
         Err(PatchError::PathNotFound {
             index: 0,
+            op: "remove".into(),
             pointer: "/spec/paused".into()
         })
     );
