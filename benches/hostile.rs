@@ -1,10 +1,32 @@
 //! Costs that hostile input once made quadratic or unbounded (issue 28), measured at two or
 //! three sizes so a return to superlinear shows: a large `[keys]` table, deep jsonpath and
-//! manifests (refused in one pass), and writes between two ticks (still superlinear: every
-//! version waits in the watch log until the informers read it at the next tick).
+//! manifests (refused in one pass), a pasted text into the demo's command line and its
+//! editor, and writes between two ticks (still superlinear: every version waits in the
+//! watch log until the informers read it at the next tick).
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use kubedrill::sim::session::Session;
+use kubedrill::tui::{App, Msg};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// The app on the demo of a shipped question, with its command line (`:`) or its editor
+/// (`e`) open.
+fn demo_app(open: char) -> App {
+    let loaded = kubedrill::content::load(
+        kubedrill::content::shipped_sources(),
+        vec![],
+        &kubedrill::sim::catalog::SimCatalog,
+    );
+    let mut app = App::new(loaded, kubedrill::tui::Settings::default());
+    app.update(Msg::Resize(120, 40));
+    app.open_card("spec-vs-status");
+    app.open_demo("spec-vs-status", &[]).expect("demo");
+    app.update(Msg::Key(KeyEvent::new(
+        KeyCode::Char(open),
+        KeyModifiers::NONE,
+    )));
+    app
+}
 
 fn keys_table(n: usize) -> String {
     let mut t = String::from("[keys]\n");
@@ -39,6 +61,21 @@ fn bench(c: &mut Criterion) {
         g.bench_with_input(BenchmarkId::new("manifest_depth", n), &manifest, |b, m| {
             b.iter(|| std::hint::black_box(kubedrill::sim::output::parse_manifest(m).is_err()))
         });
+    }
+    for kib in [256usize, 1024] {
+        let text = "kubectl get pods -o wide\n".repeat(kib * 1024 / 24);
+        for (name, open) in [("paste_command_line", ':'), ("paste_editor", 'e')] {
+            g.bench_with_input(BenchmarkId::new(name, kib), &text, |b, text| {
+                b.iter_batched(
+                    || demo_app(open),
+                    |mut app| {
+                        app.update(Msg::Paste(text.clone()));
+                        std::hint::black_box(app.should_quit())
+                    },
+                    criterion::BatchSize::LargeInput,
+                )
+            });
+        }
     }
     for n in [250usize, 500, 1_000] {
         let lines: Vec<String> = (0..n)
