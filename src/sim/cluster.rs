@@ -103,6 +103,9 @@ impl Cluster {
                 break;
             }
         }
+        // The kubelet's watch reads on too, so the log is kept only as far back as someone
+        // still has to read: many writes between two seconds no longer pile up versions.
+        self.kubelet.watch(&self.api);
         let low = self
             .deployments
             .informer

@@ -77,6 +77,16 @@ impl Kubelet {
         self.cursor = api.next_seq();
     }
 
+    /// Reads the pod events written since it last looked, as its watch delivers them; a
+    /// crashed kubelet misses them (it relists when restarted).
+    pub fn watch(&mut self, api: &ApiServer) {
+        if self.state == RunState::Crashed {
+            self.cursor = api.next_seq();
+        } else {
+            self.observe(api);
+        }
+    }
+
     fn observe(&mut self, api: &ApiServer) {
         for e in api.events_since(self.cursor) {
             if e.kind != Kind::Pod {

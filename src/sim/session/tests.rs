@@ -158,3 +158,14 @@ fn reset_keeps_what_met_each_challenge_and_the_replay_skips_it() {
     assert_eq!((s.met(), s.met_by()), (&[true][..], &[met][..]));
     assert!(!s.export_script().contains("reset"));
 }
+
+#[test]
+fn writes_between_two_seconds_do_not_pile_up_in_the_watch_log() {
+    let mut s = Session::new("spec-status", 1).unwrap();
+    for i in 0..300 {
+        s.run_line(&format!("kubectl label deploy web l{i}=x"));
+    }
+    // Every watcher (the controllers' informers, the kubelet) has read them: none is kept.
+    let kept = s.cluster.api.events_since(0).count();
+    assert!(kept < 10, "{kept} watch events kept");
+}
