@@ -455,16 +455,7 @@ pub(super) fn rollout(rest: &[String]) -> Result<Command, UsageError> {
 }
 
 /// A label value's rule (IsValidLabelValue), with its message.
-pub(super) const LABEL_VALUE_RULE: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
-
-pub(super) fn valid_label_value(v: &str) -> bool {
-    let ok = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
-    v.is_empty()
-        || (v.len() <= 63
-            && v.chars().all(ok)
-            && v.starts_with(|c: char| c.is_ascii_alphanumeric())
-            && v.ends_with(|c: char| c.is_ascii_alphanumeric()))
-}
+pub(super) use crate::sim::validation::{LABEL_VALUE_RULE, valid_label_value};
 
 pub(super) fn label(verb: &str, rest: &[String]) -> Result<Command, UsageError> {
     let f = parse_flags(

@@ -5,6 +5,10 @@
 
 use serde_json::Value;
 
+mod meta;
+
+pub use meta::{LABEL_VALUE_RULE, valid_label_value};
+
 use super::kind::Kind;
 use super::obj;
 use super::quantity::Quantity;
@@ -95,6 +99,16 @@ pub fn spec(kind: Kind, o: &Value, old: Option<&Value>) -> Result<(), ApiError> 
     quantities(kind, o)?;
     if kind == Kind::Pod {
         let mut errs = Vec::new();
+        meta::labels(
+            &mut errs,
+            "metadata.labels",
+            obj::path(o, &["metadata", "labels"]),
+        );
+        meta::annotations(
+            &mut errs,
+            "metadata.annotations",
+            obj::path(o, &["metadata", "annotations"]),
+        );
         pod_resources(&mut errs, "spec", &o["spec"]);
         return invalid(kind, o, errs);
     }
@@ -104,6 +118,17 @@ pub fn spec(kind: Kind, o: &Value, old: Option<&Value>) -> Result<(), ApiError> 
     let spec = &o["spec"];
     decodes(kind, spec)?;
     let mut errs = Vec::new();
+    // ValidateObjectMeta comes first.
+    meta::labels(
+        &mut errs,
+        "metadata.labels",
+        obj::path(o, &["metadata", "labels"]),
+    );
+    meta::annotations(
+        &mut errs,
+        "metadata.annotations",
+        obj::path(o, &["metadata", "annotations"]),
+    );
     nonnegative(&mut errs, "spec.replicas", spec["replicas"].as_i64());
     let selector = spec.get("selector").filter(|s| !s.is_null());
     let template_labels = obj::path(spec, &["template", "metadata", "labels"]);
@@ -133,6 +158,13 @@ pub fn spec(kind: Kind, o: &Value, old: Option<&Value>) -> Result<(), ApiError> 
             }
         }
     }
+    // ValidatePodTemplateSpec names the template's metadata fields without `metadata`.
+    meta::labels(&mut errs, "spec.template.labels", template_labels);
+    meta::annotations(
+        &mut errs,
+        "spec.template.annotations",
+        obj::path(spec, &["template", "metadata", "annotations"]),
+    );
     match spec["template"]["spec"]["containers"].as_array() {
         Some(cs) if !cs.is_empty() => {
             for (i, c) in cs.iter().enumerate() {
@@ -148,6 +180,16 @@ pub fn spec(kind: Kind, o: &Value, old: Option<&Value>) -> Result<(), ApiError> 
         _ => errs.push("spec.template.spec.containers: Required value".into()),
     }
     pod_resources(&mut errs, "spec.template.spec", &spec["template"]["spec"]);
+    // ValidatePodTemplateSpecForReplicaSet: a ReplicaSet's pods always restart.
+    if let Some(policy) = spec["template"]["spec"]["restartPolicy"]
+        .as_str()
+        .filter(|p| *p != "Always")
+    {
+        errs.push(format!(
+            "spec.template.spec.restartPolicy: Unsupported value: {}: supported values: \"Always\"",
+            crate::sim::output::go_quote(policy)
+        ));
+    }
     if kind == Kind::Deployment {
         strategy(&mut errs, &spec["strategy"]);
     }
