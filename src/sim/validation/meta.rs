@@ -83,6 +83,16 @@ pub fn qualified_name(value: &str) -> Vec<String> {
     errs
 }
 
+/// ValidateObjectMeta's label and annotation checks of an object's own metadata.
+pub fn object_meta(errs: &mut Vec<String>, o: &Value) {
+    labels(errs, "metadata.labels", o.pointer("/metadata/labels"));
+    annotations(
+        errs,
+        "metadata.annotations",
+        o.pointer("/metadata/annotations"),
+    );
+}
+
 /// ValidateLabels at `path`: each key a qualified name, each value a label value (Go walks
 /// the map in random order; the demo goes by key).
 pub fn labels(errs: &mut Vec<String>, path: &str, labels: Option<&Value>) {

@@ -99,16 +99,7 @@ pub fn spec(kind: Kind, o: &Value, old: Option<&Value>) -> Result<(), ApiError> 
     quantities(kind, o)?;
     if kind == Kind::Pod {
         let mut errs = Vec::new();
-        meta::labels(
-            &mut errs,
-            "metadata.labels",
-            obj::path(o, &["metadata", "labels"]),
-        );
-        meta::annotations(
-            &mut errs,
-            "metadata.annotations",
-            obj::path(o, &["metadata", "annotations"]),
-        );
+        meta::object_meta(&mut errs, o);
         pod_resources(&mut errs, "spec", &o["spec"]);
         return invalid(kind, o, errs);
     }
@@ -119,16 +110,7 @@ pub fn spec(kind: Kind, o: &Value, old: Option<&Value>) -> Result<(), ApiError> 
     decodes(kind, spec)?;
     let mut errs = Vec::new();
     // ValidateObjectMeta comes first.
-    meta::labels(
-        &mut errs,
-        "metadata.labels",
-        obj::path(o, &["metadata", "labels"]),
-    );
-    meta::annotations(
-        &mut errs,
-        "metadata.annotations",
-        obj::path(o, &["metadata", "annotations"]),
-    );
+    meta::object_meta(&mut errs, o);
     nonnegative(&mut errs, "spec.replicas", spec["replicas"].as_i64());
     let selector = spec.get("selector").filter(|s| !s.is_null());
     let template_labels = obj::path(spec, &["template", "metadata", "labels"]);

@@ -199,33 +199,20 @@ fn split_replica_sets<'a>(deploy: &Value, rss: &'a [Value]) -> (Vec<&'a Value>, 
             })
         })
         .collect();
-    let mut matching: Vec<&Value> = owned
+    // FindNewReplicaSet sorts the list in place by creation time (ReplicaSetsByCreation-
+    // Timestamp) and takes the oldest that matches the template; FindOldReplicaSets, which
+    // reads the list next, lists the rest oldest first.
+    let mut owned = owned;
+    owned.sort_by_cached_key(|v| {
+        (
+            time::parse_rfc3339(str_at(v, &["metadata", "creationTimestamp"])).unwrap_or(0),
+            str_at(v, &["metadata", "name"]).to_string(),
+        )
+    });
+    let new = owned
         .iter()
         .copied()
-        .filter(|rs| matches_template(deploy, rs))
-        .collect();
-    matching.sort_by(|a, b| {
-        let key = |v: &Value| {
-            (
-                time::parse_rfc3339(str_at(v, &["metadata", "creationTimestamp"])).unwrap_or(0),
-                str_at(v, &["metadata", "name"]).to_string(),
-            )
-        };
-        key(a).cmp(&key(b))
-    });
-    let new = matching.first().copied();
-    // FindNewReplicaSet sorts the list in place by creation time (ReplicaSetsByCreation-
-    // Timestamp), so FindOldReplicaSets, which reads it next, lists the oldest first.
-    let mut owned = owned;
-    owned.sort_by(|a, b| {
-        let key = |v: &Value| {
-            (
-                time::parse_rfc3339(str_at(v, &["metadata", "creationTimestamp"])).unwrap_or(0),
-                str_at(v, &["metadata", "name"]).to_string(),
-            )
-        };
-        key(a).cmp(&key(b))
-    });
+        .find(|rs| matches_template(deploy, rs));
     let old = owned
         .into_iter()
         .filter(|rs| !new.is_some_and(|n| std::ptr::eq(n, *rs)))
