@@ -1,6 +1,7 @@
 //! Invariants of the simulator under random command streams (proptest): observedGeneration
 //! never exceeds generation, resourceVersion only grows, generation moves only with spec or
-//! annotation changes, and with controllers running the cluster converges, also when their
+//! annotation changes, no object holds a field its Kubernetes type lacks, and with
+//! controllers running the cluster converges, also when their
 //! client rate limit holds syncs across ticks.
 
 use kubedrill::sim::kind::Kind;
@@ -57,6 +58,17 @@ fn check(lines: &[String], seed: u64) -> Result<(), TestCaseError> {
             "observedGeneration {og} > generation {} after `{l}`",
             g(&after)
         );
+        // The simulator stores only fields the Kubernetes types declare.
+        for kind in [Kind::Deployment, Kind::ReplicaSet, Kind::Pod] {
+            for o in s.cluster.api.list(kind) {
+                let extra = kubedrill::sim::schema::unknown(kind, o);
+                prop_assert!(
+                    extra.is_empty(),
+                    "{kind:?} {} holds undeclared fields {extra:?} after `{l}`",
+                    obj::name(o)
+                );
+            }
+        }
         let now_rv = s.cluster.api.resource_version();
         prop_assert!(now_rv >= rv, "resourceVersion went back after `{l}`");
         rv = now_rv;

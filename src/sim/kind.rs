@@ -65,6 +65,14 @@ impl Kind {
         }
     }
 
+    /// The group/version the demo serves the kind at.
+    pub fn api_version(self) -> &'static str {
+        match self {
+            Kind::Deployment | Kind::ReplicaSet => "apps/v1",
+            Kind::Pod | Kind::Event => "v1",
+        }
+    }
+
     pub fn from_kind_name(kind: &str) -> Option<Kind> {
         [Kind::Deployment, Kind::ReplicaSet, Kind::Pod, Kind::Event]
             .into_iter()

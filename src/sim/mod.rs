@@ -27,6 +27,7 @@ pub mod quantity;
 pub mod recorder;
 pub mod rng;
 pub mod scenario;
+pub mod schema;
 pub mod session;
 pub mod shell;
 pub mod status;

@@ -84,6 +84,32 @@ spec:
   replicas: 5
 ";
 
+/// `web.yaml` with two misspelt fields (`replica`, `imagePullpolicy`): kubectl's strict field
+/// validation refuses it; `--validate=warn` drops them with a warning each.
+const WEB_TYPO_YAML: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels:
+    app: web
+spec:
+  replica: 4
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: app
+        image: nginx:1.27
+        imagePullpolicy: Always
+        ports:
+        - containerPort: 80
+";
+
 pub const SCENARIOS: &[Scenario] = &[
     Scenario {
         id: "spec-status",
@@ -102,11 +128,12 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario {
         id: "apply-semantics",
         title: "create vs replace vs apply",
-        summary: "Create twice (AlreadyExists); replace with a manifest missing replicas; client-side apply and its last-applied annotation; server-side apply, managedFields and a conflict.",
+        summary: "Create twice (AlreadyExists); replace with a manifest missing replicas; client-side apply and its last-applied annotation; server-side apply, managedFields and a conflict; a manifest with misspelt fields, refused by strict field validation or dropped with a warning.",
         files: &[
             ("web.yaml", WEB_YAML),
             ("web-minimal.yaml", WEB_MINIMAL_YAML),
             ("web-scaled.yaml", WEB_SCALED_YAML),
+            ("web-typo.yaml", WEB_TYPO_YAML),
         ],
         origin: Origin::Created,
     },

@@ -7,13 +7,17 @@ Serves the objects of one JSON file (as `kubedrill sim` prints them with
     fake_apiserver.py OBJECTS.json --port-file FILE [--base-file FILE] [--log FILE]
 
 OBJECTS.json is {"simNow": "2025-01-06T10:01:05Z", "deployments": [...],
-"replicasets": [...], "pods": [...], "events": [...]} (each list may be absent).
+"replicasets": [...], "pods": [...], "events": [...]} (each list may be absent), and
+optionally "reply": {"code": 400, "body": {...}, "warnings": ["..."]}, the answer to
+every write (POST, PUT, PATCH, DELETE; without it writes get a 405). With --log, the
+body of each write is logged too.
 
 What it serves (namespace `default` only; stdlib only):
   * legacy discovery: /api, /apis, /api/v1, /apis/apps/v1, /version (aggregated
     discovery is answered with the legacy documents, which kubectl accepts);
-    everything else (openapi included) is a 404 Status, which kubectl get/describe
-    never need.
+    /openapi/v3 with a document per group-version that declares only PATCH's
+    fieldValidation parameter; everything else (openapi v2 included) is a 404 Status,
+    which kubectl get/describe never need.
   * GET of lists and single objects of pods, events, deployments, replicasets, with
     labelSelector (=, ==, !=, in, notin, exists, !key) and fieldSelector (=, ==, !=
     on dotted paths such as involvedObject.name) on lists.
@@ -439,7 +443,24 @@ def status_doc(code, reason, message, details=None):
     return d
 
 
-def make_handler(store, tables, log, port_holder, resource_version):
+def openapi_v3(prefix):
+    """Just enough of an OpenAPI v3 group-version document for kubectl to learn that PATCH
+    takes `fieldValidation` (cli-runtime query_param_verifier_v3.go), so it leaves field
+    validation to the server as it does with a real one. No schemas: kubectl apply then
+    computes its patches from its built-in types."""
+    paths = {}
+    for plural, (group, version, kind, _, _) in RESOURCES.items():
+        if ("/apis/" + group + "/" + version if group else "/api/" + version) != prefix:
+            continue
+        paths["%s/namespaces/{namespace}/%s/{name}" % (prefix, plural)] = {"patch": {
+            "x-kubernetes-group-version-kind": {"group": group, "version": version, "kind": kind},
+            "parameters": [{"name": "fieldValidation", "in": "query", "schema": {"type": "string"}}],
+            "responses": {}}}
+    return {"openapi": "3.0.0", "info": {"title": "Kubernetes", "version": "v1.32.4"},
+            "paths": paths}
+
+
+def make_handler(store, tables, log, port_holder, resource_version, reply):
     class H(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -498,6 +519,12 @@ def make_handler(store, tables, log, port_holder, resource_version):
                     res.append(r)
                 return self.send_json(200, {"kind": "APIResourceList", "apiVersion": "v1",
                                             "groupVersion": gv, "resources": res})
+            if path == "/openapi/v3":
+                return self.send_json(200, {"paths": {
+                    gv: {"serverRelativeURL": "/openapi/v3/%s?hash=0" % gv}
+                    for gv in ("api/v1", "apis/apps/v1")}})
+            if path in ("/openapi/v3/api/v1", "/openapi/v3/apis/apps/v1"):
+                return self.send_json(200, openapi_v3(path[len("/openapi/v3"):]))
             m = re.match(r"^/(?:api/v1|apis/apps/v1)/namespaces/([^/]+)/([^/]+)(?:/([^/]+))?$", path)
             if not m:
                 return self.not_found()
@@ -541,7 +568,25 @@ def make_handler(store, tables, log, port_holder, resource_version):
                 "items": items})
 
         def do_POST(self):
-            self.send_json(405, status_doc(405, "MethodNotAllowed", "this fake server is read-only"))
+            # Writes are answered with the OBJECTS.json's "reply", when it has one: what the
+            # simulator's API server answered, so real kubectl renders that answer.
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length) if length else b""
+            if log:
+                log.write("    Body: %s\n" % body.decode("utf-8", "replace"))
+                log.flush()
+            if not reply:
+                return self.send_json(405, status_doc(405, "MethodNotAllowed",
+                                                      "this fake server is read-only"))
+            data = json.dumps(reply["body"]).encode()
+            self.send_response(reply["code"])
+            for w in reply.get("warnings") or []:
+                # apiserver's warning recorder: code 299, agent "-", the text quoted.
+                self.send_header("Warning", '299 - "%s"' % w.replace("\\", "\\\\").replace('"', '\\"'))
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
 
         do_PUT = do_PATCH = do_DELETE = do_POST
 
@@ -578,7 +623,7 @@ def main():
     log = open(args.log, "a") if args.log else None
     port_holder = [0]
     server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(
-        store, Tables(sim_now), log, port_holder, rv))
+        store, Tables(sim_now), log, port_holder, rv, doc.get("reply")))
     server.daemon_threads = True
     port_holder[0] = server.server_address[1]
 

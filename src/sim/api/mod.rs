@@ -4,6 +4,7 @@
 //! event log in `events`.
 
 mod create;
+pub mod decode;
 mod delete;
 mod events;
 mod update;

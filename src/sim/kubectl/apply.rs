@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 
 use super::cmdutil::{Outcome, each_object, strip_server_fields};
 use super::ssa::Failure;
+use crate::sim::api::decode::{FieldValidation, decode_body, decode_patched};
 use crate::sim::api::precondition;
 use crate::sim::cluster::Cluster;
 use crate::sim::kind::Kind;
@@ -17,6 +18,7 @@ pub fn apply(
     cluster: &mut Cluster,
     file: &str,
     objs: Vec<Value>,
+    validate: FieldValidation,
     server_side: bool,
     field_manager: Option<&str>,
     force: bool,
@@ -37,7 +39,7 @@ pub fn apply(
         } else {
             // kubectl warns before it sends the patch, so the warning precedes the result.
             let mut warnings = String::new();
-            let r = client_side(cluster, kind, config, &mut warnings);
+            let r = client_side(cluster, kind, config, validate, &mut warnings);
             if !warnings.is_empty() {
                 o = o.warn(warnings);
             }
@@ -68,6 +70,7 @@ fn client_side(
     cluster: &mut Cluster,
     kind: Kind,
     config: Value,
+    validate: FieldValidation,
     warnings: &mut String,
 ) -> Result<&'static str, Failure> {
     let name = obj::name(&config).to_string();
@@ -80,6 +83,9 @@ fn client_side(
     let annotated = with_last_applied(&config);
     let Ok(live) = cluster.api.get(kind, &name).cloned() else {
         let now = cluster.now();
+        let mut annotated = annotated;
+        let w = decode_body(kind, &mut annotated, validate).map_err(Failure::Api)?;
+        warnings.extend(w.iter().map(|w| format!("Warning: {w}\n")));
         return cluster
             .api
             .create(kind, annotated, now)
@@ -99,7 +105,11 @@ fn client_side(
     if patch.as_object().is_some_and(|m| m.is_empty()) {
         return Ok("unchanged");
     }
-    let next = strategic_merge_patch(&live, &patch);
+    let mut next = strategic_merge_patch(&live, &patch);
+    match decode_patched(kind, &mut next, &patch, validate) {
+        Ok(w) => warnings.extend(w.iter().map(|w| format!("Warning: {w}\n"))),
+        Err(e) => return Err(Failure::Patch(e, patch.to_string())),
+    }
     // A6: a resourceVersion in the file lands in the patch when it differs from live and is
     // then a precondition. kubectl re-reads and retries a conflict five times, which cannot
     // help: the file's version stays stale.

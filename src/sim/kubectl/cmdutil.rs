@@ -85,6 +85,16 @@ impl Outcome {
         self.failed = true;
         self
     }
+    /// Warnings the API server sent with its answer, which client-go's warning handler
+    /// prints to stderr as `Warning: ...` as the response arrives.
+    pub(super) fn server_warnings(self, warnings: Vec<String>) -> Self {
+        if warnings.is_empty() {
+            return self;
+        }
+        let text: String = warnings.iter().map(|w| format!("Warning: {w}\n")).collect();
+        self.warn(text)
+    }
+
     pub(super) fn api_error(self, e: &ApiError, context: Option<String>) -> Self {
         self.api(e, context)
     }

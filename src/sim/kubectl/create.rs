@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 
 use super::args::Output;
 use super::cmdutil::*;
+use crate::sim::api::decode::{FieldValidation, decode_body};
 use crate::sim::cluster::Cluster;
 use crate::sim::kind::Kind;
 use crate::sim::obj;
@@ -114,10 +115,19 @@ pub(super) fn create_deployment(
     }
 }
 
-pub(super) fn create_file(cluster: &mut Cluster, file: &str, objs: Vec<Value>) -> Outcome {
+pub(super) fn create_file(
+    cluster: &mut Cluster,
+    file: &str,
+    objs: Vec<Value>,
+    validate: FieldValidation,
+) -> Outcome {
     each_object(objs, |kind, mut x, o| {
         strip_server_fields(&mut x);
         let name = obj::name(&x).to_string();
+        let o = match decode_body(kind, &mut x, validate) {
+            Ok(warnings) => o.server_warnings(warnings),
+            Err(e) => return o.api(&e, Some(format!("error when creating \"{file}\": "))),
+        };
         match cluster.api.create(kind, x, cluster.now()) {
             Ok(_) => o.out(format!("{}/{name} created\n", kind.kind_group())),
             Err(e) => o.api(&e, Some(format!("error when creating \"{file}\": "))),

@@ -214,14 +214,15 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
                 output.as_ref(),
             ))
         }
-        Command::CreateFile { file, .. } => with_manifests(files, file, |file, objs| {
-            create::create_file(cluster, file, objs)
+        Command::CreateFile { file, validate, .. } => with_manifests(files, file, |file, objs| {
+            create::create_file(cluster, file, objs, *validate)
         }),
-        Command::Replace { file, .. } => with_manifests(files, file, |file, objs| {
-            replace::replace_file(cluster, file, objs)
+        Command::Replace { file, validate, .. } => with_manifests(files, file, |file, objs| {
+            replace::replace_file(cluster, file, objs, *validate)
         }),
         Command::Apply {
             file,
+            validate,
             server_side,
             field_manager,
             force_conflicts,
@@ -231,6 +232,7 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
                 cluster,
                 file,
                 objs,
+                *validate,
                 *server_side,
                 field_manager.as_deref(),
                 *force_conflicts,

@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use super::args::{PatchType, Target};
 use super::cmdutil::*;
+use crate::sim::api::decode::{FieldValidation, decode_json_patched, decode_patched};
 use crate::sim::cluster::Cluster;
 use crate::sim::merge;
 use crate::sim::output::parse_manifest;
@@ -30,7 +31,7 @@ pub(super) fn patch_cmd(
             return Outcome::default().err(format!("error: unable to parse \"{patch}\": {e}\n"));
         }
     };
-    let next = match patch_type {
+    let mut next = match patch_type {
         PatchType::Merge => merge::merge_patch(&cur, &parsed),
         PatchType::Strategic => merge::strategic_merge_patch(&cur, &parsed),
         PatchType::Json => match merge::json_patch(&cur, &parsed) {
@@ -48,13 +49,24 @@ pub(super) fn patch_cmd(
             }
         },
     };
+    // kubectl patch sends no fieldValidation, so the server's default, Warn, applies:
+    // unknown fields are dropped, each with a warning.
+    let decoded = match patch_type {
+        PatchType::Strategic => decode_patched(t.kind, &mut next, &parsed, FieldValidation::Warn),
+        PatchType::Merge | PatchType::Json => {
+            decode_json_patched(t.kind, &mut next, FieldValidation::Warn)
+        }
+    };
+    let mut o = match decoded {
+        Ok(warnings) => Outcome::default().server_warnings(warnings),
+        Err(e) => return Outcome::default().api(&e, None),
+    };
     if next == cur {
-        return Outcome::default().out(format!(
+        return o.out(format!(
             "{}/{name} patched (no change)\n",
             t.kind.kind_group()
         ));
     }
-    let mut o = Outcome::default();
     // A6: a resourceVersion the patch sets is a precondition, on `/status` too.
     let rv = crate::sim::api::precondition(&next).map(str::to_string);
     let result = match subresource {

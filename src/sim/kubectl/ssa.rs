@@ -34,6 +34,37 @@ fn annotation_applied(entries: &[ManagedField]) -> bool {
         .any(|e| e.operation == Operation::Apply && e.fields.contains(&path))
 }
 
+/// structured-merge-diff's ValidationErrors for fields the schema lacks, wrapped as
+/// structuredmerge.go's Apply wraps them: a plain error, so a 500 with no reason.
+fn undeclared_error(
+    kind: Kind,
+    config: &Value,
+    paths: &[crate::sim::schema::FieldPath],
+) -> crate::sim::api::ApiError {
+    let errors: Vec<String> = paths
+        .iter()
+        .map(|p| {
+            format!(
+                "{}: field not declared in schema",
+                managed::smd_path(config, p)
+            )
+        })
+        .collect();
+    let errors = match errors.as_slice() {
+        [one] => one.clone(),
+        many => format!("errors:\n  {}", many.join("\n  ")),
+    };
+    crate::sim::api::ApiError {
+        reason: crate::sim::api::Reason::Unknown,
+        message: format!(
+            "failed to create typed patch object (default/{}; {}, Kind={}): {errors}",
+            obj::name(config),
+            kind.api_version(),
+            kind.kind_name()
+        ),
+    }
+}
+
 /// kubectl's help after a conflict (staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go).
 const CONFLICT_HELP: &str =
     "Please review the fields above--they currently have other managers. Here
@@ -60,6 +91,12 @@ pub fn server_side_apply(
             "error: kubedrill's demo tracks field ownership for deployments only; apply {} client-side\n",
             kind.group_resource()
         )));
+    }
+    // Apply patches are typed against the schema whatever fieldValidation says (apiserver
+    // PR 105916): a field it does not declare fails the request.
+    let undeclared = crate::sim::schema::unknown(kind, &config);
+    if !undeclared.is_empty() {
+        return Err(Failure::Api(undeclared_error(kind, &config, &undeclared)));
     }
     // The server compares the configuration as it decodes it: quantities canonical.
     let mut config = config;

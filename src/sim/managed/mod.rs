@@ -32,7 +32,7 @@ pub use conflict::{ApplyConflict, Conflict};
 pub use csaupgrade::migrate_client_side;
 pub use fieldpath::{FieldSet, FieldsError, Path, PathElement, path_string};
 pub use managers::{ManagedField, Operation, managed_fields_value, sort_entries};
-pub use schema::list_keys;
+pub use schema::{list_keys, smd_path};
 pub use typed::zero_object;
 pub use update::{apply, record_status_update, record_update};
 

@@ -103,6 +103,39 @@ pub(super) fn identity_field(parent: &[PathElement], field: &str) -> bool {
     }
 }
 
+/// Where a field is, as structured-merge-diff prints a path (`.spec.template.spec
+/// .containers[name="app"].foo`): list items by their key where the list is keyed, else by
+/// index. `obj` is the object the path was found in.
+pub fn smd_path(obj: &Value, path: &[crate::sim::schema::Step]) -> String {
+    use crate::sim::schema::Step;
+    let mut out = String::new();
+    let mut cur = Some(obj);
+    let mut field: Option<&str> = None;
+    for step in path {
+        match step {
+            Step::Key(k) => {
+                out.push_str(&PathElement::Field(k.clone()).to_string());
+                cur = cur.and_then(|v| v.get(k));
+                field = Some(k);
+            }
+            Step::Index(i) => {
+                let item = cur.and_then(|v| v.get(i));
+                let key = field
+                    .and_then(list_keys)
+                    .zip(item)
+                    .and_then(|(names, item)| item_key(item, names));
+                match key {
+                    Some(pairs) => out.push_str(&PathElement::Key(pairs).to_string()),
+                    None => out.push_str(&format!("[{i}]")),
+                }
+                cur = item;
+                field = None;
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -310,6 +310,7 @@ pub fn strategic_merge_patch(target: &Value, patch: &Value) -> Value {
     if let Some(Value::Array(retain)) = patch.get(RETAIN_KEYS_DIRECTIVE) {
         out.retain(|k, _| retain.iter().any(|r| r.as_str() == Some(k)));
     }
+    let live = out.clone();
     for (key, value) in patch {
         if key.starts_with('$') {
             continue;
@@ -340,7 +341,83 @@ pub fn strategic_merge_patch(target: &Value, patch: &Value) -> Value {
             }
         }
     }
+    for (key, order) in patch {
+        let (Some(field), Value::Array(order)) = (key.strip_prefix(SET_ELEMENT_ORDER), order)
+        else {
+            continue;
+        };
+        let (Some(merge_key), Some(Value::Array(items))) =
+            (strategic_list_key(field), out.get_mut(field))
+        else {
+            continue;
+        };
+        let server_order = match live.get(field) {
+            Some(Value::Array(l)) => l.as_slice(),
+            _ => &[],
+        };
+        *items = element_order(std::mem::take(items), order, server_order, merge_key);
+    }
     Value::Object(out)
+}
+
+/// The parallel list a patch carries to order a merged list: `$setElementOrder/containers`.
+const SET_ELEMENT_ORDER: &str = "$setElementOrder/";
+
+/// strategicpatch's normalizeElementOrder for a keyed list: the items the order names come
+/// in its order, the others (server-only) keep the live order, and the two are merged by
+/// their places in the live list (mergeSortedSlice).
+fn element_order(
+    merged: Vec<Value>,
+    order: &[Value],
+    live: &[Value],
+    merge_key: &str,
+) -> Vec<Value> {
+    let index = |list: &[Value], item: &Value| {
+        let key = item.get(merge_key);
+        list.iter()
+            .position(|x| key.is_some() && x.get(merge_key) == key)
+    };
+    let (mut named, mut server_only): (Vec<Value>, Vec<Value>) = merged
+        .into_iter()
+        .partition(|item| index(order, item).is_some());
+    named.sort_by_key(|item| index(order, item));
+    server_only.sort_by_key(|item| index(live, item).unwrap_or(usize::MAX));
+    let mut out = Vec::with_capacity(named.len() + server_only.len());
+    let (mut left, mut right) = (
+        server_only.into_iter().peekable(),
+        named.into_iter().peekable(),
+    );
+    loop {
+        let take_left = match (left.peek(), right.peek()) {
+            (None, None) => break,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (Some(l), Some(r)) => {
+                matches!((index(live, l), index(live, r)), (Some(li), Some(ri)) if li < ri)
+            }
+        };
+        let next = if take_left { left.next() } else { right.next() };
+        out.extend(next);
+    }
+    out
+}
+
+/// The `$setElementOrder` list kubectl sends beside a changed keyed list: each item of the
+/// new configuration by its merge key alone, in order.
+fn set_element_order(modified: &[Value], merge_key: &str) -> Value {
+    Value::Array(
+        modified
+            .iter()
+            .map(|item| {
+                let mut only_key = Map::new();
+                only_key.insert(
+                    merge_key.to_string(),
+                    item.get(merge_key).cloned().unwrap_or(Value::Null),
+                );
+                Value::Object(only_key)
+            })
+            .collect(),
+    )
 }
 
 fn without_directives(map: &Map<String, Value>) -> Map<String, Value> {
@@ -388,8 +465,8 @@ pub const LAST_APPLIED_ANNOTATION: &str = "kubectl.kubernetes.io/last-applied-co
 /// * fields in neither `last_applied` nor `config` are left alone.
 ///
 /// An unchanged apply yields `{}` (kubectl prints `unchanged`). kubectl also puts the new
-/// annotation into `config` before diffing; [`with_last_applied`] does that. The patch omits
-/// kubectl's `$setElementOrder` directives.
+/// annotation into `config` before diffing; [`with_last_applied`] does that. A keyed list
+/// that changed, or changed order, travels with its `$setElementOrder/<field>` list.
 pub fn three_way_patch(last_applied: Option<&Value>, config: &Value, live: &Value) -> Value {
     let deletions = match last_applied {
         Some(original) => diff_deletions(original, config),
@@ -464,6 +541,10 @@ fn diff_deletions(original: &Value, modified: &Value) -> Map<String, Value> {
                     let items = keyed_list_deletions(old_items, new_items, merge_key);
                     if !items.is_empty() {
                         patch.insert(key.clone(), Value::Array(items));
+                        patch.insert(
+                            format!("{SET_ELEMENT_ORDER}{key}"),
+                            set_element_order(new_items, merge_key),
+                        );
                     }
                 }
             }
@@ -522,10 +603,21 @@ fn diff_delta(current: &Value, modified: &Value) -> Map<String, Value> {
                 }
             }
             (Value::Array(old_items), Value::Array(new_items), Some(merge_key)) => {
+                let same_order = old_items.len() == new_items.len()
+                    && old_items
+                        .iter()
+                        .zip(new_items)
+                        .all(|(o, n)| o.get(merge_key) == n.get(merge_key));
                 match keyed_list_delta(old_items, new_items, merge_key) {
-                    Some(items) if items.is_empty() => {}
+                    Some(items) if items.is_empty() && same_order => {}
                     Some(items) => {
-                        patch.insert(key.clone(), Value::Array(items));
+                        if !items.is_empty() {
+                            patch.insert(key.clone(), Value::Array(items));
+                        }
+                        patch.insert(
+                            format!("{SET_ELEMENT_ORDER}{key}"),
+                            set_element_order(new_items, merge_key),
+                        );
                     }
                     None => {
                         patch.insert(key.clone(), new.clone());

@@ -232,7 +232,10 @@ fn three_way_patch_declarative_config_docs_example() {
         patch,
         json!({"spec": {
             "minReadySeconds": null,
-            "template": {"spec": {"containers": [{"name": "nginx", "image": "nginx:1.16.1"}]}}
+            "template": {"spec": {
+                "$setElementOrder/containers": [{"name": "nginx"}],
+                "containers": [{"name": "nginx", "image": "nginx:1.16.1"}]
+            }}
         }})
     );
     let result = strategic_merge_patch(&live, &patch);
@@ -257,7 +260,10 @@ fn three_way_patch_image_change_in_keyed_list() {
     let patch = three_way_patch(Some(&old), &config, &old);
     assert_eq!(
         patch,
-        json!({"spec": {"template": {"spec": {"containers": [{"name": "app", "image": "app:1.5"}]}}}})
+        json!({"spec": {"template": {"spec": {
+            "$setElementOrder/containers": [{"name": "app"}, {"name": "sidecar"}],
+            "containers": [{"name": "app", "image": "app:1.5"}]
+        }}}})
     );
     assert_eq!(strategic_merge_patch(&old, &patch), config);
 }
@@ -366,4 +372,57 @@ fn with_last_applied_embeds_config_without_itself() {
         text.ends_with("}\n") && text.matches('\n').count() == 1,
         "{text:?}"
     );
+}
+
+/// What real kubectl 1.32 sent (the body of its PATCH, logged by tests/oracle/
+/// fake_apiserver.py) for a configuration that reorders two containers, changes one's
+/// image, adds a port and drops minReadySeconds: every changed keyed list travels with its
+/// `$setElementOrder`, nested ones too, and the merged result takes the new order.
+#[test]
+fn three_way_patch_matches_real_kubectl_with_element_order() {
+    let last = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "nginx-deployment", "namespace": "default"},
+        "spec": {"minReadySeconds": 5, "selector": {"matchLabels": {"app": "nginx"}},
+            "template": {"metadata": {"labels": {"app": "nginx"}}, "spec": {"containers": [
+                {"name": "nginx", "image": "nginx:1.14.2", "ports": [{"containerPort": 80}]},
+                {"name": "side", "image": "busybox"}]}}}});
+    let mut live = with_last_applied(&last);
+    live["spec"]["replicas"] = json!(2);
+    let config = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "nginx-deployment", "namespace": "default"},
+        "spec": {"selector": {"matchLabels": {"app": "nginx"}},
+            "template": {"metadata": {"labels": {"app": "nginx"}}, "spec": {"containers": [
+                {"name": "side", "image": "busybox"},
+                {"name": "nginx", "image": "nginx:1.16.1",
+                 "ports": [{"containerPort": 80}, {"containerPort": 443}]}]}}}});
+    let annotated = with_last_applied(&config);
+    let patch = three_way_patch(Some(&last), &annotated, &live);
+    let real: Value = serde_json::from_str(r#"{"metadata":{"annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"annotations\":{},\"name\":\"nginx-deployment\",\"namespace\":\"default\"},\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"nginx\"}},\"template\":{\"metadata\":{\"labels\":{\"app\":\"nginx\"}},\"spec\":{\"containers\":[{\"image\":\"busybox\",\"name\":\"side\"},{\"image\":\"nginx:1.16.1\",\"name\":\"nginx\",\"ports\":[{\"containerPort\":80},{\"containerPort\":443}]}]}}}}\n"}},"spec":{"minReadySeconds":null,"template":{"spec":{"$setElementOrder/containers":[{"name":"side"},{"name":"nginx"}],"containers":[{"$setElementOrder/ports":[{"containerPort":80},{"containerPort":443}],"image":"nginx:1.16.1","name":"nginx","ports":[{"containerPort":443}]}]}}}}"#).unwrap();
+    assert_eq!(patch.to_string(), real.to_string());
+    let merged = strategic_merge_patch(&live, &patch);
+    let names: Vec<&str> = merged["spec"]["template"]["spec"]["containers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["side", "nginx"], "the new order is taken");
+    assert_eq!(merged["spec"]["replicas"], 2);
+}
+
+/// A server-only item (added by someone else) is merged into the items the patch orders by
+/// comparing live positions with the next ordered item (strategicpatch mergeSortedSlice):
+/// `injected` sat before `b`, the ordered list's head, so it comes first.
+#[test]
+fn element_order_keeps_server_only_items_where_they_were() {
+    let live = json!({"containers": [{"name": "a"}, {"name": "injected"}, {"name": "b"}]});
+    let patch = json!({"$setElementOrder/containers": [{"name": "b"}, {"name": "a"}]});
+    let merged = strategic_merge_patch(&live, &patch);
+    let names: Vec<&str> = merged["containers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["injected", "b", "a"]);
 }

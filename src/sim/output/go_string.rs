@@ -24,3 +24,30 @@ pub fn go_quote(s: &str) -> String {
     out.push('"');
     out
 }
+
+/// Go's `%v` of a value decoded from JSON into `interface{}` with integers kept as int64
+/// (sigs.k8s.io/json): `map[a:1 b:[x y]]`, maps in sorted key order, strings bare, null as
+/// `<nil>`. The API server prints a patch this way inside some of its errors.
+pub fn go_print(v: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match v {
+        Value::Null => "<nil>".to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => i.to_string(),
+            None => super::go_number::go_g_float(n.as_f64().unwrap_or_default()),
+        },
+        Value::String(s) => s.clone(),
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(go_print).collect();
+            format!("[{}]", items.join(" "))
+        }
+        Value::Object(map) => {
+            let pairs: Vec<String> = map
+                .iter()
+                .map(|(k, v)| format!("{k}:{}", go_print(v)))
+                .collect();
+            format!("map[{}]", pairs.join(" "))
+        }
+    }
+}

@@ -11,7 +11,7 @@ mod manifest;
 mod yaml;
 mod yaml_scalar;
 
-pub use go_string::go_quote;
+pub use go_string::{go_print, go_quote};
 pub use json::{to_json, to_json_compact};
 pub use manifest::{ManifestError, parse_manifest};
 pub use yaml::to_yaml;

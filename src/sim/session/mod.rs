@@ -310,6 +310,7 @@ impl Session {
             });
             let cmd = args::Command::Apply {
                 file: g.file.clone(),
+                validate: args::FieldValidation::Strict,
                 server_side: g.mode == ApplyMode::ServerSide,
                 field_manager: Some("gitops-syncer".into()),
                 force_conflicts: g.mode == ApplyMode::ServerSide,

@@ -49,6 +49,14 @@ pub(super) const FILENAME: Flag = val("filename", Some('f'));
 
 pub(super) const SELECTOR: Flag = val("selector", Some('l'));
 
+/// `--validate` (cmdutil.AddValidateFlags): bare, it is `strict`.
+pub(super) const VALIDATE: Flag = optional("validate", "strict");
+
+/// The fieldValidation `--validate` asks for; kubectl's default is Strict.
+pub(super) fn validation(f: &Flags) -> Result<FieldValidation, UsageError> {
+    FieldValidation::from_flag(f.get("validate").unwrap_or("strict")).map_err(usage)
+}
+
 /// Positional words and flag values, in order.
 #[derive(Default)]
 pub(super) struct Flags {

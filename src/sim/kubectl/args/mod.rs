@@ -15,6 +15,7 @@ use verbs::*;
 
 pub use verbs::go_duration_secs;
 
+pub use crate::sim::api::decode::FieldValidation;
 pub use crate::sim::deletion::Propagation;
 pub use crate::sim::kind::Kind;
 
@@ -171,6 +172,8 @@ pub enum Command {
     },
     CreateFile {
         file: String,
+        /// `--validate`: the fieldValidation kubectl sends (default Strict).
+        validate: FieldValidation,
         output: Option<Output>,
     },
     CreateDeployment {
@@ -185,10 +188,12 @@ pub enum Command {
     },
     Replace {
         file: String,
+        validate: FieldValidation,
         output: Option<Output>,
     },
     Apply {
         file: String,
+        validate: FieldValidation,
         server_side: bool,
         field_manager: Option<String>,
         force_conflicts: bool,
@@ -397,12 +402,13 @@ pub fn parse(words: &[String]) -> Result<Command, UsageError> {
         "patch" => patch(rest),
         "create" => create(rest),
         "replace" => {
-            let f = parse_flags("replace", rest, &[FILENAME, NAMESPACE, OUTPUT])?;
+            let f = parse_flags("replace", rest, &[FILENAME, NAMESPACE, OUTPUT, VALIDATE])?;
             let file = f
                 .files()
                 .ok_or_else(|| usage("error: must specify one of -f and -k"))?;
             Ok(Command::Replace {
                 file: file.to_string(),
+                validate: validation(&f)?,
                 output: opt_output(&f)?,
             })
         }
@@ -441,6 +447,7 @@ pub fn parse(words: &[String]) -> Result<Command, UsageError> {
                     FILENAME,
                     NAMESPACE,
                     OUTPUT,
+                    VALIDATE,
                     boolean("server-side"),
                     val("field-manager", None),
                     boolean("force-conflicts"),
@@ -458,6 +465,7 @@ pub fn parse(words: &[String]) -> Result<Command, UsageError> {
             }
             Ok(Command::Apply {
                 file: file.to_string(),
+                validate: validation(&f)?,
                 server_side,
                 field_manager: f.get("field-manager").map(str::to_string),
                 force_conflicts,

@@ -285,8 +285,11 @@ pub(super) fn create(rest: &[String]) -> Result<Command, UsageError> {
                 optional("dry-run", "unchanged"),
                 NAMESPACE,
                 OUTPUT,
+                VALIDATE,
             ],
         )?;
+        // The generated object has only declared fields, so only a bad value matters.
+        validation(&f)?;
         // cobra checks required flags before the command looks at its arguments.
         let images = f.all("image");
         if images.is_empty() {
@@ -326,10 +329,11 @@ pub(super) fn create(rest: &[String]) -> Result<Command, UsageError> {
             output: opt_output(&f)?,
         });
     }
-    let f = parse_flags("create", rest, &[FILENAME, NAMESPACE, OUTPUT])?;
+    let f = parse_flags("create", rest, &[FILENAME, NAMESPACE, OUTPUT, VALIDATE])?;
     match (f.files(), f.positional.first()) {
         (Some(file), _) => Ok(Command::CreateFile {
             file: file.to_string(),
+            validate: validation(&f)?,
             output: opt_output(&f)?,
         }),
         (None, Some(sub)) if CREATE_SUBCOMMANDS.contains(&sub.as_str()) => Err(usage(format!(

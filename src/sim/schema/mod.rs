@@ -1,0 +1,220 @@
+//! The declared fields of each kind the simulator stores, as the API server's decoders know
+//! them from the Go types (`types.rs`, generated from k8s.io/api v0.32.0). What it is for:
+//! a field no type declares is an unknown field, which the API server drops, warns about
+//! or refuses according to the request's `fieldValidation` (apiserver
+//! `endpoints/handlers/{create,update,patch}.go`), and which server-side apply refuses as
+//! "field not declared in schema" (structured-merge-diff `typed/validate.go`).
+
+#[rustfmt::skip]
+mod types;
+
+use serde_json::Value;
+
+use super::kind::Kind;
+
+/// A Go struct: its JSON fields, inlined ones flattened into it.
+pub struct Type {
+    pub name: &'static str,
+    pub fields: &'static [Field],
+}
+
+/// A JSON field name and the shape of its value.
+pub struct Field(pub &'static str, pub Shape);
+
+#[derive(Clone, Copy)]
+pub enum Shape {
+    /// A string, number or boolean, or a type with its own JSON form (Time, Quantity,
+    /// IntOrString).
+    Scalar,
+    /// Any JSON (FieldsV1, RawExtension).
+    Open,
+    Struct(&'static Type),
+    List(Elem),
+    /// A map with string keys (labels, resources' limits).
+    Map(Elem),
+}
+
+#[derive(Clone, Copy)]
+pub enum Elem {
+    Scalar,
+    Struct(&'static Type),
+}
+
+impl Elem {
+    fn shape(self) -> Shape {
+        match self {
+            Elem::Scalar => Shape::Scalar,
+            Elem::Struct(t) => Shape::Struct(t),
+        }
+    }
+}
+
+impl Type {
+    pub fn field(&self, name: &str) -> Option<Shape> {
+        self.fields.iter().find(|f| f.0 == name).map(|f| f.1)
+    }
+}
+
+/// The type of a kind's objects; `None` for kinds nobody writes by hand (events).
+pub fn of(kind: Kind) -> Option<&'static Type> {
+    match kind {
+        Kind::Deployment => Some(&types::DEPLOYMENT),
+        Kind::ReplicaSet => Some(&types::REPLICA_SET),
+        Kind::Pod => Some(&types::POD),
+        Kind::Event => None,
+    }
+}
+
+/// One step of the path to a field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    Key(String),
+    Index(usize),
+}
+
+/// Where an unknown field is, from the object's root.
+pub type FieldPath = Vec<Step>;
+
+/// The path as the API server's decoders print it: `spec.template.spec.containers[0].foo`
+/// (sigs.k8s.io/json and apimachinery's unstructured converter agree on this form).
+pub fn decoder_path(path: &[Step]) -> String {
+    let mut out = String::new();
+    for step in path {
+        match step {
+            Step::Key(k) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(k);
+            }
+            Step::Index(i) => out.push_str(&format!("[{i}]")),
+        }
+    }
+    out
+}
+
+/// Removes from `obj` every field its kind does not declare and returns where each was, in
+/// the order a decoder meets them (keys in sorted order, as kubectl sends them). Values
+/// whose JSON type does not fit their field are left alone: that is a decoding error, not
+/// an unknown field.
+pub fn prune(kind: Kind, obj: &mut Value) -> Vec<FieldPath> {
+    let mut found = Vec::new();
+    if let Some(ty) = of(kind) {
+        let mut at = Vec::new();
+        prune_in(Shape::Struct(ty), obj, &mut at, &mut found);
+    }
+    found
+}
+
+/// The unknown fields of `obj`, which stays as it is.
+pub fn unknown(kind: Kind, obj: &Value) -> Vec<FieldPath> {
+    let mut copy = obj.clone();
+    prune(kind, &mut copy)
+}
+
+fn prune_in(shape: Shape, v: &mut Value, at: &mut FieldPath, found: &mut Vec<FieldPath>) {
+    match (shape, v) {
+        (Shape::Struct(ty), Value::Object(map)) => {
+            let mut gone = Vec::new();
+            for (key, value) in map.iter_mut() {
+                at.push(Step::Key(key.clone()));
+                match ty.field(key) {
+                    Some(inner) => prune_in(inner, value, at, found),
+                    None => {
+                        found.push(at.clone());
+                        gone.push(key.clone());
+                    }
+                }
+                at.pop();
+            }
+            for key in gone {
+                map.remove(&key);
+            }
+        }
+        (Shape::List(elem), Value::Array(items)) => {
+            for (i, item) in items.iter_mut().enumerate() {
+                at.push(Step::Index(i));
+                prune_in(elem.shape(), item, at, found);
+                at.pop();
+            }
+        }
+        (Shape::Map(elem), Value::Object(map)) => {
+            for (key, value) in map.iter_mut() {
+                at.push(Step::Key(key.clone()));
+                prune_in(elem.shape(), value, at, found);
+                at.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn paths(kind: Kind, v: &Value) -> Vec<String> {
+        unknown(kind, v).iter().map(|p| decoder_path(p)).collect()
+    }
+
+    #[test]
+    fn a_declared_deployment_has_no_unknown_fields() {
+        let d = crate::sim::scenario::deployment("web", "nginx:1.27", 3);
+        assert_eq!(paths(Kind::Deployment, &d), Vec::<String>::new());
+    }
+
+    #[test]
+    fn unknown_fields_are_found_at_every_depth_in_document_order() {
+        let d = json!({
+            "apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "labelz": {"a": "b"}, "labels": {"any-key": "ok"}},
+            "spec": {
+                "foo": 1,
+                "template": {"spec": {"containers": [
+                    {"name": "a", "image": "x"},
+                    {"name": "b", "image": "y", "imagePolicy": "Always",
+                     "resources": {"limits": {"cpu": "1"}}, "livenessProbe": {"httpGet": {"port": 80, "paht": "/"}}}
+                ]}}
+            }
+        });
+        assert_eq!(
+            paths(Kind::Deployment, &d),
+            [
+                "metadata.labelz",
+                "spec.foo",
+                "spec.template.spec.containers[1].imagePolicy",
+                "spec.template.spec.containers[1].livenessProbe.httpGet.paht",
+            ]
+        );
+    }
+
+    #[test]
+    fn inlined_go_fields_are_fields_of_their_parent() {
+        // Probe inlines ProbeHandler, Volume inlines VolumeSource, EphemeralContainer
+        // inlines EphemeralContainerCommon: their fields sit beside the parent's own.
+        let pod = json!({"spec": {
+            "volumes": [{"name": "v", "emptyDir": {}}],
+            "containers": [{"name": "a", "readinessProbe": {"exec": {"command": ["true"]}, "periodSeconds": 5}}],
+            "ephemeralContainers": [{"name": "dbg", "image": "busybox", "targetContainerName": "a"}]
+        }});
+        assert_eq!(paths(Kind::Pod, &pod), Vec::<String>::new());
+    }
+
+    #[test]
+    fn prune_removes_what_it_reports_and_keeps_the_rest() {
+        let mut d = json!({"spec": {"replicas": 2, "foo": {"bar": 1}}});
+        let found = prune(Kind::Deployment, &mut d);
+        assert_eq!(
+            found,
+            vec![vec![Step::Key("spec".into()), Step::Key("foo".into())]]
+        );
+        assert_eq!(d, json!({"spec": {"replicas": 2}}));
+    }
+
+    #[test]
+    fn a_value_of_the_wrong_json_type_is_not_an_unknown_field() {
+        let d = json!({"spec": {"template": 5, "selector": {"matchLabels": "x"}}});
+        assert_eq!(paths(Kind::Deployment, &d), Vec::<String>::new());
+    }
+}
