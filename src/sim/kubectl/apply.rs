@@ -35,7 +35,13 @@ pub fn apply(
                 field_manager.unwrap_or("kubectl"),
                 force,
             )
-            .map(|_| format!("{kg}/{name} serverside-applied\n"))
+            .map(|warnings| {
+                // Migration warnings come before the printer's line.
+                for w in warnings {
+                    o = std::mem::take(&mut o).warn(w);
+                }
+                format!("{kg}/{name} serverside-applied\n")
+            })
         } else {
             // kubectl warns before it sends the patch, so the warning precedes the result.
             let mut warnings = String::new();

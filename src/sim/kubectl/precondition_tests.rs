@@ -174,3 +174,46 @@ fn the_replay_script_reads_the_real_resource_version_into_the_stale_file() {
     // The simulator's own resourceVersion means nothing on a real cluster.
     assert!(!script.contains(&format!("resourceVersion: \"{sim_rv}\"")));
 }
+
+/// kubectl's server-side apply of an object client-side apply managed, from a file that
+/// carries the current resourceVersion: the apply succeeds; kubectl then saves the
+/// annotation and migrates client-side apply's fields (two more writes), so its re-apply
+/// with the same, now stale, version is refused, which kubectl reports as a non-fatal
+/// warning before its usual line (apply.go warningMigrationReapplyFailed).
+#[test]
+fn a_stale_re_apply_after_the_migration_is_a_warning_not_a_failure() {
+    let mut s = session();
+    s.run_line("kubectl apply -f web.yaml");
+    let text = s
+        .file("web.yaml")
+        .expect("web.yaml exists")
+        .replace(
+            "  name: web\n",
+            &format!("  name: web\n  resourceVersion: \"{}\"\n", web_rv(&s)),
+        )
+        .replace("replicas: 3", "replicas: 6");
+    s.write_file("web-current.yaml", text);
+    let out = s.run_line("kubectl apply --server-side -f web-current.yaml");
+    assert_eq!(
+        out.stderr,
+        format!(
+            "Warning: failed to re-apply configuration after performing Server-Side Apply migration. This is non-fatal and will be retried next time you apply. Error: {CONFLICT}\n"
+        )
+    );
+    assert_eq!(out.stdout, "deployment.apps/web serverside-applied\n");
+    assert_eq!(replicas(&s), 6, "the first apply stands");
+    let managers: Vec<String> = s
+        .cluster
+        .api
+        .get(Kind::Deployment, "web")
+        .expect("web exists")["metadata"]["managedFields"]
+        .as_array()
+        .expect("managedFields")
+        .iter()
+        .map(|e| e["manager"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert!(
+        !managers.iter().any(|m| m == "kubectl-client-side-apply"),
+        "the migration happened: {managers:?}"
+    );
+}

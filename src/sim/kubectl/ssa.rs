@@ -85,7 +85,7 @@ pub fn server_side_apply(
     config: Value,
     manager: &str,
     force: bool,
-) -> Result<(), Failure> {
+) -> Result<Vec<String>, Failure> {
     if kind != Kind::Deployment {
         return Err(Failure::Conflict(format!(
             "error: kubedrill's demo tracks field ownership for deployments only; apply {} client-side\n",
@@ -103,11 +103,92 @@ pub fn server_side_apply(
     if let Some(spec) = config.pointer_mut("/spec/template/spec") {
         crate::sim::defaults::canonical_quantities(spec);
     }
-    let name = obj::name(&config).to_string();
     let rv = crate::sim::api::precondition(&config).map(str::to_string);
-    let time = rfc3339(cluster.now());
-    let live = cluster.api.get(kind, &name).ok().cloned();
-    let mut entries: Vec<ManagedField> = live
+    apply_request(cluster, kind, &config, manager, force, rv.as_deref()).map_err(Refusal::fail)?;
+    let mut warnings = Vec::new();
+    if manager != KUBECTL_MANAGER {
+        return Ok(warnings);
+    }
+    // What kubectl does after its apply succeeded (apply.go): saveLastApplyAnnotationIfNecessary
+    // applies the annotation alone as kubectl-last-applied, so the migration does not
+    // orphan and drop it; migrateToSSAIfNecessary moves client-side apply's fields to
+    // `kubectl` (a JSON patch of managedFields, csaupgrade) and, when it did, sends the
+    // apply again, so fields the old configuration had and this one lacks go. Each failure
+    // is a warning: the apply itself succeeded.
+    let name = obj::name(&config).to_string();
+    let (stored, mut entries) = live_and_entries(cluster, kind, &name);
+    if let Some(a) = stored
+        .as_ref()
+        .and_then(|l| obj::str(l, &["metadata", "annotations", LAST_APPLIED_ANNOTATION]))
+        && !annotation_applied(&entries)
+    {
+        let just = json!({
+            "apiVersion": config["apiVersion"],
+            "kind": config["kind"],
+            "metadata": {"name": name, "namespace": "default", "annotations": {LAST_APPLIED_ANNOTATION: a}},
+        });
+        if let Err(r) = apply_request(cluster, kind, &just, LAST_APPLIED_MANAGER, force, None) {
+            warnings.push(format!("Warning: failed to migrate kubectl.kubernetes.io/last-applied-configuration for Server-Side Apply. This is non-fatal and will be retried next time you apply. Error: {}\n", r.message()));
+            return Ok(warnings);
+        }
+        (_, entries) = live_and_entries(cluster, kind, &name);
+    }
+    if !managed::migrate_client_side(&mut entries) {
+        return Ok(warnings);
+    }
+    if let Ok(mut live) = cluster.api.get(kind, &name).cloned() {
+        obj::set(
+            &mut live,
+            &["metadata", "managedFields"],
+            managed::managed_fields_value(&entries),
+        );
+        if let Err(e) = cluster.api.put_applied(kind, live) {
+            warnings.push(format!("Warning: server rejected managed fields migration to Server-Side Apply. This is non-fatal and will be retried next time you apply. Error: {}\n", e.message));
+            return Ok(warnings);
+        }
+    }
+    if let Err(r) = apply_request(cluster, kind, &config, manager, force, rv.as_deref()) {
+        warnings.push(format!("Warning: failed to re-apply configuration after performing Server-Side Apply migration. This is non-fatal and will be retried next time you apply. Error: {}\n", r.message()));
+    }
+    Ok(warnings)
+}
+
+/// Why one apply request failed.
+enum Refusal {
+    Conflict(managed::ApplyConflict),
+    Api(crate::sim::api::ApiError),
+}
+
+impl Refusal {
+    /// The Status message, which is what kubectl's warnings quote.
+    fn message(&self) -> String {
+        match self {
+            Refusal::Conflict(c) => c.to_string(),
+            Refusal::Api(e) => e.message.clone(),
+        }
+    }
+
+    /// As kubectl reports a failed apply: a conflict with its help text (apply.go adds it
+    /// to any 409).
+    fn fail(self) -> Failure {
+        match self {
+            Refusal::Conflict(c) => Failure::Conflict(format!("error: {c}\n{CONFLICT_HELP}\n")),
+            Refusal::Api(e) if e.reason == crate::sim::api::Reason::Conflict => {
+                Failure::Conflict(format!("error: {e}\n{CONFLICT_HELP}\n"))
+            }
+            Refusal::Api(e) => Failure::Api(e),
+        }
+    }
+}
+
+/// The stored object (without its managedFields) and its managedFields entries.
+fn live_and_entries(
+    cluster: &Cluster,
+    kind: Kind,
+    name: &str,
+) -> (Option<Value>, Vec<ManagedField>) {
+    let live = cluster.api.get(kind, name).ok().cloned();
+    let entries = live
         .as_ref()
         .and_then(|l| l["metadata"]["managedFields"].as_array())
         .map(|a| {
@@ -116,45 +197,38 @@ pub fn server_side_apply(
                 .collect()
         })
         .unwrap_or_default();
-    let mut base = live.clone().unwrap_or_else(|| json!({}));
-    obj::remove(&mut base, &["metadata", "managedFields"]);
-    // saveLastApplyAnnotationIfNecessary: before kubectl's first server-side apply of an
-    // object client-side apply made, it applies the annotation alone as
-    // kubectl-last-applied, so the migration below does not orphan and drop it.
-    let annotation =
-        obj::str(&base, &["metadata", "annotations", LAST_APPLIED_ANNOTATION]).map(str::to_string);
-    if manager == KUBECTL_MANAGER
-        && let Some(a) = &annotation
-        && !annotation_applied(&entries)
-    {
-        let just = json!({
-            "apiVersion": config["apiVersion"],
-            "kind": config["kind"],
-            "metadata": {"name": name, "namespace": "default", "annotations": {LAST_APPLIED_ANNOTATION: a}},
-        });
-        base = managed::apply(
-            &mut entries,
-            &base,
-            &just,
-            LAST_APPLIED_MANAGER,
-            force,
-            &time,
-        )
-        .map_err(|c| Failure::Conflict(format!("error: {c}\n{CONFLICT_HELP}\n")))?;
-    }
-    if manager == KUBECTL_MANAGER {
-        managed::migrate_client_side(&mut entries);
-    }
-    let merged = managed::apply(&mut entries, &base, &config, manager, force, &time)
-        .map_err(|c| Failure::Conflict(format!("error: {c}\n{CONFLICT_HELP}\n")))?;
+    let live = live.map(|mut l| {
+        obj::remove(&mut l, &["metadata", "managedFields"]);
+        l
+    });
+    (live, entries)
+}
+
+/// One apply PATCH as the API server serves it: field ownership and conflicts (with the
+/// last-applied forgiveness for `kubectl`), then the resourceVersion precondition, the
+/// lastAppliedUpdater, and the write (a create when the object is missing).
+fn apply_request(
+    cluster: &mut Cluster,
+    kind: Kind,
+    config: &Value,
+    manager: &str,
+    force: bool,
+    rv: Option<&str>,
+) -> Result<(), Refusal> {
+    let name = obj::name(config).to_string();
+    let time = rfc3339(cluster.now());
+    let (live, mut entries) = live_and_entries(cluster, kind, &name);
+    let base = live.clone().unwrap_or_else(|| json!({}));
+    let mut merged = managed::apply_forgiving(&mut entries, &base, config, manager, force, &time)
+        .map_err(Refusal::Conflict)?;
     // A6: after the field-conflict check (the patch is applied first), a resourceVersion in
-    // the manifest is a precondition; kubectl adds its conflict help to any 409.
-    if live.is_some()
-        && let Err(e) = cluster.api.check_precondition(kind, &name, rv.as_deref())
-    {
-        return Err(Failure::Conflict(format!("error: {e}\n{CONFLICT_HELP}\n")));
+    // the manifest is a precondition.
+    if live.is_some() {
+        cluster
+            .api
+            .check_precondition(kind, &name, rv)
+            .map_err(Refusal::Api)?;
     }
-    let mut merged = merged;
     // The API server's lastAppliedUpdater: an apply by `kubectl` rewrites an annotation
     // that is still there to the configuration just applied (its JSON encoder ends it
     // with a newline).
@@ -195,5 +269,5 @@ pub fn server_side_apply(
         Some(_) => cluster.api.put_applied(kind, merged),
         None => cluster.api.create(kind, merged, now),
     };
-    result.map(drop).map_err(Failure::Api)
+    result.map(drop).map_err(Refusal::Api)
 }

@@ -18,6 +18,7 @@
 mod conflict;
 mod csaupgrade;
 mod fieldpath;
+mod lastapplied;
 mod managers;
 mod schema;
 mod typed;
@@ -31,6 +32,7 @@ mod test_support;
 pub use conflict::{ApplyConflict, Conflict};
 pub use csaupgrade::migrate_client_side;
 pub use fieldpath::{FieldSet, FieldsError, Path, PathElement, path_string};
+pub use lastapplied::apply_forgiving;
 pub use managers::{ManagedField, Operation, managed_fields_value, sort_entries};
 pub use schema::{list_keys, smd_path};
 pub use typed::zero_object;
