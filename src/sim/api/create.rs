@@ -268,7 +268,12 @@ impl ApiServer {
             let status = pending_status(spec);
             obj::set(&mut obj, &["status"], status);
         }
-        crate::sim::validation::spec(kind, &obj, None)?;
+        match pod_spec {
+            // A template's spec was validated with its ReplicaSet; the pod's own metadata
+            // is what is new.
+            Some(_) => crate::sim::validation::object_meta(kind, &obj)?,
+            None => crate::sim::validation::spec(kind, &obj, None)?,
+        }
         // etcd3 store.Create refuses a resourceVersion before it writes, with a plain
         // error (storage.ErrResourceVersionSetOnCreate) that reaches the client as a 500.
         if obj::str(&obj, &["metadata", "resourceVersion"]).is_some_and(|rv| !rv.is_empty()) {

@@ -274,10 +274,19 @@ mod tests {
         let mut taken = "web-".to_string();
         twin.push_random_suffix(&mut taken, 5);
         let mut api = ApiServer::new(SimRng::seed_from_u64(1));
-        api.create(Kind::Pod, json!({"metadata": {"name": taken}}), 0)
-            .unwrap();
+        let spec = json!({"containers": [{"name": "app", "image": "nginx"}]});
+        api.create(
+            Kind::Pod,
+            json!({"metadata": {"name": taken}, "spec": spec}),
+            0,
+        )
+        .unwrap();
         let pod = api
-            .create(Kind::Pod, json!({"metadata": {"generateName": "web-"}}), 0)
+            .create(
+                Kind::Pod,
+                json!({"metadata": {"generateName": "web-"}, "spec": spec}),
+                0,
+            )
             .expect("the clash is retried, not reported");
         let name = obj::name(&pod);
         assert_ne!(name, taken);

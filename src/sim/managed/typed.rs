@@ -43,38 +43,50 @@ fn collect(node: &Value, path: &mut Path, out: &mut BTreeSet<Path>, nulls: bool)
         return;
     }
     for (field, child) in map {
-        if (child.is_null() && !nulls) || server_owned(path, field) || identity_field(path, field) {
-            continue;
-        }
-        if atomic_map(path, field) {
-            path.push(PathElement::Field(field.clone()));
-            out.insert(path.clone());
-            path.pop();
-            continue;
-        }
-        path.push(PathElement::Field(field.clone()));
-        match (child, list_keys(field)) {
-            (Value::Array(items), Some(names)) if !items.is_empty() => {
-                let keys: Option<Vec<_>> = items.iter().map(|i| item_key(i, names)).collect();
-                match keys {
-                    Some(keys) => {
-                        for (item, key) in items.iter().zip(keys) {
-                            path.push(PathElement::Key(key));
-                            out.insert(path.clone());
-                            collect(item, path, out, nulls);
-                            path.pop();
-                        }
-                    }
-                    // An item without its key: the list can only be owned whole.
-                    None => {
+        collect_child(field, child, path, out, nulls);
+    }
+}
+
+/// What one field of a non-empty map adds to the field set of the map at `path`: a field
+/// set is the union of these over the map's fields, which lets a comparison look only at
+/// the fields that differ.
+fn collect_child(
+    field: &str,
+    child: &Value,
+    path: &mut Path,
+    out: &mut BTreeSet<Path>,
+    nulls: bool,
+) {
+    if (child.is_null() && !nulls) || server_owned(path, field) || identity_field(path, field) {
+        return;
+    }
+    path.push(PathElement::Field(field.to_string()));
+    if atomic_map(&path[..path.len() - 1], field) {
+        out.insert(path.clone());
+        path.pop();
+        return;
+    }
+    match (child, list_keys(field)) {
+        (Value::Array(items), Some(names)) if !items.is_empty() => {
+            let keys: Option<Vec<_>> = items.iter().map(|i| item_key(i, names)).collect();
+            match keys {
+                Some(keys) => {
+                    for (item, key) in items.iter().zip(keys) {
+                        path.push(PathElement::Key(key));
                         out.insert(path.clone());
+                        collect(item, path, out, nulls);
+                        path.pop();
                     }
                 }
+                // An item without its key: the list can only be owned whole.
+                None => {
+                    out.insert(path.clone());
+                }
             }
-            _ => collect(child, path, out, nulls),
         }
-        path.pop();
+        _ => collect(child, path, out, nulls),
     }
+    path.pop();
 }
 
 pub(super) fn value_at<'a>(node: &'a Value, path: &[PathElement]) -> Option<&'a Value> {
@@ -187,7 +199,7 @@ fn strip_config(value: &Value, path: &mut Path) -> Value {
 /// The fields an edit from `old` to `new` sets (added or changed leaves and added list items)
 /// and the fields it removes.
 pub(super) fn compare(old: &Value, new: &Value) -> (FieldSet, FieldSet) {
-    compare_with(old, new, FieldSet::from_value)
+    compare_with(old, new, Scope::Whole)
 }
 
 /// The maps and keyed lists (with children) of `object` below `root`, outside the fields the
@@ -242,12 +254,12 @@ fn nodes(object: &Value, root: Path) -> BTreeSet<Path> {
 /// `f:labels: {".": {}, ...}`, and why Go's zero object matters on create (see
 /// [`zero_object`]).
 pub(super) fn compare_update(old: &Value, new: &Value, root: Path) -> (FieldSet, FieldSet) {
-    let fields = if root.is_empty() {
-        FieldSet::from_value
+    let scope = if root.is_empty() {
+        Scope::Whole
     } else {
-        status_fields
+        Scope::Status
     };
-    let (mut changed, mut removed) = compare_with(old, new, fields);
+    let (mut changed, mut removed) = compare_with(old, new, scope);
     let (before, after) = (nodes(old, root.clone()), nodes(new, root));
     for p in after.difference(&before) {
         if value_at(old, p).is_none() {
@@ -280,30 +292,130 @@ pub fn zero_object() -> Value {
     })
 }
 
-/// The leaves and list items under `status`, which only `/status` writes change (A3).
-fn status_fields(object: &Value) -> FieldSet {
-    let mut paths = BTreeSet::new();
-    if let Some(status) = object.get("status").filter(|s| s.is_object()) {
-        let mut path = vec![PathElement::Field("status".to_string())];
-        collect(status, &mut path, &mut paths, false);
-    }
-    FieldSet::from_paths(paths)
+/// Which part of an object a comparison looks at.
+#[derive(Clone, Copy)]
+enum Scope {
+    Whole,
+    /// Only `status` (what a `/status` write can change).
+    Status,
 }
 
-fn compare_with(old: &Value, new: &Value, fields: fn(&Value) -> FieldSet) -> (FieldSet, FieldSet) {
-    let before = fields(old);
-    let after = fields(new);
-    let changed = after
-        .iter()
-        .filter(|p| {
-            !before.contains(p)
-                || (matches!(p.last(), Some(PathElement::Field(_)))
-                    && value_at(old, p) != value_at(new, p))
-        })
-        .cloned()
-        .collect();
-    let removed = before.difference(&after);
-    (changed, removed)
+/// The fields set (added leaves and list items, and leaves whose value changed) and the
+/// fields removed between `old` and `new`. Fields whose values are equal in both add
+/// nothing, so only the parts that differ are walked: a write to one label of a large
+/// object costs its labels, not the whole object's field set.
+fn compare_with(old: &Value, new: &Value, scope: Scope) -> (FieldSet, FieldSet) {
+    let (mut changed, mut removed) = (BTreeSet::new(), BTreeSet::new());
+    let mut path = Vec::new();
+    match scope {
+        Scope::Whole => compare_maps(old, new, old, new, &mut path, &mut changed, &mut removed),
+        Scope::Status => {
+            // `status` itself is server-owned at the root, so it is walked from inside.
+            fn status(v: &Value) -> Option<&Value> {
+                v.get("status").filter(|s| s.is_object())
+            }
+            path.push(PathElement::Field("status".to_string()));
+            match (status(old), status(new)) {
+                (Some(o), Some(n)) => {
+                    compare_maps(o, n, old, new, &mut path, &mut changed, &mut removed)
+                }
+                (o, n) => {
+                    let (mut before, mut after) = (BTreeSet::new(), BTreeSet::new());
+                    if let Some(o) = o {
+                        collect(o, &mut path.clone(), &mut before, false);
+                    }
+                    if let Some(n) = n {
+                        collect(n, &mut path.clone(), &mut after, false);
+                    }
+                    diff_sets(&before, &after, old, new, &mut changed, &mut removed);
+                }
+            }
+        }
+    }
+    (FieldSet::from_paths(changed), FieldSet::from_paths(removed))
+}
+
+/// [`compare_with`] of two values at `path` (`roots` are the whole objects).
+fn compare_maps(
+    old: &Value,
+    new: &Value,
+    root_old: &Value,
+    root_new: &Value,
+    path: &mut Path,
+    changed: &mut BTreeSet<Path>,
+    removed: &mut BTreeSet<Path>,
+) {
+    match (old, new) {
+        (Value::Object(a), Value::Object(b)) if !a.is_empty() && !b.is_empty() => {
+            let keys: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+            for k in keys {
+                let (o, n) = (a.get(k), b.get(k));
+                if o == n {
+                    continue;
+                }
+                compare_field(k, o, n, (root_old, root_new), path, (changed, removed));
+            }
+        }
+        _ => {
+            let (mut before, mut after) = (BTreeSet::new(), BTreeSet::new());
+            let mut p = path.clone();
+            collect(old, &mut p, &mut before, false);
+            collect(new, &mut p, &mut after, false);
+            diff_sets(&before, &after, root_old, root_new, changed, removed);
+        }
+    }
+}
+
+/// One field of a map whose value differs between the two sides (either may be absent).
+fn compare_field(
+    field: &str,
+    old: Option<&Value>,
+    new: Option<&Value>,
+    (root_old, root_new): (&Value, &Value),
+    path: &mut Path,
+    (changed, removed): (&mut BTreeSet<Path>, &mut BTreeSet<Path>),
+) {
+    let plain =
+        |v: Option<&Value>| v.is_some_and(|v| matches!(v, Value::Object(m) if !m.is_empty()));
+    let skipped =
+        server_owned(path, field) || identity_field(path, field) || atomic_map(path, field);
+    if plain(old) && plain(new) && !skipped {
+        // Both sides non-empty maps: look inside, field by field.
+        path.push(PathElement::Field(field.to_string()));
+        if let (Some(o), Some(n)) = (old, new) {
+            compare_maps(o, n, root_old, root_new, path, changed, removed);
+        }
+        path.pop();
+        return;
+    }
+    let (mut before, mut after) = (BTreeSet::new(), BTreeSet::new());
+    if let Some(o) = old {
+        collect_child(field, o, path, &mut before, false);
+    }
+    if let Some(n) = new {
+        collect_child(field, n, path, &mut after, false);
+    }
+    diff_sets(&before, &after, root_old, root_new, changed, removed);
+}
+
+/// The paths `after` adds or whose leaf value moved, and the paths it drops.
+fn diff_sets(
+    before: &BTreeSet<Path>,
+    after: &BTreeSet<Path>,
+    root_old: &Value,
+    root_new: &Value,
+    changed: &mut BTreeSet<Path>,
+    removed: &mut BTreeSet<Path>,
+) {
+    for p in after {
+        if !before.contains(p)
+            || (matches!(p.last(), Some(PathElement::Field(_)))
+                && value_at(root_old, p) != value_at(root_new, p))
+        {
+            changed.insert(p.clone());
+        }
+    }
+    removed.extend(before.difference(after).cloned());
 }
 
 /// Whether two objects have the same fields, with the same values, but `status` and
@@ -325,6 +437,101 @@ pub(super) fn only_status_differs(old: &Value, new: &Value) -> bool {
     old.is_object()
         && new.is_object()
         && same_but(old, new, "status", Some(("metadata", "managedFields")))
+}
+
+#[cfg(test)]
+mod compare_props {
+    //! The comparison that walks only what differs against the plain one: both field
+    //! sets built whole, then diffed (what structured-merge-diff's Compare does).
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    fn reference(old: &Value, new: &Value, scope: Scope) -> (FieldSet, FieldSet) {
+        let fields = |v: &Value| match scope {
+            Scope::Whole => FieldSet::from_value(v),
+            Scope::Status => {
+                let mut paths = BTreeSet::new();
+                if let Some(status) = v.get("status").filter(|s| s.is_object()) {
+                    let mut path = vec![PathElement::Field("status".to_string())];
+                    collect(status, &mut path, &mut paths, false);
+                }
+                FieldSet::from_paths(paths)
+            }
+        };
+        let (before, after) = (fields(old), fields(new));
+        let changed = after
+            .iter()
+            .filter(|p| {
+                !before.contains(p)
+                    || (matches!(p.last(), Some(PathElement::Field(_)))
+                        && value_at(old, p) != value_at(new, p))
+            })
+            .cloned()
+            .collect();
+        (changed, before.difference(&after))
+    }
+
+    fn leaf() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(Value::Null),
+            (0i64..3).prop_map(Value::from),
+            "[ab]".prop_map(Value::from),
+            Just(json!({})),
+        ]
+    }
+
+    fn map() -> impl Strategy<Value = Value> {
+        leaf().prop_recursive(3, 16, 3, |inner| {
+            prop::collection::btree_map("[abc]|labels|selector", inner, 0..3)
+                .prop_map(|m| Value::Object(m.into_iter().collect()))
+        })
+    }
+
+    fn object() -> impl Strategy<Value = Value> {
+        let container =
+            ("[xy]", prop::option::of("[ab]"), map()).prop_map(|(name, image, extra)| {
+                let mut c = json!({"name": name, "extra": extra});
+                if let Some(i) = image {
+                    c["image"] = json!(i);
+                }
+                c
+            });
+        (map(), prop::collection::vec(container, 0..3), map(), map()).prop_map(
+            |(labels, containers, spec, status)| {
+                json!({
+                    "metadata": {"name": "web", "labels": labels, "resourceVersion": "1"},
+                    "spec": {"x": spec, "template": {"spec": {"containers": containers}}},
+                    "status": status,
+                })
+            },
+        )
+    }
+
+    proptest! {
+        #[test]
+        fn walking_only_what_differs_finds_what_the_whole_sets_find(old in object(), new in object()) {
+            for scope in [Scope::Whole, Scope::Status] {
+                let got = compare_with(&old, &new, scope);
+                let want = reference(&old, &new, scope);
+                prop_assert_eq!(got.0.iter().collect::<Vec<_>>(), want.0.iter().collect::<Vec<_>>());
+                prop_assert_eq!(got.1.iter().collect::<Vec<_>>(), want.1.iter().collect::<Vec<_>>());
+            }
+        }
+
+        #[test]
+        fn a_small_edit_of_a_large_object_finds_the_same(old in object(), key in "[abc]", v in leaf()) {
+            let mut new = old.clone();
+            new["spec"]["x"] = json!({key: v});
+            new["metadata"]["labels"] = json!({"k": "changed"});
+            for scope in [Scope::Whole, Scope::Status] {
+                let got = compare_with(&old, &new, scope);
+                let want = reference(&old, &new, scope);
+                prop_assert_eq!(got.0.iter().collect::<Vec<_>>(), want.0.iter().collect::<Vec<_>>());
+                prop_assert_eq!(got.1.iter().collect::<Vec<_>>(), want.1.iter().collect::<Vec<_>>());
+            }
+        }
+    }
 }
 
 #[cfg(test)]

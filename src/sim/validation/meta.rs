@@ -29,20 +29,38 @@ pub fn valid_label_value(v: &str) -> bool {
     v.is_empty() || (v.len() <= 63 && qualified_name_part(v))
 }
 
+/// `[a-z0-9]([-a-z0-9]*[a-z0-9])?`, whole.
+fn is_dns1123_label(l: &str) -> bool {
+    let edge = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit();
+    l.starts_with(edge)
+        && l.ends_with(edge)
+        && l.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
 fn dns1123_subdomain(s: &str) -> Vec<String> {
     let mut errs = Vec::new();
     if s.len() > 253 {
         errs.push("must be no more than 253 characters".to_string());
     }
-    let label = |l: &str| {
-        let edge = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit();
-        l.starts_with(edge)
-            && l.ends_with(edge)
-            && l.chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-    };
-    if !s.split('.').all(label) {
+    if !s.split('.').all(is_dns1123_label) {
         errs.push(DNS1123_SUBDOMAIN_RULE.to_string());
+    }
+    errs
+}
+
+/// IsDNS1123Label (a container's name): at most 63 characters, one label, no dots.
+pub fn dns1123_label(s: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if s.len() > 63 {
+        errs.push("must be no more than 63 characters".to_string());
+    }
+    if !is_dns1123_label(s) {
+        errs.push(if s.split('.').all(is_dns1123_label) {
+            "must not contain dots".to_string()
+        } else {
+            "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')".to_string()
+        });
     }
     errs
 }

@@ -6,6 +6,7 @@
 use serde_json::Value;
 
 mod meta;
+mod pod;
 
 pub use meta::{LABEL_VALUE_RULE, valid_label_value};
 
@@ -95,12 +96,20 @@ fn int_or_percent(v: &Value) -> Option<i64> {
 
 /// ValidateDeploymentSpec / ValidateReplicaSetSpec, and on update (apps/v1) the
 /// selector's immutability.
+/// ValidateObjectMeta alone, for an object whose spec was validated before (a pod made
+/// from its ReplicaSet's template).
+pub fn object_meta(kind: Kind, o: &Value) -> Result<(), ApiError> {
+    let mut errs = Vec::new();
+    meta::object_meta(&mut errs, o);
+    invalid(kind, o, errs)
+}
+
 pub fn spec(kind: Kind, o: &Value, old: Option<&Value>) -> Result<(), ApiError> {
     quantities(kind, o)?;
     if kind == Kind::Pod {
         let mut errs = Vec::new();
         meta::object_meta(&mut errs, o);
-        pod_resources(&mut errs, "spec", &o["spec"]);
+        pod::pod_spec(&mut errs, "spec", &o["spec"]);
         return invalid(kind, o, errs);
     }
     if !matches!(kind, Kind::Deployment | Kind::ReplicaSet) {
@@ -112,6 +121,15 @@ pub fn spec(kind: Kind, o: &Value, old: Option<&Value>) -> Result<(), ApiError> 
     // ValidateObjectMeta comes first.
     meta::object_meta(&mut errs, o);
     nonnegative(&mut errs, "spec.replicas", spec["replicas"].as_i64());
+    // ValidateReplicaSetSpec checks minReadySeconds before the selector; the Deployment's
+    // spec after the strategy.
+    if kind == Kind::ReplicaSet {
+        nonnegative(
+            &mut errs,
+            "spec.minReadySeconds",
+            spec["minReadySeconds"].as_i64(),
+        );
+    }
     let selector = spec.get("selector").filter(|s| !s.is_null());
     let template_labels = obj::path(spec, &["template", "metadata", "labels"]);
     let mismatch = || {
@@ -147,22 +165,9 @@ pub fn spec(kind: Kind, o: &Value, old: Option<&Value>) -> Result<(), ApiError> 
         "spec.template.annotations",
         obj::path(spec, &["template", "metadata", "annotations"]),
     );
-    match spec["template"]["spec"]["containers"].as_array() {
-        Some(cs) if !cs.is_empty() => {
-            for (i, c) in cs.iter().enumerate() {
-                for f in ["name", "image"] {
-                    if c[f].as_str().is_none_or(str::is_empty) {
-                        errs.push(format!(
-                            "spec.template.spec.containers[{i}].{f}: Required value"
-                        ));
-                    }
-                }
-            }
-        }
-        _ => errs.push("spec.template.spec.containers: Required value".into()),
-    }
-    pod_resources(&mut errs, "spec.template.spec", &spec["template"]["spec"]);
-    // ValidatePodTemplateSpecForReplicaSet: a ReplicaSet's pods always restart.
+    pod::pod_spec(&mut errs, "spec.template.spec", &spec["template"]["spec"]);
+    // ValidatePodTemplateSpecForReplicaSet: a ReplicaSet's pods always restart, and run
+    // for no deadline.
     if let Some(policy) = spec["template"]["spec"]["restartPolicy"]
         .as_str()
         .filter(|p| *p != "Always")
@@ -172,15 +177,19 @@ pub fn spec(kind: Kind, o: &Value, old: Option<&Value>) -> Result<(), ApiError> 
             crate::sim::output::go_quote(policy)
         ));
     }
+    if !spec["template"]["spec"]["activeDeadlineSeconds"].is_null() {
+        errs.push(
+            "spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in ReplicaSet is not Supported"
+                .into(),
+        );
+    }
     if kind == Kind::Deployment {
         strategy(&mut errs, &spec["strategy"]);
-    }
-    nonnegative(
-        &mut errs,
-        "spec.minReadySeconds",
-        spec["minReadySeconds"].as_i64(),
-    );
-    if kind == Kind::Deployment {
+        nonnegative(
+            &mut errs,
+            "spec.minReadySeconds",
+            spec["minReadySeconds"].as_i64(),
+        );
         nonnegative(
             &mut errs,
             "spec.revisionHistoryLimit",
@@ -209,52 +218,6 @@ pub fn spec(kind: Kind, o: &Value, old: Option<&Value>) -> Result<(), ApiError> 
 /// The int32 fields a request must decode into before any validation: a number that is
 /// not a whole int32 is refused as the server's JSON decoder refuses it. Past that, the
 /// demo's own limit on replicas, which a real cluster would accept.
-/// [`resources`] of each container, then each init container, of the pod spec at `path`.
-fn pod_resources(errs: &mut Vec<String>, path: &str, spec: &Value) {
-    for list in ["containers", "initContainers"] {
-        for (i, c) in spec[list].as_array().into_iter().flatten().enumerate() {
-            resources(
-                errs,
-                &format!("{path}.{list}[{i}].resources"),
-                &c["resources"],
-            );
-        }
-    }
-}
-
-/// ValidateResourceRequirements for CPU, memory and the like: no negative quantity, and
-/// no request above its limit. Quantities print in canonical form, as the API's do.
-fn resources(errs: &mut Vec<String>, path: &str, r: &Value) {
-    let read = |list: &str| -> Vec<(String, Quantity)> {
-        r[list]
-            .as_object()
-            .into_iter()
-            .flatten()
-            .filter_map(|(k, v)| Some((k.clone(), Quantity::from_json(v).ok()?)))
-            .collect()
-    };
-    let (limits, requests) = (read("limits"), read("requests"));
-    for (list, items) in [("limits", &limits), ("requests", &requests)] {
-        for (name, q) in items.iter().filter(|(_, q)| q.nanos() < 0) {
-            errs.push(format!(
-                "{path}.{list}[{name}]: Invalid value: \"{}\": must be greater than or equal to 0",
-                q.canonical()
-            ));
-        }
-    }
-    for (name, request) in &requests {
-        if let Some((_, limit)) = limits.iter().find(|(n, _)| n == name)
-            && request.nanos() > limit.nanos()
-        {
-            errs.push(format!(
-                "{path}.requests: Invalid value: \"{}\": must be less than or equal to {name} limit of {}",
-                request.canonical(),
-                limit.canonical()
-            ));
-        }
-    }
-}
-
 /// The resource quantities of a pod spec (a workload's template, or a pod's own) decode:
 /// the API server refuses the request body otherwise.
 fn quantities(kind: Kind, o: &Value) -> Result<(), ApiError> {
@@ -475,7 +438,7 @@ mod tests {
             "The Deployment \"web\" is invalid: spec.template.spec.containers[0].resources.requests: Invalid value: \"1500m\": must be less than or equal to cpu limit of 1"
         );
         let pod = json!({"metadata": {"name": "x"}, "spec": {"containers": [{"name": "app",
-            "resources": {"limits": {"cpu": "1"}, "requests": {"cpu": "2"}}}]}});
+            "image": "nginx", "resources": {"limits": {"cpu": "1"}, "requests": {"cpu": "2"}}}]}});
         assert_eq!(
             spec(Kind::Pod, &pod, None).unwrap_err().message,
             "The Pod \"x\" is invalid: spec.containers[0].resources.requests: Invalid value: \"2\": must be less than or equal to cpu limit of 1"
