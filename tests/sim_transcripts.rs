@@ -111,6 +111,7 @@ fn the_readme_names_every_simplification_help_names() {
         "one namespace",
         "no scheduler",
         "managedFields",
+        "volumes, probes, security contexts and affinity unchecked",
         "rate limit",
         "nonexistent",
         "ignores-sigterm",
