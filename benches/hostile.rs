@@ -1,9 +1,10 @@
 //! Costs that hostile input once made quadratic or unbounded (issue 28), measured at two or
 //! three sizes so a return to superlinear shows: a large `[keys]` table, deep jsonpath and
 //! manifests (refused in one pass), a pasted text into the demo's command line and its
-//! editor, and writes between two ticks (the watch log no longer keeps their versions,
-//! since every watcher reads on after each command; the time still grows with the object
-//! each write copies, as the labels pile up).
+//! editor, `kubectl get pods` over 1,000 and 10,000 pods, and writes between two ticks (the
+//! watch log no longer keeps their versions, since every watcher reads on after each
+//! command; a write that grows the object costs in proportion to its size, as on an API
+//! server, while writes of a constant size stay linear in their number).
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use kubedrill::sim::session::Session;
@@ -77,6 +78,22 @@ fn bench(c: &mut Criterion) {
                 )
             });
         }
+    }
+    // `kubectl get pods` over a large ReplicaSet: the table reads the stored pods in place.
+    for n in [1_000usize, 10_000] {
+        let mut s = Session::new("self-healing", 1).expect("scenario");
+        // The controllers' default rate limit creates 20 pods a second.
+        for line in [
+            format!("kubectl scale deploy web --replicas={n}"),
+            "tick 600".to_string(),
+        ] {
+            s.run_line(&line);
+        }
+        let rows = s.run_line("kubectl get pods").stdout.lines().count();
+        assert_eq!(rows, n + 1, "every pod is listed");
+        g.bench_function(BenchmarkId::new("get_pods", n), |b| {
+            b.iter(|| std::hint::black_box(s.run_line("kubectl get pods").stdout.len()))
+        });
     }
     // Each write adds a label, so the object grows: every write stores (and tracks the
     // fields of) an object one label larger, as an API server does. The same-size series

@@ -140,7 +140,19 @@ pub fn selector_matches_labels(selector: &Value, labels: &Value) -> bool {
 
 /// A `-l` selector string (`app=web,tier!=db,env`) against an object's labels.
 pub fn label_query_matches(query: &str, obj: &Value) -> bool {
-    let got = labels(obj);
+    label_query_matches_labels(query, path(obj, &["metadata", "labels"]))
+}
+
+/// [`label_query_matches`] of an object's `metadata.labels`.
+pub fn label_query_matches_labels(query: &str, labels: Option<&Value>) -> bool {
+    let got: Vec<(&str, &str)> = labels
+        .and_then(Value::as_object)
+        .map(|m| {
+            m.iter()
+                .filter_map(|(k, v)| v.as_str().map(|s| (k.as_str(), s)))
+                .collect()
+        })
+        .unwrap_or_default();
     query
         .split(',')
         .map(str::trim)

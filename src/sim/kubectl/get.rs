@@ -2,6 +2,8 @@
 //! (`--no-headers`, `--show-labels`, `-o wide`), JSON, YAML, names or jsonpath, in name
 //! order or `--sort-by` a jsonpath as sorter.go sorts them.
 
+use std::sync::Arc;
+
 use serde_json::Value;
 
 use super::args::{GetPrint, Output};
@@ -13,6 +15,7 @@ use crate::sim::kind::Kind;
 use crate::sim::obj;
 use crate::sim::output::{list_wrapper, to_json, to_yaml};
 use crate::sim::quantity;
+use crate::sim::stored::Stored;
 use crate::sim::table::{TableOpts, get_table};
 
 pub fn get(
@@ -28,22 +31,27 @@ pub fn get(
     let mut o = Outcome::default();
     let now = cluster.now();
     let in_default = namespace == "default";
-    let mut found: Vec<(Kind, Vec<Value>)> = Vec::new();
+    // The stored objects themselves: a table reads them in place, and only the outputs that
+    // print whole objects build their JSON, one listing's worth, not kept.
+    let mut found: Vec<(Kind, Vec<Arc<Stored>>)> = Vec::new();
     for kind in kinds {
         let mut objs = Vec::new();
         if names.is_empty() {
             if in_default {
                 objs = cluster
                     .api
-                    .list(*kind)
-                    .filter(|x| selector.is_none_or(|s| obj::label_query_matches(s, x)))
+                    .list_shared(*kind)
+                    .filter(|x| {
+                        selector
+                            .is_none_or(|s| obj::label_query_matches_labels(s, x.meta("labels")))
+                    })
                     .cloned()
                     .collect();
             }
         } else {
             for n in names {
-                match cluster.api.get(*kind, n).ok().filter(|_| in_default) {
-                    Some(x) => objs.push(x.clone()),
+                match cluster.api.get_shared(*kind, n).ok().filter(|_| in_default) {
+                    Some(x) => objs.push(x),
                     None => o = o.api(&ApiError::not_found(*kind, n), None),
                 }
             }
@@ -62,7 +70,15 @@ pub fn get(
             Err(SortError::Fatal(e)) => return o.err(format!("error: {e}\n")),
         }
     }
-    let all: Vec<Value> = found.iter().flat_map(|(_, v)| v.iter().cloned()).collect();
+    let whole = matches!(output, Output::Json | Output::Yaml | Output::JsonPath(_));
+    let all: Vec<Value> = match whole {
+        true => found
+            .iter()
+            .flat_map(|(_, v)| v.iter().map(|s| s.to_value()))
+            .collect(),
+        false => Vec::new(),
+    };
+    let none_found = found.iter().all(|(_, v)| v.is_empty());
     let single = names.len() == 1 && kinds.len() == 1;
     let strip = |v: Value| {
         if show_managed {
@@ -86,7 +102,7 @@ pub fn get(
                 .collect();
             // A blank line between kinds comes with their headers (separatorWriterWrapper).
             o = o.out(tables.join(if print.no_headers { "" } else { "\n" }));
-            if all.is_empty() && names.is_empty() {
+            if none_found && names.is_empty() {
                 o.stderr
                     .push_str(&format!("No resources found in {namespace} namespace.\n"));
             }
@@ -117,7 +133,7 @@ pub fn get(
         Output::Name => {
             for (k, v) in &found {
                 for x in v {
-                    o = o.out(format!("{}/{}\n", k.kind_group(), obj::name(x)));
+                    o = o.out(format!("{}/{}\n", k.kind_group(), x.name()));
                 }
             }
         }
@@ -168,7 +184,11 @@ pub fn relaxed(path: &str) -> String {
 /// Sorts each kind's objects by `field`. Tables sort one kind at a time (SortingPrinter
 /// over TableSorter); several kinds are several Table objects, which the runtime sorter
 /// cannot read a field from.
-fn sort_found(found: &mut [(Kind, Vec<Value>)], field: &str, table: bool) -> Result<(), SortError> {
+fn sort_found(
+    found: &mut [(Kind, Vec<Arc<Stored>>)],
+    field: &str,
+    table: bool,
+) -> Result<(), SortError> {
     let path = relaxed(field);
     if table && found.len() > 1 {
         return Err(SortError::Fatal(format!(
@@ -186,10 +206,10 @@ fn sort_found(found: &mut [(Kind, Vec<Value>)], field: &str, table: bool) -> Res
 }
 
 /// TableSorter: each row's first value at the path; rows without one sort first.
-fn sort_objects(objs: &mut Vec<Value>, jp: &JsonPath, path: &str) -> Result<(), SortError> {
-    let mut keyed: Vec<(Option<Value>, Value)> = Vec::with_capacity(objs.len());
+fn sort_objects(objs: &mut Vec<Arc<Stored>>, jp: &JsonPath, path: &str) -> Result<(), SortError> {
+    let mut keyed: Vec<(Option<Value>, Arc<Stored>)> = Vec::with_capacity(objs.len());
     for o in objs.drain(..) {
-        let v = jp.first(&o).map_err(|_| SortError::Ignored)?;
+        let v = jp.first(&o.to_value()).map_err(|_| SortError::Ignored)?;
         keyed.push((v, o));
     }
     if keyed.iter().all(|(v, _)| v.is_none()) {

@@ -3,6 +3,7 @@
 //! the merge of a configuration into the live object. Mirrors structured-merge-diff's `typed`
 //! package (tofieldset.go, compare.go, merge.go, remove.go).
 
+use std::cmp::Ordering;
 use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
@@ -347,9 +348,29 @@ fn compare_maps(
 ) {
     match (old, new) {
         (Value::Object(a), Value::Object(b)) if !a.is_empty() && !b.is_empty() => {
-            let keys: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
-            for k in keys {
-                let (o, n) = (a.get(k), b.get(k));
+            // Both maps are sorted by key: walk them side by side.
+            let (mut ai, mut bi) = (a.iter().peekable(), b.iter().peekable());
+            loop {
+                let order = match (ai.peek(), bi.peek()) {
+                    (None, None) => break,
+                    (Some(_), None) => Ordering::Less,
+                    (None, Some(_)) => Ordering::Greater,
+                    (Some((ka, _)), Some((kb, _))) => ka.cmp(kb),
+                };
+                let (k, o, n) = match order {
+                    Ordering::Less => match ai.next() {
+                        Some((k, o)) => (k, Some(o), None),
+                        None => break,
+                    },
+                    Ordering::Greater => match bi.next() {
+                        Some((k, n)) => (k, None, Some(n)),
+                        None => break,
+                    },
+                    Ordering::Equal => match (ai.next(), bi.next()) {
+                        (Some((k, o)), Some((_, n))) => (k, Some(o), Some(n)),
+                        _ => break,
+                    },
+                };
                 if o == n {
                     continue;
                 }

@@ -182,14 +182,16 @@ impl Entries {
     }
 
     fn value(&self) -> &Value {
-        self.value.get_or_init(|| {
-            Value::Object(
-                self.entries
-                    .iter()
-                    .map(|(k, v)| ((*k).to_string(), (**v).clone()))
-                    .collect(),
-            )
-        })
+        self.value.get_or_init(|| self.build())
+    }
+
+    fn build(&self) -> Value {
+        Value::Object(
+            self.entries
+                .iter()
+                .map(|(k, v)| ((*k).to_string(), (**v).clone()))
+                .collect(),
+        )
     }
 }
 
@@ -204,6 +206,24 @@ impl Field {
             Field::Filled(f) => f.value(),
             Field::Starting(s) => s.value.get_or_init(|| s.status.to_value()),
             Field::Meta(m) => m.value(),
+        }
+    }
+
+    /// [`Field::value`] built for one reader and not kept (what is kept already is reused).
+    fn to_value(&self) -> Value {
+        match self {
+            Field::Json(v) => (**v).clone(),
+            Field::Filled(f) => f
+                .value
+                .get()
+                .cloned()
+                .unwrap_or_else(|| defaults::fill_pod_spec(&f.template, &f.volume)),
+            Field::Starting(s) => s
+                .value
+                .get()
+                .cloned()
+                .unwrap_or_else(|| s.status.to_value()),
+            Field::Meta(m) => m.value.get().cloned().unwrap_or_else(|| m.build()),
         }
     }
 
@@ -520,6 +540,29 @@ impl Stored {
 
     pub fn uid(&self) -> &str {
         &self.facts.uid
+    }
+
+    /// [`Stored::value`] built for one reader and not kept: for a listing that reads each of
+    /// many objects once (`kubectl get pods -o yaml`), so the objects do not all keep a copy.
+    pub fn to_value(&self) -> Value {
+        if let Some(v) = self.whole.get() {
+            return v.clone();
+        }
+        match &self.shape {
+            Shape::Other(v) => v.clone(),
+            Shape::Object(fields) => {
+                let mut v = Value::Object(
+                    fields
+                        .iter()
+                        .map(|(k, v)| (k.to_string(), v.to_value()))
+                        .collect::<Map<_, _>>(),
+                );
+                if let Some(rv) = &self.rv {
+                    obj::set(&mut v, &["metadata", RV], rv.clone());
+                }
+                v
+            }
+        }
     }
 
     /// The object as one JSON tree.

@@ -3,30 +3,54 @@
 use crate::sim::time;
 use serde_json::Value;
 
-pub fn at<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
-    path.iter().try_fold(v, |cur, key| cur.get(key))
+/// Something a printer reads fields from by path: a JSON value, or a stored object read
+/// in place (see `table::stored`), so a table of 10,000 pods builds no pod's JSON.
+pub trait Lookup {
+    fn lookup(&self, path: &[&str]) -> Option<&Value>;
 }
 
-pub fn str_at<'a>(v: &'a Value, path: &[&str]) -> &'a str {
+impl Lookup for Value {
+    fn lookup(&self, path: &[&str]) -> Option<&Value> {
+        path.iter().try_fold(self, |cur, key| cur.get(key))
+    }
+}
+
+impl<T: Lookup + ?Sized> Lookup for &T {
+    fn lookup(&self, path: &[&str]) -> Option<&Value> {
+        (**self).lookup(path)
+    }
+}
+
+impl<T: Lookup + ?Sized> Lookup for std::sync::Arc<T> {
+    fn lookup(&self, path: &[&str]) -> Option<&Value> {
+        (**self).lookup(path)
+    }
+}
+
+pub fn at<'a, T: Lookup + ?Sized>(v: &'a T, path: &[&str]) -> Option<&'a Value> {
+    v.lookup(path)
+}
+
+pub fn str_at<'a, T: Lookup + ?Sized>(v: &'a T, path: &[&str]) -> &'a str {
     at(v, path).and_then(Value::as_str).unwrap_or("")
 }
 
-pub fn int_at(v: &Value, path: &[&str]) -> i64 {
+pub fn int_at<T: Lookup + ?Sized>(v: &T, path: &[&str]) -> i64 {
     at(v, path).and_then(Value::as_i64).unwrap_or(0)
 }
 
-pub fn bool_at(v: &Value, path: &[&str]) -> bool {
+pub fn bool_at<T: Lookup + ?Sized>(v: &T, path: &[&str]) -> bool {
     at(v, path).and_then(Value::as_bool).unwrap_or(false)
 }
 
-pub fn array_at<'a>(v: &'a Value, path: &[&str]) -> &'a [Value] {
+pub fn array_at<'a, T: Lookup + ?Sized>(v: &'a T, path: &[&str]) -> &'a [Value] {
     at(v, path)
         .and_then(Value::as_array)
         .map_or(&[], Vec::as_slice)
 }
 
 /// `k=v` pairs of a string map, sorted by key.
-pub fn sorted_pairs(v: &Value, path: &[&str]) -> Vec<(String, String)> {
+pub fn sorted_pairs<T: Lookup + ?Sized>(v: &T, path: &[&str]) -> Vec<(String, String)> {
     let mut pairs: Vec<(String, String)> = at(v, path)
         .and_then(Value::as_object)
         .map(|m| {
@@ -40,7 +64,7 @@ pub fn sorted_pairs(v: &Value, path: &[&str]) -> Vec<(String, String)> {
 }
 
 /// `--show-labels` cell: `k=v,k2=v2` or `<none>`.
-pub fn labels_cell(obj: &Value) -> String {
+pub fn labels_cell<T: Lookup + ?Sized>(obj: &T) -> String {
     let pairs = sorted_pairs(obj, &["metadata", "labels"]);
     if pairs.is_empty() {
         return "<none>".to_string();
@@ -89,7 +113,7 @@ pub fn selector_string(selector: Option<&Value>) -> String {
 }
 
 /// `translateTimestampSince`: HumanDuration since the timestamp, `<unknown>` when unset.
-pub fn since(v: &Value, path: &[&str], now: u64) -> String {
+pub fn since<T: Lookup + ?Sized>(v: &T, path: &[&str], now: u64) -> String {
     match str_at(v, path) {
         "" => "<unknown>".to_string(),
         ts => time::age(ts, now),

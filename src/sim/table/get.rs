@@ -1,11 +1,10 @@
 //! `kubectl get` tables for the kinds the simulator serves (printers.go columns and cells).
 
 use super::fields::{
-    array_at, at, clean_cell, int_at, labels_cell, selector_string, since, str_at,
+    Lookup, array_at, at, clean_cell, int_at, labels_cell, selector_string, since, str_at,
 };
 use super::pod_status::pod_cells;
 use super::tabwriter::TabWriter;
-use serde_json::Value;
 
 pub use crate::sim::kind::Kind;
 
@@ -79,7 +78,7 @@ pub struct TableOpts {
 
 /// The table `kubectl get` prints; empty (no header) for no objects, where the caller prints
 /// `No resources found in default namespace.` to stderr.
-pub fn get_table(kind: Kind, objects: &[Value], now: u64, opts: &TableOpts) -> String {
+pub fn get_table<T: Lookup>(kind: Kind, objects: &[T], now: u64, opts: &TableOpts) -> String {
     if objects.is_empty() {
         return String::new();
     }
@@ -118,16 +117,16 @@ pub fn get_table(kind: Kind, objects: &[Value], now: u64, opts: &TableOpts) -> S
     TabWriter::GET.format(&text)
 }
 
-fn name(obj: &Value) -> String {
+fn name<T: Lookup + ?Sized>(obj: &T) -> String {
     str_at(obj, &["metadata", "name"]).to_string()
 }
 
-fn age(obj: &Value, now: u64) -> String {
+fn age<T: Lookup + ?Sized>(obj: &T, now: u64) -> String {
     since(obj, &["metadata", "creationTimestamp"], now)
 }
 
 /// CONTAINERS and IMAGES cells of a pod template.
-fn container_cells(obj: &Value) -> (String, String) {
+fn container_cells<T: Lookup + ?Sized>(obj: &T) -> (String, String) {
     let containers = array_at(obj, &["spec", "template", "spec", "containers"]);
     let join = |field: &str| {
         containers
@@ -140,7 +139,7 @@ fn container_cells(obj: &Value) -> (String, String) {
 }
 
 /// Cells are always built wide; `get_table` cuts them to the shown columns.
-fn deployment_row(d: &Value, now: u64) -> Vec<String> {
+fn deployment_row<T: Lookup + ?Sized>(d: &T, now: u64) -> Vec<String> {
     let (containers, images) = container_cells(d);
     vec![
         name(d),
@@ -158,7 +157,7 @@ fn deployment_row(d: &Value, now: u64) -> Vec<String> {
     ]
 }
 
-fn replicaset_row(rs: &Value, now: u64) -> Vec<String> {
+fn replicaset_row<T: Lookup + ?Sized>(rs: &T, now: u64) -> Vec<String> {
     let (containers, images) = container_cells(rs);
     let selector = match selector_string(at(rs, &["spec", "selector"])) {
         s if s.is_empty() => "<none>".to_string(),
@@ -180,7 +179,7 @@ fn or_none(s: &str) -> String {
     if s.is_empty() { "<none>" } else { s }.to_string()
 }
 
-fn pod_row(pod: &Value, now: u64) -> Vec<String> {
+fn pod_row<T: Lookup + ?Sized>(pod: &T, now: u64) -> Vec<String> {
     let cells = pod_cells(pod, now);
     let ip = array_at(pod, &["status", "podIPs"])
         .first()
@@ -216,7 +215,7 @@ fn pod_row(pod: &Value, now: u64) -> Vec<String> {
     ]
 }
 
-fn event_row(e: &Value, now: u64, wide: bool) -> Vec<String> {
+fn event_row<T: Lookup + ?Sized>(e: &T, now: u64, wide: bool) -> Vec<String> {
     let first_seen = if str_at(e, &["firstTimestamp"]).is_empty() {
         since(e, &["eventTime"], now)
     } else {

@@ -1,6 +1,6 @@
 //! `printPod`'s READY, STATUS and RESTARTS cells (kubectl 1.32 printers.go).
 
-use super::fields::{array_at, at, bool_at, int_at, str_at};
+use super::fields::{Lookup, array_at, at, bool_at, int_at, str_at};
 use crate::sim::time;
 use serde_json::Value;
 
@@ -10,7 +10,7 @@ pub struct PodCells {
     pub restarts: String,
 }
 
-fn has_condition(pod: &Value, kind: &str, status: &str) -> bool {
+fn has_condition<T: Lookup + ?Sized>(pod: &T, kind: &str, status: &str) -> bool {
     array_at(pod, &["status", "conditions"])
         .iter()
         .any(|c| str_at(c, &["type"]) == kind && str_at(c, &["status"]) == status)
@@ -37,7 +37,7 @@ fn terminated_reason(term: &Value, prefix: &str) -> String {
     }
 }
 
-pub fn pod_cells(pod: &Value, now: u64) -> PodCells {
+pub fn pod_cells<T: Lookup + ?Sized>(pod: &T, now: u64) -> PodCells {
     let init_specs = array_at(pod, &["spec", "initContainers"]);
     let is_sidecar = |name: &str| {
         init_specs

@@ -199,7 +199,7 @@ fn prefix_labels_and_empty() {
         "NAME                  READY   UP-TO-DATE   AVAILABLE   AGE     LABELS\n\
          deployment.apps/web   3/3     3            3           2m30s   app=web\n"
     );
-    assert_eq!(get_table(Kind::Pod, &[], NOW, &NARROW), "");
+    assert_eq!(get_table::<Value>(Kind::Pod, &[], NOW, &NARROW), "");
 }
 
 #[test]
@@ -286,4 +286,45 @@ fn describe_without_events_or_conditions() {
         ),
         "{out}"
     );
+}
+
+/// A table read from the stored objects in place is the table of their JSON, for every
+/// kind, narrow, wide and with labels, through a rollout (pods starting, terminating,
+/// failing to pull, with events).
+#[test]
+fn tables_read_in_place_match_tables_of_the_json() {
+    let mut s = crate::sim::session::Session::new("rollout", 3).expect("scenario");
+    let mut checked = 0;
+    for line in [
+        "tick 3",
+        "kubectl set image deploy/web app=nginx:nonexistent",
+        "tick 2",
+        "kubectl rollout undo deploy/web",
+        "kubectl delete pod -l app=web --wait=false",
+        "kubectl label deploy web tier=front",
+        "tick 1",
+    ] {
+        s.run_line(line);
+        for kind in [Kind::Deployment, Kind::ReplicaSet, Kind::Pod, Kind::Event] {
+            let stored: Vec<_> = s.cluster.api.list_shared(kind).cloned().collect();
+            let json: Vec<Value> = stored.iter().map(|o| o.to_value()).collect();
+            for opts in [
+                NARROW,
+                WIDE,
+                TableOpts {
+                    show_labels: true,
+                    ..NARROW
+                },
+            ] {
+                let now = s.cluster.now();
+                assert_eq!(
+                    get_table(kind, &stored, now, &opts),
+                    get_table(kind, &json, now, &opts),
+                    "{kind:?} after `{line}`"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 7 * 4 * 3);
 }
