@@ -30,6 +30,27 @@ fn demo_app(open: char) -> App {
     app
 }
 
+/// The app in a mock interview, answering its first question, with its notes open.
+fn mock_app() -> App {
+    let loaded = kubedrill::content::load(
+        kubedrill::content::shipped_sources(),
+        vec![],
+        &kubedrill::sim::catalog::SimCatalog,
+    );
+    let mut app = App::new(loaded, kubedrill::tui::Settings::default());
+    app.update(Msg::Resize(120, 40));
+    for code in [
+        KeyCode::Char('m'),
+        KeyCode::Enter,
+        KeyCode::Enter,
+        KeyCode::Char('n'),
+    ] {
+        app.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    }
+    assert_eq!(app.context(), kubedrill::tui::keymap::Context::Notes);
+    app
+}
+
 fn keys_table(n: usize) -> String {
     let mut t = String::from("[keys]\n");
     for i in 0..n {
@@ -78,6 +99,24 @@ fn bench(c: &mut Criterion) {
                 )
             });
         }
+    }
+    for kib in [16usize, 256] {
+        let notes =
+            "the controller compares spec with status, Every time.\n".repeat(kib * 1024 / 54);
+        g.bench_with_input(
+            BenchmarkId::new("paste_mock_notes", kib),
+            &notes,
+            |b, text| {
+                b.iter_batched(
+                    mock_app,
+                    |mut app| {
+                        app.update(Msg::Paste(text.clone()));
+                        std::hint::black_box(app.should_quit())
+                    },
+                    criterion::BatchSize::LargeInput,
+                )
+            },
+        );
     }
     // `kubectl get pods` over a large ReplicaSet: the table reads the stored pods in place.
     for n in [1_000usize, 10_000] {
