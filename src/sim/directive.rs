@@ -113,7 +113,9 @@ kubedrill sim: one command per line.
   trigger CONTROLLER level|edge
                               level: reconcile from cached state (what Kubernetes does);
                               edge: act only on each event's delta (a teaching variant)
-  autoscaler N                the autoscaler's metrics now want N replicas
+  autoscaler N                the autoscaler's metrics now want N replicas; standing in for
+                              an HPA `web`, it writes /scale every 15s and records the HPA's
+                              SuccessfulRescale events
   gitops every N [client-side|server-side] [FILE]
                               the GitOps syncer re-applies FILE (gitops.yaml) every N seconds
   api-qps QPS [BURST]         kube-controller-manager's client rate limit, per controller

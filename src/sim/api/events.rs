@@ -13,7 +13,7 @@ use crate::sim::time::rfc3339;
 
 /// A UUID (v4 layout) derived from a name, for objects whose uid should not draw from the
 /// seeded stream (that would change every later random name).
-pub(super) fn derived_uid(seed: &str) -> String {
+pub fn derived_uid(seed: &str) -> String {
     use crate::sim::names::{FNV64_BASIS, fnv64a};
     uuid_v4(&format!(
         "{:016x}{:016x}",
@@ -38,6 +38,29 @@ pub(super) fn uuid_v4(h: &str) -> String {
     u
 }
 
+/// The type an event is about, as its `involvedObject` names it: one of the kinds the demo
+/// stores, or an object it only stands in for (the autoscaler's HorizontalPodAutoscaler).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ObjectType {
+    pub api_version: &'static str,
+    pub kind: &'static str,
+}
+
+impl From<Kind> for ObjectType {
+    fn from(kind: Kind) -> Self {
+        ObjectType {
+            api_version: kind.api_version(),
+            kind: kind.kind_name(),
+        }
+    }
+}
+
+/// The HorizontalPodAutoscaler the demo's autoscaler stands in for.
+pub const HORIZONTAL_POD_AUTOSCALER: ObjectType = ObjectType {
+    api_version: "autoscaling/v2",
+    kind: "HorizontalPodAutoscaler",
+};
+
 impl ApiServer {
     /// Events expire an hour after they were last seen (kube-apiserver's default
     /// `--event-ttl`).
@@ -61,10 +84,11 @@ impl ApiServer {
     pub fn record_event(
         &mut self,
         involved: &(impl Involved + ?Sized),
-        kind: Kind,
+        kind: impl Into<ObjectType>,
         note: Note<'_>,
         now: u64,
     ) {
+        let kind: ObjectType = kind.into();
         let Note {
             type_,
             reason,
@@ -75,7 +99,7 @@ impl ApiServer {
         let involved_name = involved.name();
         let incoming = Incoming {
             component,
-            kind: kind.kind_name(),
+            kind: kind.kind,
             name: involved_name,
             uid: involved.uid(),
             type_,
@@ -116,7 +140,6 @@ impl ApiServer {
             }
         };
         self.recorders.written(component, &o.key, &name);
-        let api_version = if kind == Kind::Pod { "v1" } else { "apps/v1" };
         // client-go builds an aggregate event without the reporting controller.
         let reporting = if o.aggregate { "" } else { component };
         let event = json!({
@@ -126,8 +149,8 @@ impl ApiServer {
             "firstTimestamp": first,
             "lastTimestamp": ts,
             "involvedObject": {
-                "apiVersion": api_version,
-                "kind": kind.kind_name(),
+                "apiVersion": kind.api_version,
+                "kind": kind.kind,
                 "name": involved_name,
                 "namespace": "default",
                 "resourceVersion": involved.resource_version(),

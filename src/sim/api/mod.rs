@@ -10,6 +10,7 @@ mod events;
 mod update;
 
 use create::PodTemplate;
+pub use events::{HORIZONTAL_POD_AUTOSCALER, ObjectType, derived_uid};
 use update::ParsedManagedFields;
 pub use update::precondition;
 

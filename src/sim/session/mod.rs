@@ -288,16 +288,21 @@ impl Session {
                 ..a.clone()
             });
             if let Ok(d) = self.cluster.api.get(Kind::Deployment, "web")
-                && obj::int(d, &["spec", "replicas"]) != Some(i64::from(a.target))
+                && let Some(current) = obj::int(d, &["spec", "replicas"])
+                && current != i64::from(a.target)
             {
                 let mut next = d.clone();
                 next["spec"]["replicas"] = json!(a.target);
                 // G1: the HPA writes /scale from inside kube-controller-manager.
-                self.cluster
-                    .api
-                    .as_manager("kube-controller-manager", Some("scale"), |api| {
-                        let _ = api.update(Kind::Deployment, next, None);
-                    });
+                let scaled =
+                    self.cluster
+                        .api
+                        .as_manager("kube-controller-manager", Some("scale"), |api| {
+                            api.update(Kind::Deployment, next, None).is_ok()
+                        });
+                if scaled {
+                    self.record_rescale(current, a.target, now);
+                }
             }
         }
         if let Some(g) = self.gitops.clone()
@@ -318,6 +323,34 @@ impl Session {
             };
             let _ = exec::run(&mut self.cluster, &self.files, &cmd);
         }
+    }
+
+    /// The HPA's event for a rescale it made (horizontal.go: `SuccessfulRescale`, "New size:
+    /// N; reason: R"), about the HorizontalPodAutoscaler `web` the autoscaler stands in
+    /// for. Its metric is a CPU utilization target, as in the field-fight scenario.
+    fn record_rescale(&mut self, current: i64, target: u32, now: u64) {
+        let reason = if i64::from(target) > current {
+            "cpu resource utilization (percentage of request) above target"
+        } else {
+            "All metrics below target"
+        };
+        let hpa = json!({"metadata": {
+            "name": "web",
+            "uid": crate::sim::api::derived_uid("horizontalpodautoscaler/web"),
+        }});
+        let message = format!("New size: {target}; reason: {reason}");
+        self.cluster.api.record_event(
+            &hpa,
+            crate::sim::api::HORIZONTAL_POD_AUTOSCALER,
+            crate::sim::api::Note {
+                type_: "Normal",
+                reason: "SuccessfulRescale",
+                message: &message,
+                component: "horizontal-pod-autoscaler",
+                field_path: None,
+            },
+            now,
+        );
     }
 
     /// Runs one line: a kubectl command, a directive, a comment or a blank line.
