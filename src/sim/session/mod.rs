@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::cluster::Cluster;
 use super::directive::{self, ApplyMode, Component, Directive, Trigger};
@@ -13,6 +13,9 @@ use super::kind::Kind;
 use super::kubectl::{args, exec};
 use super::scenario::{self, Origin, Scenario};
 use super::{obj, shell};
+use writers::{Autoscaler, Gitops, HPA_PERIOD};
+
+mod writers;
 
 /// Seconds of `replicas_history` kept, at least: more than the chart shows.
 pub const HISTORY_SECONDS: usize = 3600;
@@ -52,28 +55,6 @@ impl Output {
         v.retain(|(_, t)| !t.is_empty());
         v
     }
-}
-
-/// The autoscaler stand-in: its metrics want `target` replicas; like the HPA it acts on a
-/// 15 second sync period and writes `/scale` as kube-controller-manager.
-#[derive(Debug, Clone)]
-struct Autoscaler {
-    target: u32,
-    next_at: u64,
-    /// pause/crash stop it without losing its configuration (the HPA object stays).
-    state: RunState,
-}
-
-const HPA_PERIOD: u64 = 15;
-
-#[derive(Debug, Clone)]
-struct Gitops {
-    every: u64,
-    mode: ApplyMode,
-    file: String,
-    next_at: u64,
-    /// pause/crash stop it without losing its configuration (it lives in git).
-    state: RunState,
 }
 
 #[derive(Debug, Default, Clone)]
@@ -276,81 +257,6 @@ impl Session {
             self.replicas_history.drain(..HISTORY_SECONDS);
         }
         self.observe();
-    }
-
-    fn run_writers(&mut self, now: u64) {
-        if let Some(a) = self.autoscaler.clone()
-            && a.state == RunState::Running
-            && now >= a.next_at
-        {
-            self.autoscaler = Some(Autoscaler {
-                next_at: now + HPA_PERIOD,
-                ..a.clone()
-            });
-            if let Ok(d) = self.cluster.api.get(Kind::Deployment, "web")
-                && let Some(current) = obj::int(d, &["spec", "replicas"])
-                && current != i64::from(a.target)
-            {
-                let mut next = d.clone();
-                next["spec"]["replicas"] = json!(a.target);
-                // G1: the HPA writes /scale from inside kube-controller-manager.
-                let scaled =
-                    self.cluster
-                        .api
-                        .as_manager("kube-controller-manager", Some("scale"), |api| {
-                            api.update(Kind::Deployment, next, None).is_ok()
-                        });
-                if scaled {
-                    self.record_rescale(current, a.target, now);
-                }
-            }
-        }
-        if let Some(g) = self.gitops.clone()
-            && g.state == RunState::Running
-            && now >= g.next_at
-        {
-            self.gitops = Some(Gitops {
-                next_at: now + g.every,
-                ..g.clone()
-            });
-            let cmd = args::Command::Apply {
-                file: g.file.clone(),
-                validate: args::FieldValidation::Strict,
-                server_side: g.mode == ApplyMode::ServerSide,
-                field_manager: Some("gitops-syncer".into()),
-                force_conflicts: g.mode == ApplyMode::ServerSide,
-                output: None,
-            };
-            let _ = exec::run(&mut self.cluster, &self.files, &cmd);
-        }
-    }
-
-    /// The HPA's event for a rescale it made (horizontal.go: `SuccessfulRescale`, "New size:
-    /// N; reason: R"), about the HorizontalPodAutoscaler `web` the autoscaler stands in
-    /// for. Its metric is a CPU utilization target, as in the field-fight scenario.
-    fn record_rescale(&mut self, current: i64, target: u32, now: u64) {
-        let reason = if i64::from(target) > current {
-            "cpu resource utilization (percentage of request) above target"
-        } else {
-            "All metrics below target"
-        };
-        let hpa = json!({"metadata": {
-            "name": "web",
-            "uid": crate::sim::api::derived_uid("horizontalpodautoscaler/web"),
-        }});
-        let message = format!("New size: {target}; reason: {reason}");
-        self.cluster.api.record_event(
-            &hpa,
-            crate::sim::api::HORIZONTAL_POD_AUTOSCALER,
-            crate::sim::api::Note {
-                type_: "Normal",
-                reason: "SuccessfulRescale",
-                message: &message,
-                component: "horizontal-pod-autoscaler",
-                field_path: None,
-            },
-            now,
-        );
     }
 
     /// Runs one line: a kubectl command, a directive, a comment or a blank line.
