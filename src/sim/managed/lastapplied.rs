@@ -69,21 +69,18 @@ mod tests {
     use crate::sim::merge::with_last_applied;
     use serde_json::json;
 
+    /// `web` as `kubectl create` made it (owning every field), and its entries.
+    fn created() -> (Vec<ManagedField>, Value) {
+        let (mut entries, created) = created();
+        (entries, created)
+    }
+
     /// `kubectl create` owns the image; a client-side apply of the same manifest then
     /// records it in the annotation. kubectl's server-side apply of a new image conflicts
     /// with kubectl-create, but the annotation still says the live value: forgiven.
     #[test]
     fn a_conflict_the_annotation_agrees_with_is_forgiven_for_kubectl_only() {
-        let mut entries = Vec::new();
-        let created = web(Some(3), "app:1.4");
-        record_update(
-            &mut entries,
-            &json!({}),
-            &created,
-            "kubectl-create",
-            None,
-            T0,
-        );
+        let (mut entries, created) = created();
         let live = with_last_applied(&created);
         let config = web(Some(3), "app:1.5");
         let mut for_other = entries.clone();
@@ -100,16 +97,7 @@ mod tests {
     /// conflict stands.
     #[test]
     fn a_conflict_on_a_value_changed_since_the_last_apply_stands() {
-        let mut entries = Vec::new();
-        let created = web(Some(3), "app:1.4");
-        record_update(
-            &mut entries,
-            &json!({}),
-            &created,
-            "kubectl-create",
-            None,
-            T0,
-        );
+        let (mut entries, created) = created();
         let mut live = with_last_applied(&created);
         live["spec"]["template"]["spec"]["containers"][0]["image"] = json!("app:1.4-hotfix");
         let config = web(Some(3), "app:1.5");
