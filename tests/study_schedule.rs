@@ -90,11 +90,23 @@ fn learning_steps_are_minutes_and_labels_read_like_anki() {
     let new = kubedrill::study::CardState::new("x");
     let p = sched.preview(&new, T0).expect("preview");
     let labels: Vec<String> = p.iter().map(|p| p.label()).collect();
-    // Again and Hard: the first step (1m); Good: the second step (10m); Easy graduates
-    // with FSRS's easy interval for a new card (8.2956 days at default parameters).
-    assert_eq!(labels, ["1m", "1m", "10m", "8d"]);
+    // Again: the first step (1m); Hard: on the first step, the average of the first two
+    // (5.5m, as Anki), so it never reads as Again; Good: the second step (10m); Easy
+    // graduates with FSRS's easy interval for a new card (8.2956 days at default
+    // parameters).
+    assert_eq!(labels, ["1m", "6m", "10m", "8d"]);
+    assert_eq!(p[1].next.due - T0, 330_000);
     assert_eq!(p[3].next.phase, Phase::Review);
     assert_eq!(p[2].next.phase, Phase::Learning);
+    // In the second step Hard repeats it; in relearning's one step, Hard is 1.5 times it.
+    let learning = p[2].next.clone();
+    let second = sched.preview(&learning, T0).expect("preview");
+    assert_eq!(second[1].next.due - T0, 10 * 60_000);
+    let mut lapsed = learning.clone();
+    lapsed.phase = Phase::Relearning;
+    lapsed.step = 0;
+    let relearning = sched.preview(&lapsed, T0).expect("preview");
+    assert_eq!(relearning[1].next.due - T0, 15 * 60_000);
 }
 
 #[test]

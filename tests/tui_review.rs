@@ -67,7 +67,7 @@ fn grades_show_their_intervals_and_are_stored_before_the_next_card() {
     assert!(text.contains("1 Key points"), "{text}");
     assert!(text.contains("3 Solid answer"), "{text}");
     assert!(
-        text.contains("1 Again 1m  2 Hard 1m  3 Good 10m  4 Easy 8d  Space Good"),
+        text.contains("1 Again 1m  2 Hard 6m  3 Good 10m  4 Easy 8d  Space Good"),
         "{text}"
     );
 

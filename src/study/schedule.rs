@@ -148,6 +148,20 @@ impl Preview {
     }
 }
 
+/// Anki's Hard delay in a learning or relearning step (its `LearningSteps::hard_delay`):
+/// on the first step, the average of the first two steps, or with one step 1.5 times it
+/// (at most a day more); on a later step, that step again. So Hard never waits as little
+/// as Again.
+fn hard_delay_ms(steps: &[u32], step: u32) -> i64 {
+    let at = |i: usize| steps.get(i).map(|m| i64::from(*m) * MINUTE_MS);
+    let current = at(step as usize).unwrap_or(MINUTE_MS);
+    match (step, at(1)) {
+        (0, Some(next)) => (current + next) / 2,
+        (0, None) => (current * 3 / 2).min(current + DAY_MS),
+        _ => current,
+    }
+}
+
 pub fn interval_label(ms: Millis) -> String {
     let mins = ms as f64 / MINUTE_MS as f64;
     let days = ms as f64 / DAY_MS as f64;
@@ -284,12 +298,15 @@ impl Scheduler {
             next.interval_days = days;
             next.due = now + i64::from(days) * DAY_MS;
         };
-        let at_step = |next: &mut CardState, phase: Phase, steps: &[u32], step: u32| {
+        let wait = |next: &mut CardState, phase: Phase, step: u32, wait_ms: i64| {
             next.phase = phase;
             next.step = step;
             next.interval_days = 0;
+            next.due = now + wait_ms;
+        };
+        let at_step = |next: &mut CardState, phase: Phase, steps: &[u32], step: u32| {
             let mins = steps.get(step as usize).copied().unwrap_or(1);
-            next.due = now + i64::from(mins) * MINUTE_MS;
+            wait(next, phase, step, i64::from(mins) * MINUTE_MS);
         };
         match card.phase {
             Phase::New | Phase::Learning | Phase::Relearning => {
@@ -306,8 +323,8 @@ impl Scheduler {
                 match grade {
                     Grade::Again if !steps.is_empty() => at_step(&mut next, phase, steps, 0),
                     Grade::Hard if !steps.is_empty() => {
-                        // Anki: Hard repeats the current step.
-                        at_step(&mut next, phase, steps, step.min(steps.len() as u32 - 1))
+                        let step = step.min(steps.len() as u32 - 1);
+                        wait(&mut next, phase, step, hard_delay_ms(steps, step));
                     }
                     Grade::Good if (step as usize + 1) < steps.len() => {
                         at_step(&mut next, phase, steps, step + 1)

@@ -71,7 +71,16 @@ mod tests {
 
     /// `web` as `kubectl create` made it (owning every field), and its entries.
     fn created() -> (Vec<ManagedField>, Value) {
-        let (mut entries, created) = created();
+        let mut entries = Vec::new();
+        let created = web(Some(3), "app:1.4");
+        record_update(
+            &mut entries,
+            &json!({}),
+            &created,
+            "kubectl-create",
+            None,
+            T0,
+        );
         (entries, created)
     }
 
