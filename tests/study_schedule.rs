@@ -158,3 +158,36 @@ fn each_grade_is_stored_exactly_as_given() {
     );
     assert_eq!(log[0].phase_before, Phase::New);
 }
+
+/// Anki's order within a day: a learning card comes back as soon as its step is due, before
+/// the new cards still queued, and not before (issue 25: an Again card waited behind a
+/// dozen new ones).
+#[test]
+fn a_learning_card_comes_back_as_soon_as_its_step_is_due() {
+    let loaded = kubedrill::content::load(
+        kubedrill::content::shipped_sources(),
+        vec![],
+        &kubedrill::sim::catalog::SimCatalog,
+    );
+    let deck = &loaded.deck;
+    let mut p = Progress::new(
+        Store::in_memory("test").expect("store"),
+        StudyConfig::default(),
+    )
+    .expect("progress");
+    let mut s = kubedrill::study::Session::due(deck, &p, None, T0).expect("due");
+    let again = s.current().expect("a card").to_string();
+    s.grade(&mut p, Grade::Again, T0, 1_000).expect("grade");
+    // Graded every 25 s: new cards until the minute has passed, then the Again card.
+    let mut shown = Vec::new();
+    for i in 1..=4 {
+        shown.push(s.current().expect("a card").to_string());
+        s.grade(&mut p, Grade::Good, T0 + i * 25_000, 1_000)
+            .expect("grade");
+    }
+    assert!(!shown[..3].contains(&again), "{shown:?}");
+    assert_eq!(
+        shown[3], again,
+        "due at 60 s, shown at the first grade after it"
+    );
+}

@@ -262,6 +262,13 @@ fn cram_from_a_filtered_list_leaves_the_schedule_alone() {
         }
         a.update(ch('3'));
         n += 1;
+        // Nothing claims a schedule was saved or an interval set.
+        let text = screen_text(&render(&a, 100, 30));
+        assert!(
+            text.contains("Good (practice saved; the schedule is untouched)")
+                && !text.contains("next in"),
+            "{text}"
+        );
     }
     // The first topic's questions, as listed.
     let listed = loaded()

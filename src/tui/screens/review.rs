@@ -96,6 +96,18 @@ impl ReviewState {
                 } else {
                     "not saved"
                 };
+                // Cram that leaves the schedule alone logs the answer as practice: no
+                // interval to announce, and the card is due when it was.
+                if self.session.kind == (Kind::Cram { reschedule: false }) {
+                    let again = match grade {
+                        Grade::Again => "; it comes back later in this cram",
+                        _ => "",
+                    };
+                    return Nav::Status(format!(
+                        "{id}: {} (practice {saved}; the schedule is untouched{again})",
+                        grade.label()
+                    ));
+                }
                 let when = crate::study::schedule::interval_label(card.due - now);
                 Nav::Status(format!("{id}: {} ({saved}), next in {when}", grade.label()))
             }
