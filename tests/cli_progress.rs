@@ -295,24 +295,38 @@ fn stats_show_past_mocks_and_quizzes_with_trends() {
         "one of the two pitfall-or-fact items answered wrongly"
     );
 
-    // Trends: the last three sessions against the ones before.
-    let overalls: Vec<u32> = cards.iter().map(|c| c.overall()).collect();
+    // Trends count finished sessions only (the two that ended early are listed, not
+    // counted): the last three against the ones before.
+    let overalls: Vec<u32> = cards
+        .iter()
+        .filter(|c| !c.ended_early())
+        .map(|c| c.overall())
+        .collect();
+    assert_eq!(overalls.len(), 3);
     let mean = |xs: &[u32]| xs.iter().sum::<u32>() as f64 / xs.len() as f64;
     let t = &h["mock_trend"];
-    assert_eq!(t["sessions"], 5);
+    assert_eq!(t["sessions"], 3);
     assert_eq!(t["best"], *overalls.iter().max().expect("max"));
-    assert_eq!(t["recent_mean"].as_f64(), Some(mean(&overalls[2..])));
-    assert_eq!(t["previous_mean"].as_f64(), Some(mean(&overalls[..2])));
+    assert_eq!(t["recent_mean"].as_f64(), Some(mean(&overalls)));
+    assert!(t["previous_mean"].is_null(), "{t}");
+    let all_best = cards.iter().map(|c| c.overall()).max().expect("max");
     assert!(
-        t["change"].as_f64().expect("change") > 0.0,
-        "the seeded mocks improve: {overalls:?}"
+        t["best"].as_u64() <= Some(u64::from(all_best)),
+        "a best from a mock cut short would not count"
     );
-    let percents: Vec<u32> = results.iter().map(|r| r.percent()).collect();
-    assert_eq!(h["quiz_trend"]["last"], percents[3]);
+    // The quiz trend too: quizzes answered in full only.
+    let percents: Vec<u32> = results
+        .iter()
+        .zip(quizzes)
+        .filter(|(_, q)| q["answered"].as_u64() >= q["planned"].as_u64())
+        .map(|(r, _)| r.percent())
+        .collect();
+    assert!(percents.len() < results.len(), "a seeded quiz is partial");
     assert_eq!(
-        h["quiz_trend"]["previous_mean"].as_f64(),
-        Some(f64::from(percents[0]))
+        h["quiz_trend"]["last"],
+        *percents.last().expect("a full quiz")
     );
+    assert_eq!(h["quiz_trend"]["sessions"], percents.len());
 
     // The weakest mock question has the lowest mean score; missed quiz questions are
     // flagged for review until graded.

@@ -205,3 +205,38 @@ fn a_version_1_export_still_imports() {
     assert_eq!(mocks[0].level.as_deref(), Some("senior"));
     assert_eq!(mocks[0].scorecard, None);
 }
+
+/// A quiz or mock left before its first answer leaves no session behind: `q` on the first
+/// quiz item once saved a 0/0 quiz, and a mock ended at once a 0-point one.
+#[test]
+fn a_session_with_nothing_answered_is_not_saved() {
+    let deck = fixture_deck();
+    let mut p = progress();
+    let setup = QuizSetup {
+        per_round: 3,
+        seed: 11,
+        ..QuizSetup::default()
+    };
+    let mut quiz = Quiz::new(&deck, &setup).expect("quiz");
+    let mut log = QuizLog::start(&mut p, &quiz, &setup, NOW).expect("start");
+    quiz.end();
+    assert!(log.save(&mut p, &quiz, NOW + 1).expect("save").is_empty());
+    assert!(p.store.quizzes().expect("quizzes").is_empty());
+    assert_eq!(log.id, None);
+
+    let mut m = Mock::new(
+        &deck,
+        MockSetup {
+            questions: 2,
+            level: Level::Middle,
+            topic: None,
+            strictness: Strictness::Standard,
+            seed: 3,
+        },
+    )
+    .expect("mock");
+    let mut mlog = MockLog::start(&mut p, &m, NOW).expect("start");
+    m.end();
+    assert!(mlog.save(&mut p, &m, NOW + 2).expect("save").is_empty());
+    assert!(p.store.mocks().expect("mocks").is_empty());
+}

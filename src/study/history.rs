@@ -23,31 +23,65 @@ pub fn schedule_grade(g: super::mock::Grade) -> Grade {
     }
 }
 
-/// A mock interview being saved: its session id and how many results are stored.
+/// A mock interview being saved: its session id once something is scored, and how many
+/// results are stored. A mock ended before its first scored question leaves no session.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MockLog {
-    pub id: i64,
+    pub id: Option<i64>,
+    start: MockOpening,
     saved: usize,
     finished: bool,
 }
 
+/// What a mock's session row opens with (store `MockStart`, owned until it is written).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct MockOpening {
+    started_at: Millis,
+    level: String,
+    topic: Option<String>,
+    seed: u64,
+    strictness: String,
+    planned: u32,
+}
+
 impl MockLog {
-    /// Opens the session row for `mock`.
-    pub fn start(progress: &mut Progress, mock: &Mock, now: Millis) -> Result<MockLog, StudyError> {
+    /// Prepares the session row for `mock`; it is written with the first scored question.
+    pub fn start(
+        _progress: &mut Progress,
+        mock: &Mock,
+        now: Millis,
+    ) -> Result<MockLog, StudyError> {
         let setup = mock.setup();
-        let id = progress.store.start_mock(&MockStart {
-            started_at: now,
-            level: setup.level.as_str(),
-            topic: setup.topic.as_deref(),
-            seed: setup.seed,
-            strictness: setup.strictness.as_str(),
-            planned: mock.position().1 as u32,
-        })?;
         Ok(MockLog {
-            id,
+            id: None,
+            start: MockOpening {
+                started_at: now,
+                level: setup.level.as_str().to_string(),
+                topic: setup.topic.clone(),
+                seed: setup.seed,
+                strictness: setup.strictness.as_str().to_string(),
+                planned: mock.position().1 as u32,
+            },
             saved: 0,
             finished: false,
         })
+    }
+
+    fn session(&mut self, progress: &mut Progress) -> Result<i64, StudyError> {
+        if let Some(id) = self.id {
+            return Ok(id);
+        }
+        let o = &self.start;
+        let id = progress.store.start_mock(&MockStart {
+            started_at: o.started_at,
+            level: &o.level,
+            topic: o.topic.as_deref(),
+            seed: o.seed,
+            strictness: &o.strictness,
+            planned: o.planned,
+        })?;
+        self.id = Some(id);
+        Ok(id)
     }
 
     /// Saves what was scored since the last call; returns the grades given, by question.
@@ -59,13 +93,17 @@ impl MockLog {
         now: Millis,
     ) -> Result<Vec<(String, Grade)>, StudyError> {
         let card = mock.scorecard();
+        if card.results.is_empty() {
+            return Ok(Vec::new());
+        }
+        let id = self.session(progress)?;
         let mut graded = Vec::new();
         for r in card.results.iter().skip(self.saved) {
             let grade = schedule_grade(r.grade());
             let took = r.time.as_millis() as i64;
             progress
                 .store
-                .record_mock_answer(self.id, &answer_record(r, &card, now))?;
+                .record_mock_answer(id, &answer_record(r, &card, now))?;
             progress.grade(&r.question_id, grade, now, took, Mode::Mock)?;
             self.saved += 1;
             graded.push((r.question_id.clone(), grade));
@@ -76,7 +114,7 @@ impl MockLog {
                 .map_err(|e| StoreError::Io(format!("the scorecard could not be written: {e}")))?;
             progress
                 .store
-                .save_scorecard(self.id, &json, card.overall(), done.then_some(now))?;
+                .save_scorecard(id, &json, card.overall(), done.then_some(now))?;
             self.finished |= done;
         }
         Ok(graded)
@@ -99,35 +137,64 @@ fn answer_record(r: &QuestionResult, card: &Scorecard, now: Millis) -> MockAnswe
     }
 }
 
-/// A quiz being saved: its session id and how many answers are stored.
+/// A quiz being saved: its session id once something is answered, and how many answers
+/// are stored. A quiz left before its first answer leaves no session.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QuizLog {
-    pub id: i64,
+    pub id: Option<i64>,
+    start: QuizOpening,
     saved: usize,
     mistakes: usize,
     finished: bool,
 }
 
+/// What a quiz's session row opens with (store `QuizStart`, owned until it is written).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct QuizOpening {
+    started_at: Millis,
+    topic: Option<String>,
+    level: Option<String>,
+    seed: u64,
+    planned: u32,
+}
+
 impl QuizLog {
+    /// Prepares the session row for `quiz`; it is written with the first answer.
     pub fn start(
-        progress: &mut Progress,
+        _progress: &mut Progress,
         quiz: &Quiz,
         setup: &QuizSetup,
         now: Millis,
     ) -> Result<QuizLog, StudyError> {
-        let id = progress.store.start_quiz(&QuizStart {
-            started_at: now,
-            topic: setup.topic.as_deref(),
-            level: setup.level.map(|l| l.as_str()),
-            seed: setup.seed,
-            planned: quiz.position().1 as u32,
-        })?;
         Ok(QuizLog {
-            id,
+            id: None,
+            start: QuizOpening {
+                started_at: now,
+                topic: setup.topic.clone(),
+                level: setup.level.map(|l| l.as_str().to_string()),
+                seed: setup.seed,
+                planned: quiz.position().1 as u32,
+            },
             saved: 0,
             mistakes: 0,
             finished: false,
         })
+    }
+
+    fn session(&mut self, progress: &mut Progress) -> Result<i64, StudyError> {
+        if let Some(id) = self.id {
+            return Ok(id);
+        }
+        let o = &self.start;
+        let id = progress.store.start_quiz(&QuizStart {
+            started_at: o.started_at,
+            topic: o.topic.as_deref(),
+            level: o.level.as_deref(),
+            seed: o.seed,
+            planned: o.planned,
+        })?;
+        self.id = Some(id);
+        Ok(id)
     }
 
     /// Saves the result when something changed (an answer, the end) and flags the
@@ -141,9 +208,10 @@ impl QuizLog {
     ) -> Result<Vec<String>, StudyError> {
         let result = quiz.result();
         let done = quiz.is_done() && !self.finished;
-        if result.answered == self.saved && !done {
+        if result.answered == 0 || (result.answered == self.saved && !done) {
             return Ok(vec![]);
         }
+        let id = self.session(progress)?;
         let mut missed: Vec<String> = Vec::new();
         for m in &result.mistakes[self.mistakes..] {
             if !missed.contains(&m.question_id) {
@@ -153,7 +221,7 @@ impl QuizLog {
         let json = serde_json::to_string(&result)
             .map_err(|e| StoreError::Io(format!("the quiz result could not be written: {e}")))?;
         progress.store.save_quiz(
-            self.id,
+            id,
             &QuizProgress {
                 answered: result.answered as u32,
                 correct: result.correct as u32,

@@ -240,8 +240,24 @@ impl History {
             .zip(&results)
             .map(|(q, r)| quiz_entry(q, r.as_ref()))
             .collect();
-        let mock_scores: Vec<u32> = mock_entries.iter().filter_map(|m| m.overall).collect();
-        let quiz_scores: Vec<u32> = quiz_entries.iter().filter_map(|q| q.percent).collect();
+        // A session with nothing answered says nothing (older versions saved them); one cut
+        // short is listed but kept out of the trend, its mean and its best.
+        let mock_entries: Vec<MockEntry> =
+            mock_entries.into_iter().filter(|m| m.scored > 0).collect();
+        let quiz_entries: Vec<QuizEntry> = quiz_entries
+            .into_iter()
+            .filter(|q| q.answered > 0)
+            .collect();
+        let mock_scores: Vec<u32> = mock_entries
+            .iter()
+            .filter(|m| m.ended_early != Some(true))
+            .filter_map(|m| m.overall)
+            .collect();
+        let quiz_scores: Vec<u32> = quiz_entries
+            .iter()
+            .filter(|q| q.answered >= q.planned)
+            .filter_map(|q| q.percent)
+            .collect();
         History {
             mock_trend: trend(&mock_scores),
             quiz_trend: trend(&quiz_scores),
@@ -405,9 +421,15 @@ impl History {
                     .filter(|r| r.answered > 0)
                     .map(|r| format!("{} {}", round_label(&r.kind), opt(r.percent, "%")))
                     .collect();
+                // Cut short: listed, not in the trend (80 columns leave room for a word).
+                let partial = if q.answered < q.planned {
+                    "  partial"
+                } else {
+                    ""
+                };
                 let _ = writeln!(
                     s,
-                    "  {:<10}  {:>7}  {:>7}  {}",
+                    "  {:<10}  {:>7}  {:>7}  {}{partial}",
                     q.date,
                     format!("{}/{}", q.correct, q.answered),
                     opt(q.percent, "%"),
@@ -628,7 +650,8 @@ mod tests {
             },
             // The stored 99 is stale: the scorecard says 50.
             summary(2, Some(&ended), Some(99)),
-            // Started, nothing scored yet: no score, not in the trend.
+            // Started, nothing scored: not a session worth listing (older versions saved
+            // such rows).
             summary(3, Some(&card(2, vec![])), Some(0)),
         ];
         let h = History::build(&mocks, &[], &HashMap::new());
@@ -639,15 +662,12 @@ mod tests {
             .collect();
         assert_eq!(
             got,
-            [
-                (Some(70), None, None),
-                (Some(50), Some(0), Some(true)),
-                (None, Some(0), Some(true))
-            ]
+            [(Some(70), None, None), (Some(50), Some(0), Some(true))]
         );
         assert_eq!(h.mocks[0].date, "1970-01-02");
+        // The second ended early: listed, not in the trend.
         let t = h.mock_trend.expect("trend");
-        assert_eq!((t.sessions, t.best, t.last), (2, 70, 50));
+        assert_eq!((t.sessions, t.best, t.last), (1, 70, 70));
     }
 
     #[test]
@@ -703,7 +723,11 @@ mod tests {
         let h = History::build(&[], &[q], &HashMap::new());
         let e = &h.quizzes[0];
         assert_eq!((e.percent, e.mistakes, e.rounds.len()), (Some(66), 1, 0));
-        assert_eq!(h.quiz_trend.map(|t| t.last), Some(66));
+        // 3 of 6 answered: listed as partial, kept out of the trend.
+        assert_eq!(h.quiz_trend, None);
+        let mut text = String::new();
+        h.write_text(&mut text, 0);
+        assert!(text.contains("  partial"), "{text}");
     }
 
     #[test]
