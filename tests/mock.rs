@@ -9,7 +9,7 @@ use std::time::Duration;
 use kubedrill::content::{Deck, Level};
 use kubedrill::study::mock::{
     FollowupResult, FollowupVerdict, Grade, Mock, MockError, MockSetup, Phase, QuestionResult,
-    Scorecard, SetupError, Stage, Strictness, followup_budget, report_markdown, weight,
+    Scorecard, SetupError, Stage, Strictness, followup_budget, is_stretch, report_markdown, weight,
 };
 use mock_support::{fixture_deck, secs, shipped_deck};
 use proptest::prelude::*;
@@ -96,15 +96,35 @@ fn draws_follow_the_documented_weights() {
 #[test]
 fn a_junior_mock_never_asks_two_levels_above() {
     let deck = fixture_deck();
+    let mut seen = HashSet::new();
     for seed in 0..50 {
         let ids = drawn(&deck, setup(5, Level::Junior, seed));
-        // Junior, and the two middle questions as stretch; never senior or principal.
-        let set: HashSet<&str> = ids.iter().map(String::as_str).collect();
-        assert_eq!(
-            set,
-            HashSet::from(["spec-status", "pod-returns", "create-vs-apply"])
+        // Junior questions, and one middle question as the stretch; never senior or
+        // principal.
+        let levels: Vec<Level> = ids
+            .iter()
+            .map(|id| deck.question(id).expect("drawn").level)
+            .collect();
+        assert!(
+            levels
+                .iter()
+                .all(|l| matches!(l, Level::Junior | Level::Middle)),
+            "{ids:?}"
         );
+        assert!(
+            levels.iter().filter(|l| **l == Level::Middle).count() <= 1,
+            "{ids:?}"
+        );
+        seen.extend(ids);
     }
+    // Over the seeds, every junior and middle question of the fixture is drawn.
+    let eligible: HashSet<String> = deck
+        .questions
+        .iter()
+        .filter(|q| matches!(q.level, Level::Junior | Level::Middle))
+        .map(|q| q.id.clone())
+        .collect();
+    assert_eq!(seen, eligible);
 }
 
 #[test]
@@ -606,8 +626,14 @@ proptest! {
         let deck = fixture_deck();
         let level = Level::ALL[level];
         let ids = drawn(&deck, setup(n, level, seed));
-        let eligible = deck.questions.iter().filter(|q| weight(q, level) > 0).count();
-        prop_assert_eq!(ids.len(), n.min(eligible));
+        // At or below the target, and one stretch question at most.
+        let below = deck
+            .questions
+            .iter()
+            .filter(|q| weight(q, level) > 0 && !is_stretch(q.level, level))
+            .count();
+        let above = deck.questions.iter().any(|q| weight(q, level) > 0 && is_stretch(q.level, level));
+        prop_assert_eq!(ids.len(), n.min(below + usize::from(above)));
         let unique: HashSet<&String> = ids.iter().collect();
         prop_assert_eq!(unique.len(), ids.len());
         for id in &ids {
@@ -615,4 +641,38 @@ proptest! {
         }
         prop_assert_eq!(ids, drawn(&deck, setup(n, level, seed)));
     }
+}
+
+/// A middle mock once opened with a senior question. A question above the target is the
+/// stretch question: one at most, asked last, and the interview says so.
+#[test]
+fn a_mock_asks_one_stretch_question_at_most_and_last() {
+    let deck = shipped_deck();
+    let mut stretched = 0;
+    for seed in 0..200 {
+        for level in [Level::Junior, Level::Middle, Level::Senior] {
+            let setup = MockSetup {
+                questions: 5,
+                level,
+                topic: None,
+                strictness: Strictness::Standard,
+                seed,
+            };
+            let m = Mock::new(&deck, setup).expect("mock");
+            let levels: Vec<Level> = m
+                .question_ids()
+                .iter()
+                .map(|id| deck.question(id).expect("drawn from the deck").level)
+                .collect();
+            let above: Vec<usize> = (0..levels.len())
+                .filter(|&i| kubedrill::study::mock::is_stretch(levels[i], level))
+                .collect();
+            assert!(above.len() <= 1, "seed {seed} {level}: {levels:?}");
+            if let Some(&i) = above.first() {
+                assert_eq!(i, levels.len() - 1, "seed {seed} {level}: {levels:?}");
+                stretched += 1;
+            }
+        }
+    }
+    assert!(stretched > 0, "some mocks have a stretch question");
 }

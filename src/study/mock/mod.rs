@@ -28,7 +28,9 @@ pub use score::{
     ChartBar, FOLLOWUP_POINTS, FollowupResult, FollowupVerdict, Grade, QuestionResult, Scorecard,
     followup_budget,
 };
-pub use setup::{MockSetup, SetupError, Strictness, draw, importance_weight, level_fit, weight};
+pub use setup::{
+    MockSetup, SetupError, Strictness, draw, importance_weight, is_stretch, level_fit, weight,
+};
 pub use timer::{Countdown, Stage, Stopwatch};
 
 use crate::content::{Deck, Followup, Question};
@@ -181,6 +183,12 @@ impl Mock {
     /// The current question's number (from 0) and how many were drawn.
     pub fn position(&self) -> (usize, usize) {
         (self.index.min(self.drawn.len()), self.drawn.len())
+    }
+
+    /// How many questions were put to the candidate: the one showing (or showing when the
+    /// mock ended) and those before it, scored or not.
+    pub fn asked(&self) -> usize {
+        (self.index + 1).min(self.drawn.len())
     }
 
     /// The ids of the drawn questions, in the order they are asked.

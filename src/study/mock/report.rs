@@ -67,7 +67,10 @@ pub fn markdown(card: &Scorecard, deck: &Deck, date: Option<&str>) -> String {
             "| {} | `{}` | {} | {}/{} ({}%) | {} / {}{} | {} | {followup} | {} | {} |",
             i + 1,
             r.question_id,
-            r.level,
+            match super::setup::is_stretch(r.level, setup.level) {
+                true => format!("{} (stretch)", r.level),
+                false => r.level.to_string(),
+            },
             r.covered.len(),
             r.keypoints_total,
             r.coverage_percent(),

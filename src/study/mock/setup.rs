@@ -8,7 +8,8 @@
 //! - `level_fit` compares the question's level with the target level: the same level 4,
 //!   one below 3, two below 2, three below 1 (a senior interview still asks junior
 //!   questions, less often), one above 1 (a stretch question), two or more above 0 (never
-//!   drawn).
+//!   drawn). A mock asks one stretch question at most, and asks it last: once one is
+//!   drawn the others leave the pool.
 //! - `importance`: must-know 3, should-know 2, nice-to-know 1.
 //! - `frequency` is the percent of interviews that ask the question, where the content
 //!   says who measured it (`frequency_source`); a question without a measured figure counts
@@ -228,9 +229,21 @@ pub fn draw<'d>(
         }
         // `remove`, not `swap_remove`: the pool keeps deck order, so a seed's draw only
         // depends on the deck and the seed.
-        drawn.push(pool.remove(pick).0);
+        let q = pool.remove(pick).0;
+        if is_stretch(q.level, setup.level) {
+            // One question above the target at most: the stretch question.
+            pool.retain(|(other, _)| !is_stretch(other.level, setup.level));
+        }
+        drawn.push(q);
     }
+    // The stretch question comes last, after the ones at the target level or below.
+    drawn.sort_by_key(|q| is_stretch(q.level, setup.level));
     Ok(drawn)
+}
+
+/// A question one level above the target: a mock asks one at most, last, and says so.
+pub fn is_stretch(question: Level, target: Level) -> bool {
+    rank(question) > rank(target)
 }
 
 #[cfg(test)]

@@ -293,8 +293,15 @@ impl View<'_> {
             (i + 1).min(n),
             setup.level,
             setup.strictness,
-            q.map(|q| format!(" · {} question", q.level))
-                .unwrap_or_default()
+            q.map(|q| {
+                let stretch = crate::study::mock::is_stretch(q.level, setup.level);
+                format!(
+                    " · {} question{}",
+                    q.level,
+                    if stretch { " (stretch)" } else { "" }
+                )
+            })
+            .unwrap_or_default()
         )
     }
 
@@ -537,9 +544,10 @@ impl View<'_> {
             mmss(Duration::from_secs(card.total_budget_seconds()))
         );
         if card.ended_early() {
+            // Asked, not scored: a question ended before its rubric was still asked.
             time.push_str(&format!(
                 " · ended early ({} of {} asked)",
-                card.results.len(),
+                self.state.mock.asked(),
                 card.planned
             ));
         }
