@@ -125,6 +125,10 @@ pub enum Command {
     Stats {
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
+        /// Count quizzes and mocks cut short in the trends, means and bests (they are
+        /// listed either way)
+        #[arg(long)]
+        include_partial: bool,
     },
     /// Write all progress as JSON to FILE (or stdout)
     Export { file: Option<PathBuf> },
@@ -352,10 +356,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             study(&cli, Open::Quiz(setup))
         }
-        Command::Stats { format } => {
+        Command::Stats {
+            format,
+            include_partial,
+        } => {
             let loaded = load_all(&cli);
             warn_broken(&loaded);
-            progress::stats(&cli, &loaded.deck, *format)
+            progress::stats(&cli, &loaded.deck, *format, *include_partial)
         }
         Command::Export { file } => progress::export(&cli, file.as_deref()),
         Command::Import { file } => progress::import(&cli, file),

@@ -327,6 +327,17 @@ fn stats_show_past_mocks_and_quizzes_with_trends() {
         *percents.last().expect("a full quiz")
     );
     assert_eq!(h["quiz_trend"]["sessions"], percents.len());
+    // Asked for, the sessions cut short count too.
+    let out = kubedrill(cfg.path(), data.path())
+        .args(["stats", "--format", "json", "--include-partial"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let all: serde_json::Value = serde_json::from_slice(&out).expect("json");
+    assert_eq!(all["history"]["mock_trend"]["sessions"], 5);
+    assert_eq!(all["history"]["quiz_trend"]["sessions"], results.len());
 
     // The weakest mock question has the lowest mean score; missed quiz questions are
     // flagged for review until graded.

@@ -82,10 +82,10 @@ fn warn_all(notices: &[String]) {
     }
 }
 
-pub fn stats(cli: &Cli, deck: &Deck, format: Format) -> Result<ExitCode> {
+pub fn stats(cli: &Cli, deck: &Deck, format: Format, include_partial: bool) -> Result<ExitCode> {
     let (progress, notices) = open(cli)?;
     warn_all(&notices);
-    let stats = Stats::compute(deck, &progress, time::now())?;
+    let stats = Stats::compute(deck, &progress, time::now(), include_partial)?;
     let text = match format {
         Format::Table => stats.to_text(),
         Format::Json => serde_json::to_string_pretty(&stats)? + "\n",

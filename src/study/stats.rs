@@ -137,7 +137,14 @@ fn mastery(name: String, cards: &[Option<&CardState>]) -> Mastery {
 }
 
 impl Stats {
-    pub fn compute(deck: &Deck, progress: &Progress, now: Millis) -> Result<Stats, StudyError> {
+    /// `include_partial`: count quizzes and mocks cut short in the trends (they are listed
+    /// either way).
+    pub fn compute(
+        deck: &Deck,
+        progress: &Progress,
+        now: Millis,
+        include_partial: bool,
+    ) -> Result<Stats, StudyError> {
         let store = &progress.store;
         let today = day_of(now);
         let cards = store.cards()?;
@@ -266,7 +273,7 @@ impl Stats {
 
         let (mock_sessions, solved_challenges) = store.export_counts()?;
         let flags = store.flags()?;
-        let history = History::build(&store.mocks()?, &store.quizzes()?, &flags);
+        let history = History::build(&store.mocks()?, &store.quizzes()?, &flags, include_partial);
         Ok(Stats {
             date: date_label(today),
             day: today,

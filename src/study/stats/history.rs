@@ -213,10 +213,13 @@ fn quiz_entry(q: &QuizSummary, result: Option<&QuizResult>) -> QuizEntry {
 
 impl History {
     /// From the store's sessions (oldest first) and the questions flagged for review.
+    /// Sessions cut short are listed either way; `include_partial` counts them in the
+    /// trends too.
     pub fn build(
         mocks: &[MockSummary],
         quizzes: &[QuizSummary],
         flagged: &HashMap<String, Millis>,
+        include_partial: bool,
     ) -> History {
         let cards: Vec<Option<Scorecard>> = mocks
             .iter()
@@ -250,12 +253,12 @@ impl History {
             .collect();
         let mock_scores: Vec<u32> = mock_entries
             .iter()
-            .filter(|m| m.ended_early != Some(true))
+            .filter(|m| include_partial || m.ended_early != Some(true))
             .filter_map(|m| m.overall)
             .collect();
         let quiz_scores: Vec<u32> = quiz_entries
             .iter()
-            .filter(|q| q.answered >= q.planned)
+            .filter(|q| include_partial || q.answered >= q.planned)
             .filter_map(|q| q.percent)
             .collect();
         History {
@@ -654,7 +657,7 @@ mod tests {
             // such rows).
             summary(3, Some(&card(2, vec![])), Some(0)),
         ];
-        let h = History::build(&mocks, &[], &HashMap::new());
+        let h = History::build(&mocks, &[], &HashMap::new(), false);
         let got: Vec<(Option<u32>, Option<usize>, Option<bool>)> = h
             .mocks
             .iter()
@@ -720,7 +723,7 @@ mod tests {
             correct: 2,
             result: "{}".into(),
         };
-        let h = History::build(&[], &[q], &HashMap::new());
+        let h = History::build(&[], &[q.clone()], &HashMap::new(), false);
         let e = &h.quizzes[0];
         assert_eq!((e.percent, e.mistakes, e.rounds.len()), (Some(66), 1, 0));
         // 3 of 6 answered: listed as partial, kept out of the trend.
@@ -728,6 +731,9 @@ mod tests {
         let mut text = String::new();
         h.write_text(&mut text, 0);
         assert!(text.contains("  partial"), "{text}");
+        // Asked for, it counts.
+        let h = History::build(&[], &[q], &HashMap::new(), true);
+        assert_eq!(h.quiz_trend.map(|t| t.last), Some(66));
     }
 
     #[test]

@@ -290,7 +290,7 @@ impl App {
                 self.start_cram(ids, action == Action::CramReschedule)
             }
             Action::Stats => match &self.progress {
-                Some(p) => match Stats::compute(&self.deck, p, self.now) {
+                Some(p) => match Stats::compute(&self.deck, p, self.now, false) {
                     Ok(stats) => self
                         .stack
                         .push(Screen::Stats(Box::new(StatsState::new(stats)))),
