@@ -723,7 +723,7 @@ mod tests {
             correct: 2,
             result: "{}".into(),
         };
-        let h = History::build(&[], &[q.clone()], &HashMap::new(), false);
+        let h = History::build(&[], std::slice::from_ref(&q), &HashMap::new(), false);
         let e = &h.quizzes[0];
         assert_eq!((e.percent, e.mistakes, e.rounds.len()), (Some(66), 1, 0));
         // 3 of 6 answered: listed as partial, kept out of the trend.
