@@ -375,7 +375,27 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             write_out(out, &loaded.render(styled(&std::io::stdout())))?;
             write_out(out, &show::check_summary(&loaded))?;
-            let code = if loaded.is_clean() {
+            // With no paths, the set kubedrill would load: config.toml is part of it.
+            let config_problems = match paths.is_empty() {
+                true => config_problems(),
+                false => Vec::new(),
+            };
+            for p in &config_problems {
+                write_out(
+                    out,
+                    &format!("config: {}\n", crate::content::text::terminal_safe(p)),
+                )?;
+            }
+            if !config_problems.is_empty() {
+                write_out(
+                    out,
+                    &format!(
+                        "config.toml: {} problem(s); the app uses the defaults for those settings\n",
+                        config_problems.len()
+                    ),
+                )?;
+            }
+            let code = if loaded.is_clean() && config_problems.is_empty() {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::from(1)
@@ -508,10 +528,12 @@ fn study(cli: &Cli, open: Open) -> Result<ExitCode> {
     let (study_settings, problem) = progress::study_config(&config_file);
     // A file that cannot be read or parsed is in the banner once, from the app's settings.
     let problem = problem.filter(|p| !p.whole_file).map(|p| p.message);
-    let (progress, notices) = progress::open_with(cli, study_settings, problem)?;
+    let (progress, notices) = progress::open_with(cli, study_settings, None)?;
     let mut app = crate::tui::App::new(loaded, config.settings).with_progress(progress, notices);
     app.keymap = config.keymap;
+    // A bad study setting is a config.toml problem like the others: in the banner and `?`.
     app.config_warnings = config.problems;
+    app.config_warnings.extend(problem);
     app.seed = cli.seed.unwrap_or(1);
     app.mock_seed = cli.seed;
     app.mock_defaults = mock_defaults;
@@ -576,6 +598,19 @@ fn report_sink(file: Option<PathBuf>) -> crate::tui::app::ReportSink {
         write::write_file(&path, markdown.as_bytes()).map_err(|e| format!("{shown}: {e}"))?;
         Ok(shown)
     })
+}
+
+/// Every problem with config.toml, as the app would report them: its own settings, then
+/// the study settings.
+fn config_problems() -> Vec<String> {
+    let file = paths::read_config();
+    let mut problems = load_config(crate::tui::Settings::default(), &file).problems;
+    if let (_, Some(p)) = progress::study_config(&file)
+        && !p.whole_file
+    {
+        problems.push(p.message);
+    }
+    problems
 }
 
 /// The config folder's config.toml over `base`; a missing file is no problem, an unreadable

@@ -218,6 +218,26 @@ fn desired_retention_comes_from_config_toml() {
         .assert()
         .code(0)
         .stderr(predicate::str::contains("using the default study settings"));
+
+    // `kubedrill check` validates config.toml too: the study setting and the app's own.
+    std::fs::write(
+        cfg.path().join("config.toml"),
+        "desired_retention = 2\ntheme = \"neon\"\n",
+    )
+    .expect("config");
+    kubedrill(cfg.path(), data.path())
+        .arg("check")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("config: ").and(predicate::str::contains("theme must be")))
+        .stdout(predicate::str::contains("config.toml: 2 problem(s)"))
+        .stdout(predicate::str::contains("using the default study settings"));
+    std::fs::write(cfg.path().join("config.toml"), "desired_retention = 0.9\n").expect("config");
+    kubedrill(cfg.path(), data.path())
+        .arg("check")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("config: ").not());
 }
 
 /// Reads `kubedrill stats --format json`.

@@ -405,3 +405,32 @@ fn sorting_unmeasured_questions_goes_by_importance_with_no_percentages() {
     let text = screen_text(&render(&a, 120, 40));
     assert!(!text.contains('%'), "{text}");
 }
+
+/// Every config.toml problem can be read in the app: the banner shows two and says how
+/// many more there are, and `?` lists them all.
+#[test]
+fn every_config_problem_can_be_read_in_the_app() {
+    let mut a = common::app(100, 30);
+    a.config_warnings = (1..=4)
+        .map(|i| format!("config.toml:{i}:1: problem number {i}"))
+        .collect();
+    let t = common::screen_text(&common::render(&a, 100, 30));
+    assert!(
+        t.contains("problem number 2") && !t.contains("problem number 3"),
+        "{t}"
+    );
+    assert!(
+        t.contains("2 more problem(s) with config.toml: `?` lists them all"),
+        "{t}"
+    );
+    a.update(kubedrill::tui::Msg::Key(
+        ratatui::crossterm::event::KeyEvent::new(
+            ratatui::crossterm::event::KeyCode::Char('?'),
+            ratatui::crossterm::event::KeyModifiers::NONE,
+        ),
+    ));
+    let t = common::screen_text(&common::render(&a, 100, 30));
+    for i in 1..=4 {
+        assert!(t.contains(&format!("problem number {i}")), "{t}");
+    }
+}

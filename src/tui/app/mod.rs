@@ -476,6 +476,7 @@ impl App {
                 theme: self.theme(),
                 keymap: &self.keymap,
                 solved: &self.solved,
+                config_warnings: &self.config_warnings,
             };
             let max = help::max_scroll(&ctx_view, ctx, main);
             match self.keymap.lookup(Context::Help, &key) {

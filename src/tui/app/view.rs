@@ -18,6 +18,12 @@ impl App {
         for w in self.config_warnings.iter().take(2) {
             out.push(format!(" warning: {w} (using the default)"));
         }
+        if self.config_warnings.len() > 2 {
+            out.push(format!(
+                " warning: {} more problem(s) with config.toml: `?` lists them all",
+                self.config_warnings.len() - 2
+            ));
+        }
         if self.not_saving() {
             out.push(format!(
                 " not saving progress: {}",
@@ -123,6 +129,7 @@ impl Widget for &App {
             theme,
             keymap: &self.keymap,
             solved: &self.solved,
+            config_warnings: &self.config_warnings,
         };
         match self.screen() {
             Screen::Home(state) => {

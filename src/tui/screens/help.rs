@@ -40,7 +40,21 @@ fn group(ctx: &Ctx<'_>, context: Context) -> Vec<Line<'static>> {
 /// The groups shown for a context: its own keys, then the global ones (not while typing a
 /// search, where global keys do not apply).
 pub fn groups(ctx: &Ctx<'_>, context: Context) -> Vec<Vec<Line<'static>>> {
-    let mut out = vec![group(ctx, context)];
+    let mut out = Vec::new();
+    // Problems first, all of them: the banner shows two.
+    if !ctx.config_warnings.is_empty() {
+        let mut problems = vec![Line::styled(
+            "Problems with config.toml (defaults used):",
+            ctx.theme.header,
+        )];
+        problems.extend(
+            ctx.config_warnings
+                .iter()
+                .map(|w| Line::styled(format!("  {w}"), ctx.theme.accent)),
+        );
+        out.push(problems);
+    }
+    out.push(group(ctx, context));
     if !matches!(
         context,
         Context::Search | Context::Command | Context::Editor

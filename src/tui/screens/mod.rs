@@ -33,6 +33,9 @@ pub struct Ctx<'a> {
     pub keymap: &'a Keymap,
     /// Demo challenge titles solved, by question id (the progress store's record).
     pub solved: &'a HashMap<String, Vec<String>>,
+    /// Every problem with config.toml, which `?` lists in full (the banner has room for
+    /// two).
+    pub config_warnings: &'a [String],
 }
 
 impl Ctx<'_> {
