@@ -44,6 +44,13 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Table)]
         format: Format,
     },
+    /// Find questions by any of their text: prompt, keypoints, answers, pitfalls,
+    /// follow-ups, code (case ignored); one row per question with the text around the match
+    Search {
+        term: String,
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
     /// Print a question in full, tiers in order
     Show {
         /// Question id, as `kubedrill list` shows it
@@ -267,6 +274,22 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             write_out(out, &text)?;
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Search { term, format } => {
+            let loaded = load_all(&cli);
+            warn_broken(&loaded);
+            let hits = content::search::search(&loaded.deck, term);
+            let text = match format {
+                Format::Table => show::search_table(&hits),
+                Format::Json => show::search_json(&hits)?,
+            };
+            write_out(out, &text)?;
+            // As grep: 1 when nothing matched.
+            Ok(if hits.is_empty() {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            })
         }
         Command::Show { id } => {
             let loaded = load_all(&cli);

@@ -374,3 +374,47 @@ fn show_names_the_source_of_a_figure_and_shows_none_without_one() {
         "no percentage at all: {unsourced}"
     );
 }
+
+/// `kubedrill search` looks through every question of every topic, every field, case
+/// ignored; one row per question with the field and the text around the match; exit 1 when
+/// nothing matches, as grep.
+#[test]
+fn search_finds_text_in_any_field_of_any_topic() {
+    let cfg = tempfile::tempdir().expect("cfg");
+    let out = kubedrill(cfg.path())
+        .args(["search", "GITOPS"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).expect("utf-8");
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split('\t').collect()).collect();
+    assert!(rows.iter().all(|r| r.len() == 4), "{text}");
+    let topics: std::collections::BTreeSet<&str> = rows.iter().map(|r| r[1]).collect();
+    assert!(topics.len() >= 2, "more than one topic: {text}");
+    assert!(
+        rows.iter()
+            .any(|r| r[0] == "replica-count-fight" && r[2] == "keypoint"),
+        "{text}"
+    );
+    assert!(
+        rows.iter().all(|r| r[3].to_lowercase().contains("gitops")),
+        "{text}"
+    );
+    let json = kubedrill(cfg.path())
+        .args(["search", "gitops", "--format", "json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&json).expect("json");
+    assert_eq!(v.as_array().map(Vec::len), Some(rows.len()));
+    assert!(v[0]["snippet"].is_string() && v[0]["level"].is_string());
+    kubedrill(cfg.path())
+        .args(["search", "no-such-words-anywhere"])
+        .assert()
+        .code(1)
+        .stdout("");
+}

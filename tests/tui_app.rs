@@ -140,14 +140,31 @@ fn level_keys_switch_the_deeper_notes() {
     assert_eq!(card_state(&a).level, Level::Senior);
 }
 
+/// `/` looks through every field of the topic's questions, as `kubedrill search` does:
+/// GitOps is named in replica-count-fight's keypoints, not in its id or prompt.
 #[test]
-fn search_filters_incrementally_on_id_and_prompt() {
+fn search_filters_incrementally_on_every_field() {
     let mut a = app(80, 24);
     a.update(key(KeyCode::Enter));
     a.update(ch('/'));
     assert_eq!(a.context(), Context::Search);
-    typed(&mut a, "replica");
-    assert_eq!(visible_ids(&a), ["replica-count-fight"]);
+    typed(&mut a, "gitops");
+    let shown = visible_ids(&a);
+    assert!(
+        shown.contains(&"replica-count-fight".to_string()),
+        "{shown:?}"
+    );
+    let deck = loaded().deck;
+    let expected: Vec<String> = kubedrill::content::search::search(&deck, "gitops")
+        .iter()
+        .filter(|h| h.question.topic == "desired-state-reconciliation")
+        .map(|h| h.question.id.clone())
+        .collect();
+    let mut sorted = shown.clone();
+    sorted.sort();
+    let mut want = expected;
+    want.sort();
+    assert_eq!(sorted, want);
     a.update(key(KeyCode::Backspace));
     // "q" types into the search instead of going back.
     typed(&mut a, "aq");
@@ -157,17 +174,25 @@ fn search_filters_incrementally_on_id_and_prompt() {
     a.update(key(KeyCode::Backspace));
     a.update(key(KeyCode::Enter));
     assert_eq!(a.context(), Context::List);
-    assert_eq!(list_state(&a).query, "replic");
-    // On the prompt, not the id: "kubectl delete pod" is in deleted-pod-returns' prompt.
+    assert_eq!(list_state(&a).query, "gitop");
     a.update(ch('/'));
     a.update(key(KeyCode::Esc));
     assert_eq!(list_state(&a).query, "");
     assert_eq!(visible_ids(&a).len(), 4);
+    // Case is ignored: "kubectl delete pod" is in deleted-pod-returns' prompt.
     a.update(ch('/'));
-    typed(&mut a, "KUBECTL DELETE");
-    assert_eq!(visible_ids(&a), ["deleted-pod-returns"]);
+    typed(&mut a, "KUBECTL DELETE POD");
+    assert!(visible_ids(&a).contains(&"deleted-pod-returns".to_string()));
     let text = screen_text(&render(&a, 80, 24));
-    assert!(text.contains("/ KUBECTL DELETE_"), "{text}");
+    assert!(text.contains("/ KUBECTL DELETE POD_"), "{text}");
+    // Readline's erasers: Ctrl-W the last word, Ctrl-U the whole line.
+    let ctrl = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL);
+    a.update(kubedrill::tui::Msg::Key(ctrl('w')));
+    assert_eq!(list_state(&a).query, "KUBECTL DELETE ");
+    a.update(kubedrill::tui::Msg::Key(ctrl('u')));
+    assert_eq!(list_state(&a).query, "");
+    assert_eq!(a.context(), Context::Search, "still typing");
+    assert_eq!(visible_ids(&a).len(), 4);
 }
 
 /// Nothing matches: the list says Esc clears the search and filters, and it does; only

@@ -38,6 +38,37 @@ pub fn list_json(deck: &Deck) -> Result<String> {
     Ok(serde_json::to_string_pretty(&rows(deck))? + "\n")
 }
 
+/// `kubedrill search`: id, topic, the field that matched and the text around the match,
+/// one question a line, tab-separated so it pipes into `cut` and `column`.
+pub fn search_table(hits: &[crate::content::search::Hit<'_>]) -> String {
+    hits.iter()
+        .map(|h| {
+            crate::content::text::terminal_safe(&format!(
+                "{}\t{}\t{}\t{}\n",
+                h.question.id, h.question.topic, h.field, h.snippet
+            ))
+            .into_owned()
+        })
+        .collect()
+}
+
+/// `kubedrill search --format json`: an array of {id, topic, level, field, snippet}.
+pub fn search_json(hits: &[crate::content::search::Hit<'_>]) -> Result<String> {
+    let rows: Vec<serde_json::Value> = hits
+        .iter()
+        .map(|h| {
+            serde_json::json!({
+                "id": h.question.id,
+                "topic": h.question.topic,
+                "level": h.question.level.to_string(),
+                "field": h.field,
+                "snippet": h.snippet,
+            })
+        })
+        .collect();
+    Ok(serde_json::to_string_pretty(&rows)? + "\n")
+}
+
 /// Aligned columns, no colour, so it pipes into `sort`, `grep` and `column`.
 pub fn list_table(deck: &Deck) -> String {
     let rows = rows(deck);

@@ -9,6 +9,7 @@ pub mod files;
 mod load;
 mod model;
 mod parse;
+pub mod search;
 mod source;
 pub mod text;
 mod walk;

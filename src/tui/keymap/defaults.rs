@@ -136,6 +136,18 @@ pub static KEYMAP: &[Binding] = &[
         A::SearchDelete,
         "delete a character",
     ),
+    b(
+        C::Search,
+        ctrl('w'),
+        A::SearchDeleteWord,
+        "delete the last word",
+    ),
+    b(
+        C::Search,
+        ctrl('u'),
+        A::SearchClearLine,
+        "clear what is typed",
+    ),
     b(C::Search, code(KeyCode::Down), A::Down, "next match"),
     b(C::Search, code(KeyCode::Up), A::Up, "previous match"),
     b(C::Search, ctrl('c'), A::Quit, "quit"),

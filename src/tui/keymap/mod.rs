@@ -100,6 +100,10 @@ pub enum Action {
     SearchAccept,
     SearchCancel,
     SearchDelete,
+    /// Readline's Ctrl-W: the word before the cursor.
+    SearchDeleteWord,
+    /// Readline's Ctrl-U: the whole line.
+    SearchClearLine,
     CycleLevel,
     CycleImportance,
     ToggleSort,

@@ -1,5 +1,5 @@
-//! The questions of one topic: level, importance, frequency. `/` searches id and prompt
-//! as you type, `l` and `i` cycle level and importance filters, `s` sorts by frequency.
+//! The questions of one topic: level, importance, frequency. `/` searches every field of
+//! the questions as you type (`content::search`, what `kubedrill search` uses), `l` and `i` cycle level and importance filters, `s` sorts by frequency.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -63,8 +63,8 @@ impl ListState {
         if self.query.is_empty() {
             return true;
         }
-        let needle = self.query.to_lowercase();
-        q.id.to_lowercase().contains(&needle) || q.prompt.to_lowercase().contains(&needle)
+        // Every field of the question, as `kubedrill search` looks.
+        crate::content::search::matches(q, &self.query).is_some()
     }
 
     /// The questions shown, filtered and sorted.
@@ -105,6 +105,22 @@ impl ListState {
 
     pub fn type_char(&mut self, c: char, deck: &Deck) {
         self.refilter(deck, |s| s.query.push(c));
+    }
+
+    /// Readline's Ctrl-U (clear the line) and Ctrl-W (delete the word before the cursor,
+    /// and the spaces after it).
+    fn kill(&mut self, whole: bool, deck: &Deck) {
+        self.refilter(deck, |s| {
+            if whole {
+                s.query.clear();
+            } else {
+                let kept = s
+                    .query
+                    .trim_end()
+                    .trim_end_matches(|c: char| !c.is_whitespace());
+                s.query.truncate(kept.len());
+            }
+        });
     }
 
     /// Pasted text searches as typed text would, its line breaks made spaces, in one go.
@@ -152,6 +168,8 @@ impl ListState {
             Action::SearchDelete => self.refilter(deck, |s| {
                 s.query.pop();
             }),
+            Action::SearchDeleteWord => self.kill(false, deck),
+            Action::SearchClearLine => self.kill(true, deck),
             Action::CycleLevel => self.refilter(deck, |s| s.level = cycle(Level::ALL, s.level)),
             Action::CycleImportance => self.refilter(deck, |s| {
                 s.importance = cycle(Importance::ALL, s.importance)
