@@ -459,3 +459,22 @@ fn every_config_problem_can_be_read_in_the_app() {
         assert!(t.contains(&format!("problem number {i}")), "{t}");
     }
 }
+
+/// `g` and `G` go to the first and last row of every list, the topics and the settings
+/// too.
+#[test]
+fn g_and_shift_g_jump_to_the_ends_of_the_topics() {
+    let mut a = app(100, 30);
+    let topics = loaded().deck.topics.len();
+    a.update(ch('G'));
+    a.update(key(KeyCode::Enter));
+    assert_eq!(
+        list_state(&a).topic,
+        loaded().deck.topics[topics - 1].id,
+        "G then Enter opens the last topic"
+    );
+    a.update(key(KeyCode::Esc));
+    a.update(ch('g'));
+    a.update(key(KeyCode::Enter));
+    assert_eq!(list_state(&a).topic, loaded().deck.topics[0].id);
+}

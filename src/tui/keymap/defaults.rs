@@ -58,6 +58,10 @@ pub static KEYMAP: &[Binding] = &[
     b(C::Home, code(KeyCode::Down), A::Down, "next topic"),
     b(C::Home, ch('k'), A::Up, "previous topic"),
     b(C::Home, code(KeyCode::Up), A::Up, "previous topic"),
+    b(C::Home, ch('g'), A::Top, "first topic"),
+    b(C::Home, code(KeyCode::Home), A::Top, "first topic"),
+    b(C::Home, ch('G'), A::Bottom, "last topic"),
+    b(C::Home, code(KeyCode::End), A::Bottom, "last topic"),
     b(
         C::Home,
         code(KeyCode::Enter),
@@ -354,6 +358,8 @@ pub static KEYMAP: &[Binding] = &[
     b(C::Settings, code(KeyCode::Down), A::Down, "next setting"),
     b(C::Settings, ch('k'), A::Up, "previous setting"),
     b(C::Settings, code(KeyCode::Up), A::Up, "previous setting"),
+    b(C::Settings, ch('g'), A::Top, "first setting"),
+    b(C::Settings, ch('G'), A::Bottom, "last setting"),
     b(C::Settings, ch('h'), A::PrevValue, "previous value"),
     b(
         C::Settings,

@@ -26,6 +26,8 @@ impl HomeState {
         match action {
             Action::Up => self.selected = step(self.selected, n, -1),
             Action::Down => self.selected = step(self.selected, n, 1),
+            Action::Top => self.selected = 0,
+            Action::Bottom => self.selected = n.saturating_sub(1),
             Action::Open => {
                 return match deck.topics.get(self.selected) {
                     Some(t) => Nav::Push(Screen::List(ListState::new(&t.id))),

@@ -35,6 +35,8 @@ impl SettingsState {
         match action {
             Action::Up => self.selected = step(self.selected, ROWS, -1),
             Action::Down => self.selected = step(self.selected, ROWS, 1),
+            Action::Top => self.selected = 0,
+            Action::Bottom => self.selected = ROWS - 1,
             Action::PrevValue | Action::NextValue => {
                 let fwd = action == Action::NextValue;
                 match self.selected {
