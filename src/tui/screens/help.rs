@@ -37,9 +37,9 @@ fn group(ctx: &Ctx<'_>, context: Context) -> Vec<Line<'static>> {
     out
 }
 
-/// The groups shown for a context: its own keys, then the global ones (not while typing a
-/// search, where global keys do not apply).
-pub fn groups(ctx: &Ctx<'_>, context: Context) -> Vec<Vec<Line<'static>>> {
+/// The groups shown for a context: config problems, if any (wrapped to `width`), its own
+/// keys, then the global ones (not while typing a search, where global keys do not apply).
+pub fn groups(ctx: &Ctx<'_>, context: Context, width: u16) -> Vec<Vec<Line<'static>>> {
     let mut out = Vec::new();
     // Problems first, all of them: the banner shows two.
     if !ctx.config_warnings.is_empty() {
@@ -47,11 +47,12 @@ pub fn groups(ctx: &Ctx<'_>, context: Context) -> Vec<Vec<Line<'static>>> {
             "Problems with config.toml (defaults used):",
             ctx.theme.header,
         )];
-        problems.extend(
-            ctx.config_warnings
-                .iter()
-                .map(|w| Line::styled(format!("  {w}"), ctx.theme.accent)),
-        );
+        // Inside the box's border and padding; continuation lines hang under the text.
+        let fit = usize::from(width.saturating_sub(4)).max(20);
+        for w in ctx.config_warnings {
+            let line = Line::styled(format!("  {w}"), ctx.theme.accent);
+            problems.extend(crate::tui::text::wrap(&line, fit, 4));
+        }
         out.push(problems);
     }
     out.push(group(ctx, context));
@@ -71,7 +72,7 @@ fn width_of(lines: &[Line<'_>]) -> u16 {
 /// The columns the help shows in `area`: one when it fits, else the groups side by side
 /// when that fits across.
 fn columns(ctx: &Ctx<'_>, context: Context, area: Rect) -> Vec<Vec<Line<'static>>> {
-    let groups = groups(ctx, context);
+    let groups = groups(ctx, context, area.width);
     let stacked: Vec<Line> = groups.concat();
     let side_by_side: u16 = groups.iter().map(|g| width_of(g) + 2).sum::<u16>() + 2;
     if stacked.len() as u16 + 2 <= area.height || groups.len() < 2 || side_by_side > area.width {
