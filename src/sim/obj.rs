@@ -72,7 +72,12 @@ pub fn remove(v: &mut Value, p: &[&str]) -> Option<Value> {
 
 /// `metadata.labels` as pairs.
 pub fn labels(v: &Value) -> Vec<(&str, &str)> {
-    path(v, &["metadata", "labels"])
+    label_pairs(path(v, &["metadata", "labels"]))
+}
+
+/// A string map's entries as pairs, the ones with string values.
+fn label_pairs(labels: Option<&Value>) -> Vec<(&str, &str)> {
+    labels
         .and_then(Value::as_object)
         .map(|m| {
             m.iter()
@@ -145,14 +150,7 @@ pub fn label_query_matches(query: &str, obj: &Value) -> bool {
 
 /// [`label_query_matches`] of an object's `metadata.labels`.
 pub fn label_query_matches_labels(query: &str, labels: Option<&Value>) -> bool {
-    let got: Vec<(&str, &str)> = labels
-        .and_then(Value::as_object)
-        .map(|m| {
-            m.iter()
-                .filter_map(|(k, v)| v.as_str().map(|s| (k.as_str(), s)))
-                .collect()
-        })
-        .unwrap_or_default();
+    let got = label_pairs(labels);
     query
         .split(',')
         .map(str::trim)

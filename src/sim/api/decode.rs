@@ -109,15 +109,18 @@ pub fn decode_json_patched(
     patched: &mut Value,
     validation: FieldValidation,
 ) -> Result<Warnings, ApiError> {
-    let document = patched.to_string();
-    let found = schema::prune(kind, patched);
+    let found = schema::unknown(kind, patched);
     if found.is_empty() {
         return Ok(Vec::new());
     }
     let messages = messages(&found);
     if validation == FieldValidation::Strict {
-        return Err(invalid_patch(&document, &strict_error(&messages)));
+        return Err(invalid_patch(
+            &patched.to_string(),
+            &strict_error(&messages),
+        ));
     }
+    schema::prune(kind, patched);
     Ok(drop_or_warn(messages, validation))
 }
 

@@ -93,59 +93,69 @@ pub fn decoder_path(path: &[Step]) -> String {
     out
 }
 
-/// Removes from `obj` every field its kind does not declare and returns where each was, in
-/// the order a decoder meets them (keys in sorted order, as kubectl sends them). Values
-/// whose JSON type does not fit their field are left alone: that is a decoding error, not
-/// an unknown field.
+/// Removes from `obj` every field its kind does not declare and returns where each was (see
+/// [`unknown`]).
 pub fn prune(kind: Kind, obj: &mut Value) -> Vec<FieldPath> {
-    let mut found = Vec::new();
-    if let Some(ty) = of(kind) {
-        let mut at = Vec::new();
-        prune_in(Shape::Struct(ty), obj, &mut at, &mut found);
+    let found = unknown(kind, obj);
+    for path in &found {
+        remove(obj, path);
     }
     found
 }
 
-/// The unknown fields of `obj`, which stays as it is.
+/// Where `obj` holds a field its kind does not declare, in the order a decoder meets them
+/// (keys in sorted order, as kubectl sends them); `obj` is only read. Values whose JSON
+/// type does not fit their field are left alone: that is a decoding error, not an unknown
+/// field.
 pub fn unknown(kind: Kind, obj: &Value) -> Vec<FieldPath> {
-    let mut copy = obj.clone();
-    prune(kind, &mut copy)
+    let mut found = Vec::new();
+    if let Some(ty) = of(kind) {
+        find_in(Shape::Struct(ty), obj, &mut Vec::new(), &mut found);
+    }
+    found
 }
 
-fn prune_in(shape: Shape, v: &mut Value, at: &mut FieldPath, found: &mut Vec<FieldPath>) {
+fn find_in(shape: Shape, v: &Value, at: &mut FieldPath, found: &mut Vec<FieldPath>) {
     match (shape, v) {
         (Shape::Struct(ty), Value::Object(map)) => {
-            let mut gone = Vec::new();
-            for (key, value) in map.iter_mut() {
+            for (key, value) in map {
                 at.push(Step::Key(key.clone()));
                 match ty.field(key) {
-                    Some(inner) => prune_in(inner, value, at, found),
-                    None => {
-                        found.push(at.clone());
-                        gone.push(key.clone());
-                    }
+                    Some(inner) => find_in(inner, value, at, found),
+                    None => found.push(at.clone()),
                 }
                 at.pop();
             }
-            for key in gone {
-                map.remove(&key);
-            }
         }
         (Shape::List(elem), Value::Array(items)) => {
-            for (i, item) in items.iter_mut().enumerate() {
+            for (i, item) in items.iter().enumerate() {
                 at.push(Step::Index(i));
-                prune_in(elem.shape(), item, at, found);
+                find_in(elem.shape(), item, at, found);
                 at.pop();
             }
         }
         (Shape::Map(elem), Value::Object(map)) => {
-            for (key, value) in map.iter_mut() {
+            for (key, value) in map {
                 at.push(Step::Key(key.clone()));
-                prune_in(elem.shape(), value, at, found);
+                find_in(elem.shape(), value, at, found);
                 at.pop();
             }
         }
         _ => {}
+    }
+}
+
+/// Removes the field at `path` (which ends in a key: unknown fields are map entries).
+fn remove(obj: &mut Value, path: &[Step]) {
+    let Some((Step::Key(last), parents)) = path.split_last() else {
+        return;
+    };
+    let parent = parents.iter().try_fold(obj, |cur, step| match step {
+        Step::Key(k) => cur.get_mut(k),
+        Step::Index(i) => cur.get_mut(*i),
+    });
+    if let Some(Value::Object(map)) = parent {
+        map.remove(last);
     }
 }
 

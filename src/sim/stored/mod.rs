@@ -550,18 +550,7 @@ impl Stored {
         }
         match &self.shape {
             Shape::Other(v) => v.clone(),
-            Shape::Object(fields) => {
-                let mut v = Value::Object(
-                    fields
-                        .iter()
-                        .map(|(k, v)| (k.to_string(), v.to_value()))
-                        .collect::<Map<_, _>>(),
-                );
-                if let Some(rv) = &self.rv {
-                    obj::set(&mut v, &["metadata", RV], rv.clone());
-                }
-                v
-            }
+            Shape::Object(fields) => self.assemble(fields, Field::to_value),
         }
     }
 
@@ -569,19 +558,25 @@ impl Stored {
     pub fn value(&self) -> &Value {
         match &self.shape {
             Shape::Other(v) => v,
-            Shape::Object(fields) => self.whole.get_or_init(|| {
-                let mut v = Value::Object(
-                    fields
-                        .iter()
-                        .map(|(k, v)| (k.to_string(), v.value().clone()))
-                        .collect::<Map<_, _>>(),
-                );
-                if let Some(rv) = &self.rv {
-                    obj::set(&mut v, &["metadata", RV], rv.clone());
-                }
-                v
-            }),
+            Shape::Object(fields) => self
+                .whole
+                .get_or_init(|| self.assemble(fields, |f| f.value().clone())),
         }
+    }
+
+    /// The object built from its fields, each as `field` gives it, with its
+    /// resourceVersion.
+    fn assemble(&self, fields: &Fields, field: impl Fn(&Field) -> Value) -> Value {
+        let mut v = Value::Object(
+            fields
+                .iter()
+                .map(|(k, f)| (k.to_string(), field(f)))
+                .collect::<Map<_, _>>(),
+        );
+        if let Some(rv) = &self.rv {
+            obj::set(&mut v, &["metadata", RV], rv.clone());
+        }
+        v
     }
 
     pub fn into_value(self) -> Value {
