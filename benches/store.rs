@@ -76,6 +76,7 @@ fn big_store(dir: &std::path::Path, ids: &[String]) {
         solved_challenges: vec![],
         quiz_sessions: vec![],
         review_flags: vec![],
+        typed_answers: vec![],
     };
     let mut s = Store::open_dir(dir, NOW).store;
     s.import(&doc).expect("import");

@@ -6,7 +6,7 @@ mod mock_support;
 use std::path::Path;
 
 use assert_cmd::Command;
-use kubedrill::study::store::Mode;
+use kubedrill::study::store::{Mode, TypedAnswerRecord};
 use kubedrill::study::time;
 use kubedrill::study::{Grade, Progress, Store, StudyConfig};
 use predicates::prelude::*;
@@ -48,6 +48,17 @@ fn seed(data: &Path) {
         Mode::Cram,
     )
     .expect("grade");
+    p.store
+        .record_typed_answer(&TypedAnswerRecord {
+            question_id: "spec-vs-status".into(),
+            answered_at: now - 3_000,
+            text: "spec is what I want,\nstatus is what is".into(),
+            keypoints_covered: vec![0, 2],
+            keypoints_total: 4,
+            pitfalls_said: vec![1],
+            grade: Grade::Easy,
+        })
+        .expect("typed answer");
 }
 
 #[test]
@@ -111,7 +122,8 @@ fn export_and_import_round_trip_through_files() {
         .arg(&file)
         .assert()
         .code(0)
-        .stdout(predicate::str::contains("imported 3 reviews, 2 cards"));
+        .stdout(predicate::str::contains("imported 3 reviews, 2 cards"))
+        .stdout(predicate::str::contains("and 1 typed answers"));
     let first = std::fs::read_to_string(&file).expect("export");
     let again = kubedrill(cfg.path(), b.path())
         .arg("export")

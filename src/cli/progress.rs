@@ -123,11 +123,13 @@ pub fn export(cli: &Cli, file: Option<&Path>) -> Result<ExitCode> {
             super::write::write_file(path, json.as_bytes())
                 .with_context(|| format!("cannot write {name}"))?;
             eprintln!(
-                "exported {} reviews, {} cards, {} mock interviews and {} solved challenges to {}",
+                "exported {} reviews, {} cards, {} mock interviews, {} solved challenges and {} \
+                 typed answers to {}",
                 doc.reviews.len(),
                 doc.cards.len(),
                 doc.mock_sessions.len(),
                 doc.solved_challenges.len(),
+                doc.typed_answers.len(),
                 name
             );
         }
@@ -175,13 +177,15 @@ pub fn import(cli: &Cli, file: &Path) -> Result<ExitCode> {
         Ok(sum) => {
             println!(
                 "imported {} reviews, {} cards, {} mock interviews, {} quizzes, {} solved \
-                 challenges and {} review flags (rows already present were skipped)",
+                 challenges, {} review flags and {} typed answers (rows already present were \
+                 skipped)",
                 sum.reviews,
                 sum.cards,
                 sum.mock_sessions,
                 sum.quiz_sessions,
                 sum.solved_challenges,
-                sum.review_flags
+                sum.review_flags,
+                sum.typed_answers
             );
             Ok(ExitCode::SUCCESS)
         }

@@ -24,11 +24,15 @@ pub struct Export {
     /// Since version 2.
     #[serde(default)]
     pub review_flags: Vec<FlagRecord>,
+    /// Since version 3.
+    #[serde(default)]
+    pub typed_answers: Vec<TypedAnswerRecord>,
 }
 
 pub const FORMAT: &str = "kubedrill-progress";
-/// 2 added quizzes, review flags and whole mock scorecards; version 1 documents still import.
-pub const VERSION: u32 = 2;
+/// 2 added quizzes, review flags and whole mock scorecards; 3 added typed answers. Older
+/// documents still import.
+pub const VERSION: u32 = 3;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -104,6 +108,22 @@ pub struct MockAnswerRecord {
     pub score: f64,
 }
 
+/// An answer typed in review before the reveal, with what the learner ticked against the
+/// key points and pitfalls afterwards, and the grade they gave.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TypedAnswerRecord {
+    pub question_id: String,
+    pub answered_at: Millis,
+    pub text: String,
+    /// Indices into the question's keypoints.
+    pub keypoints_covered: Vec<u32>,
+    pub keypoints_total: u32,
+    /// Indices into the question's pitfalls.
+    pub pitfalls_said: Vec<u32>,
+    pub grade: Grade,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SolvedRecord {
@@ -121,6 +141,7 @@ pub struct ImportSummary {
     pub solved_challenges: usize,
     pub quiz_sessions: usize,
     pub review_flags: usize,
+    pub typed_answers: usize,
 }
 
 pub(super) fn insert_mock_answer(
@@ -289,6 +310,7 @@ impl Store {
             solved_challenges,
             quiz_sessions,
             review_flags,
+            typed_answers: self.typed_answers(None)?,
         })
     }
 
@@ -442,6 +464,9 @@ impl Store {
                 super::history::flag_in(&tx, &f.question_id, f.flagged_at, &f.reason)
                     .map_err(&err)?,
             );
+        }
+        for a in &doc.typed_answers {
+            sum.typed_answers += usize::from(super::history::typed_in(&tx, a).map_err(&err)?);
         }
         tx.commit().map_err(&err)?;
         Ok(sum)

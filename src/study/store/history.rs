@@ -1,14 +1,15 @@
 //! Mock interviews and quizzes as the store keeps them, and the questions a quiz put
 //! forward for review. A mock's scorecard is stored whole (JSON) after every scored
 //! question, so an interview cut short by a crash keeps what was scored; a quiz's result
-//! likewise after every answer.
+//! likewise after every answer. Also the answers typed in review.
 
 use std::collections::HashMap;
 
-use rusqlite::{TransactionBehavior, params};
+use rusqlite::{OptionalExtension, TransactionBehavior, params};
 use serde::{Deserialize, Serialize};
 
-use super::{Result, Store};
+use super::{Result, Store, StoreError, TypedAnswerRecord};
+use crate::study::schedule::Grade;
 use crate::study::time::Millis;
 
 /// A mock interview as listed in history.
@@ -260,4 +261,90 @@ pub(super) fn flag_in(
         )?
         .execute(params![question_id, at, reason])?;
     Ok(n > 0)
+}
+
+impl Store {
+    /// An answer typed in review, durable on return; the same answer twice (same question
+    /// and time) is kept once.
+    pub fn record_typed_answer(&mut self, a: &TypedAnswerRecord) -> Result<()> {
+        typed_in(&self.conn, a).map_err(self.err())?;
+        Ok(())
+    }
+
+    /// Typed answers, oldest first: of one question, or of all.
+    pub fn typed_answers(&self, question_id: Option<&str>) -> Result<Vec<TypedAnswerRecord>> {
+        let mut st = self
+            .conn
+            .prepare_cached(
+                "SELECT question_id, answered_at, text, keypoints_covered, keypoints_total, \
+                 pitfalls_said, grade FROM typed_answers WHERE ?1 IS NULL OR question_id = ?1 \
+                 ORDER BY answered_at, id",
+            )
+            .map_err(self.err())?;
+        let rows: Vec<(TypedAnswerRecord, String, String, u8)> = st
+            .query_map([question_id], |r| {
+                Ok((
+                    TypedAnswerRecord {
+                        question_id: r.get(0)?,
+                        answered_at: r.get(1)?,
+                        text: r.get(2)?,
+                        keypoints_covered: vec![],
+                        keypoints_total: r.get(4)?,
+                        pitfalls_said: vec![],
+                        grade: Grade::Again,
+                    },
+                    r.get(3)?,
+                    r.get(5)?,
+                    r.get(6)?,
+                ))
+            })
+            .map_err(self.err())?
+            .collect::<rusqlite::Result<_>>()
+            .map_err(self.err())?;
+        rows.into_iter()
+            .map(|(mut a, covered, said, grade)| {
+                let bad = |why: String| StoreError::BadRow(a.question_id.clone(), why);
+                let parse = |s: &str| serde_json::from_str::<Vec<u32>>(s);
+                a.keypoints_covered = parse(&covered).map_err(|e| bad(e.to_string()))?;
+                a.pitfalls_said = parse(&said).map_err(|e| bad(e.to_string()))?;
+                a.grade = Grade::from_number(grade)
+                    .ok_or_else(|| bad(format!("grade {grade} of a typed answer")))?;
+                Ok(a)
+            })
+            .collect()
+    }
+
+    /// The last answer typed for a question, if any.
+    pub fn last_typed_answer(&self, question_id: &str) -> Result<Option<TypedAnswerRecord>> {
+        Ok(self.typed_answers(Some(question_id))?.pop())
+    }
+}
+
+/// Returns whether the answer was added (not already there).
+pub(super) fn typed_in(
+    conn: &rusqlite::Connection,
+    a: &TypedAnswerRecord,
+) -> rusqlite::Result<bool> {
+    let exists: Option<i64> = conn
+        .prepare_cached("SELECT id FROM typed_answers WHERE question_id = ?1 AND answered_at = ?2")?
+        .query_row(params![a.question_id, a.answered_at], |r| r.get(0))
+        .optional()?;
+    if exists.is_some() {
+        return Ok(false);
+    }
+    let list = |v: &[u32]| serde_json::to_string(v).unwrap_or_else(|_| "[]".into());
+    conn.prepare_cached(
+        "INSERT INTO typed_answers (question_id, answered_at, text, keypoints_covered, \
+         keypoints_total, pitfalls_said, grade) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?
+    .execute(params![
+        a.question_id,
+        a.answered_at,
+        a.text,
+        list(&a.keypoints_covered),
+        a.keypoints_total,
+        list(&a.pitfalls_said),
+        a.grade.number(),
+    ])?;
+    Ok(true)
 }

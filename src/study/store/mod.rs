@@ -23,7 +23,7 @@ use super::time::{DAY_MS, Millis};
 
 pub use export::{
     Export, FlagRecord, ImportSummary, MockAnswerRecord, MockSessionRecord, QuizSessionRecord,
-    ReviewRecord,
+    ReviewRecord, TypedAnswerRecord,
 };
 pub use history::{MockStart, MockSummary, QuizProgress, QuizStart, QuizSummary};
 pub use open::{FILE_NAME, Opened};

@@ -84,6 +84,18 @@ pub const MIGRATIONS: &[&str] = &[
         flagged_at INTEGER NOT NULL,
         reason TEXT NOT NULL
     ) WITHOUT ROWID;",
+    // 4: answers typed in review before the reveal, with what the learner ticked.
+    "CREATE TABLE typed_answers (
+        id INTEGER PRIMARY KEY,
+        question_id TEXT NOT NULL,
+        answered_at INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        keypoints_covered TEXT NOT NULL,
+        keypoints_total INTEGER NOT NULL,
+        pitfalls_said TEXT NOT NULL,
+        grade INTEGER NOT NULL CHECK (grade BETWEEN 1 AND 4)
+    );
+    CREATE INDEX typed_answers_by_question ON typed_answers (question_id, answered_at);",
 ];
 
 /// The version a fully migrated file is at.

@@ -13,6 +13,8 @@ const LAST_TIME: Millis = 253_402_300_799_999;
 const MAX_ID: usize = 256;
 /// Free text in a progress row (a flag's reason).
 const MAX_TEXT: usize = 4_096;
+/// An answer typed in review.
+pub const MAX_ANSWER: usize = 16_384;
 /// A duration kept with a grade or an answer: at most a year.
 const MAX_DURATION: i64 = 365 * DAY_MS;
 /// Keypoints or pitfalls one question may have.
@@ -208,6 +210,34 @@ pub fn problems(doc: &Export) -> Vec<String> {
         c.id(&at("question_id"), &f.question_id);
         c.time(&at("flagged_at"), f.flagged_at);
         c.text(&at("reason"), &f.reason, MAX_TEXT);
+    }
+    for (i, a) in doc.typed_answers.iter().enumerate() {
+        let at = |x: &str| format!("typed_answers[{i}].{x}");
+        c.id(&at("question_id"), &a.question_id);
+        c.time(&at("answered_at"), a.answered_at);
+        c.text(&at("text"), &a.text, MAX_ANSWER);
+        if a.keypoints_total > MAX_ITEMS {
+            c.fail(
+                &at("keypoints_total"),
+                format!("{} is over {MAX_ITEMS}", a.keypoints_total),
+            );
+        }
+        if let Some(k) = a
+            .keypoints_covered
+            .iter()
+            .find(|&&k| k >= a.keypoints_total)
+        {
+            c.fail(
+                &at("keypoints_covered"),
+                format!("keypoint {k} of {} does not exist", a.keypoints_total),
+            );
+        }
+        if let Some(p) = a.pitfalls_said.iter().find(|&&p| p >= MAX_ITEMS) {
+            c.fail(
+                &at("pitfalls_said"),
+                format!("pitfall {p} is over {MAX_ITEMS}"),
+            );
+        }
     }
     c.problems
 }
