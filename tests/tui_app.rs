@@ -37,7 +37,10 @@ fn home_to_list_to_card_and_reveal_two_sections() {
     let mut a = app(80, 24);
     assert!(matches!(a.screen(), Screen::Home(_)));
     a.update(key(KeyCode::Enter));
-    assert_eq!(list_state(&a).topic, "desired-state-reconciliation");
+    assert_eq!(
+        list_state(&a).topic.as_deref(),
+        Some("desired-state-reconciliation")
+    );
     a.update(key(KeyCode::Enter));
     let c = card_state(&a);
     assert_eq!(c.id, "spec-vs-status");
@@ -140,6 +143,47 @@ fn level_keys_switch_the_deeper_notes() {
     assert_eq!(card_state(&a).level, Level::Senior);
 }
 
+/// `/` on the topics screen searches every question of every topic, shows where each
+/// matched, and opens the one chosen.
+#[test]
+fn search_from_home_covers_every_topic_with_snippets() {
+    let mut a = app(120, 40);
+    a.update(ch('/'));
+    assert_eq!(a.context(), Context::Search);
+    typed(&mut a, "gitops");
+    let deck = loaded().deck;
+    let mut want: Vec<String> = kubedrill::content::search::search(&deck, "gitops")
+        .iter()
+        .map(|h| h.question.id.clone())
+        .collect();
+    let mut shown = visible_ids(&a);
+    shown.sort();
+    want.sort();
+    assert_eq!(shown, want);
+    let topics: std::collections::HashSet<&str> = want
+        .iter()
+        .filter_map(|id| deck.question(id))
+        .map(|q| q.topic.as_str())
+        .collect();
+    assert!(
+        topics.len() > 1,
+        "gitops is in more than one topic: {topics:?}"
+    );
+    let text = screen_text(&render(&a, 120, 40));
+    assert!(text.contains("all topics"), "{text}");
+    assert!(
+        text.contains("matched in"),
+        "the preview names the field: {text}"
+    );
+    assert!(
+        text.to_lowercase().contains("gitops"),
+        "the snippet: {text}"
+    );
+    a.update(key(KeyCode::Enter));
+    a.update(key(KeyCode::Enter));
+    assert!(matches!(a.screen(), Screen::Card(_)));
+}
+
 /// `/` looks through every field of the topic's questions, as `kubedrill search` does:
 /// GitOps is named in replica-count-fight's keypoints, not in its id or prompt.
 #[test]
@@ -174,23 +218,43 @@ fn search_filters_incrementally_on_every_field() {
     a.update(key(KeyCode::Backspace));
     a.update(key(KeyCode::Enter));
     assert_eq!(a.context(), Context::List);
-    assert_eq!(list_state(&a).query, "gitop");
+    assert_eq!(list_state(&a).query.text(), "gitop");
     a.update(ch('/'));
     a.update(key(KeyCode::Esc));
-    assert_eq!(list_state(&a).query, "");
+    assert_eq!(list_state(&a).query.text(), "");
     assert_eq!(visible_ids(&a).len(), 4);
     // Case is ignored: "kubectl delete pod" is in deleted-pod-returns' prompt.
     a.update(ch('/'));
     typed(&mut a, "KUBECTL DELETE POD");
     assert!(visible_ids(&a).contains(&"deleted-pod-returns".to_string()));
     let text = screen_text(&render(&a, 80, 24));
-    assert!(text.contains("/ KUBECTL DELETE POD_"), "{text}");
-    // Readline's erasers: Ctrl-W the last word, Ctrl-U the whole line.
-    let ctrl = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL);
-    a.update(kubedrill::tui::Msg::Key(ctrl('w')));
-    assert_eq!(list_state(&a).query, "KUBECTL DELETE ");
-    a.update(kubedrill::tui::Msg::Key(ctrl('u')));
-    assert_eq!(list_state(&a).query, "");
+    assert!(text.contains("/ KUBECTL DELETE POD"), "{text}");
+    assert!(
+        text.contains("match"),
+        "the last column says where it matched: {text}"
+    );
+    // Readline's moves and erasers: Ctrl-A/E, Alt-B/F, Ctrl-W, Ctrl-U.
+    let ctrl = |c| kubedrill::tui::Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL));
+    let alt = |c| kubedrill::tui::Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::ALT));
+    a.update(alt('b'));
+    a.update(alt('b'));
+    a.update(ctrl('w'));
+    assert_eq!(
+        list_state(&a).query.text(),
+        "DELETE POD",
+        "Ctrl-W before the cursor"
+    );
+    a.update(ctrl('e'));
+    a.update(ctrl('w'));
+    assert_eq!(list_state(&a).query.text(), "DELETE ");
+    a.update(ctrl('a'));
+    typed(&mut a, "kubectl ");
+    a.update(alt('f'));
+    typed(&mut a, "d");
+    assert_eq!(list_state(&a).query.text(), "kubectl DELETEd ");
+    a.update(ctrl('e'));
+    a.update(ctrl('u'));
+    assert_eq!(list_state(&a).query.text(), "");
     assert_eq!(a.context(), Context::Search, "still typing");
     assert_eq!(visible_ids(&a).len(), 4);
 }
@@ -470,11 +534,14 @@ fn g_and_shift_g_jump_to_the_ends_of_the_topics() {
     a.update(key(KeyCode::Enter));
     assert_eq!(
         list_state(&a).topic,
-        loaded().deck.topics[topics - 1].id,
+        Some(loaded().deck.topics[topics - 1].id.clone()),
         "G then Enter opens the last topic"
     );
     a.update(key(KeyCode::Esc));
     a.update(ch('g'));
     a.update(key(KeyCode::Enter));
-    assert_eq!(list_state(&a).topic, loaded().deck.topics[0].id);
+    assert_eq!(
+        list_state(&a).topic,
+        Some(loaded().deck.topics[0].id.clone())
+    );
 }

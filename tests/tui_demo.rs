@@ -194,11 +194,14 @@ fn command_line_history_and_completion() {
     command(&mut a, "status");
     a.update(ch(':'));
     a.update(key(KeyCode::Up));
-    assert_eq!(demo(&a).input.as_deref(), Some("status"));
+    assert_eq!(demo(&a).input.as_ref().map(|i| i.text()), Some("status"));
     a.update(key(KeyCode::Up));
-    assert_eq!(demo(&a).input.as_deref(), Some("kubectl get deploy"));
+    assert_eq!(
+        demo(&a).input.as_ref().map(|i| i.text()),
+        Some("kubectl get deploy")
+    );
     a.update(key(KeyCode::Down));
-    assert_eq!(demo(&a).input.as_deref(), Some("status"));
+    assert_eq!(demo(&a).input.as_ref().map(|i| i.text()), Some("status"));
     a.update(key(KeyCode::Esc));
     assert_eq!(a.context(), Context::Demo);
 
@@ -207,7 +210,10 @@ fn command_line_history_and_completion() {
     a.update(key(KeyCode::Tab));
     typed(&mut a, "get rep");
     a.update(key(KeyCode::Tab));
-    assert_eq!(demo(&a).input.as_deref(), Some("kubectl get replicasets "));
+    assert_eq!(
+        demo(&a).input.as_ref().map(|i| i.text()),
+        Some("kubectl get replicasets ")
+    );
     a.update(key(KeyCode::Tab));
     a.update(key(KeyCode::Enter));
     let out = output_text(demo(&a));
@@ -218,7 +224,7 @@ fn command_line_history_and_completion() {
     // q typed on the command line is text, not back.
     a.update(ch(':'));
     a.update(ch('q'));
-    assert_eq!(demo(&a).input.as_deref(), Some("q"));
+    assert_eq!(demo(&a).input.as_ref().map(|i| i.text()), Some("q"));
 }
 
 /// Two pasted lines on `:` become one line to read and confirm; nothing runs before Enter
@@ -236,7 +242,7 @@ fn a_multi_line_paste_on_the_command_line_runs_nothing_until_enter() {
     assert_eq!(active_pods(demo(&a)), before);
     assert_eq!(replicas(demo(&a)), 3);
     assert_eq!(
-        demo(&a).input.as_deref(),
+        demo(&a).input.as_ref().map(|i| i.text()),
         Some("kubectl delete pod x kubectl scale deploy web --replicas=9")
     );
 }
@@ -518,10 +524,14 @@ fn a_hint_a_met_challenge_and_a_reset_that_keeps_it_solved() {
     a.update(ch('q'));
     assert!(screen_text(&render(&a, 120, 40)).contains("demo 1/5"));
     a.update(ch('q'));
+    // The list's preview of the selected question, and the demo column when the table
+    // is wide enough for it.
     let list = screen_text(&render(&a, 120, 40));
+    assert!(list.contains("demo challenges 1/5"), "{list}");
+    let list = screen_text(&render(&a, 200, 40));
     let row = list
         .lines()
-        .find(|l| l.contains("deleted-pod-returns"))
+        .find(|l| l.contains("> deleted-pod-returns"))
         .expect("row");
     assert!(row.contains("1/5"), "{row}");
 }

@@ -420,3 +420,109 @@ fn d_opens_the_review_cards_demo_and_back_returns_to_it() {
     assert_eq!(current(&a).as_deref(), Some(first.as_str()));
     assert!(review(&a).answer_shown, "the same card, as it was left");
 }
+
+/// Type an answer before the reveal, tick what it covered, take the suggested grade: the
+/// answer is stored with the grade and shown the next time the card comes up.
+#[test]
+fn a_typed_answer_is_checked_graded_as_suggested_and_shown_next_time() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let mut a = study_app(tmp.path(), 20);
+    a.update(ch('r'));
+    let first = current(&a).expect("a new card");
+    let q = loaded().deck.question(&first).cloned().expect("question");
+    a.update(ch('t'));
+    assert_eq!(a.context(), kubedrill::tui::keymap::Context::Answer);
+    // Letters that are keys elsewhere (q, b, u, 1) are text here.
+    typed(&mut a, "quorum? no: 1 bu");
+    a.update(key(KeyCode::Backspace));
+    a.update(key(KeyCode::Backspace));
+    typed(&mut a, "the controller recreates it");
+    let text = screen_text(&render(&a, 100, 30));
+    assert!(
+        text.contains("quorum? no: 1 the controller recreates it"),
+        "{text}"
+    );
+    a.update(key(KeyCode::Enter));
+    assert_eq!(a.context(), kubedrill::tui::keymap::Context::Check);
+    let k = q.keypoints.len();
+    let text = screen_text(&render(&a, 100, 30));
+    assert!(
+        text.contains(&format!("grade 1 Again (0 of {k} key points, no pitfall)")),
+        "{text}"
+    );
+    // Tick every key point: the suggestion moves to Easy.
+    for _ in 0..k {
+        a.update(ch(' '));
+        a.update(ch('j'));
+    }
+    let text = screen_text(&render(&a, 100, 30));
+    assert!(
+        text.contains(&format!("grade 4 Easy ({k} of {k} key points, no pitfall)")),
+        "{text}"
+    );
+    // Untick one: Good or Hard by the mock's thresholds; Enter takes what is shown.
+    a.update(ch('k'));
+    a.update(ch(' '));
+    let check = review(&a).check.clone().expect("check");
+    let (suggested, _) = check.suggest(&q);
+    a.update(key(KeyCode::Enter));
+    assert_ne!(current(&a).as_deref(), Some(first.as_str()));
+    let log = progress(&a).store.reviews().expect("log");
+    assert_eq!(log.last().map(|r| r.grade), Some(suggested));
+    let stored = progress(&a)
+        .store
+        .last_typed_answer(&first)
+        .expect("read")
+        .expect("stored");
+    assert_eq!(stored.text, "quorum? no: 1 the controller recreates it");
+    assert_eq!(stored.keypoints_covered.len(), k - 1);
+    assert_eq!(stored.grade, suggested);
+
+    // Next time: undo brings the card back; a new answer shows the last one beside it.
+    a.update(ch('u'));
+    assert_eq!(current(&a).as_deref(), Some(first.as_str()));
+    let mut b = study_app(tmp.path(), 20);
+    b.update(ch('r'));
+    while current(&b).as_deref() != Some(first.as_str()) {
+        b.update(ch(' '));
+        b.update(ch('3'));
+    }
+    b.update(ch('t'));
+    typed(&mut b, "second try");
+    b.update(key(KeyCode::Enter));
+    let text = screen_text(&render(&b, 100, 30));
+    assert!(text.contains("Last time"), "{text}");
+    assert!(
+        text.contains("quorum? no: 1 the controller recreates it"),
+        "{text}"
+    );
+}
+
+/// Esc closes the box and keeps the text; Space then reveals and checks it. An empty box
+/// reveals the plain answer, with Space meaning Good as before.
+#[test]
+fn the_answer_box_keeps_its_text_and_an_empty_one_changes_nothing() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let mut a = study_app(tmp.path(), 20);
+    a.update(ch('r'));
+    a.update(ch('t'));
+    typed(&mut a, "draft");
+    a.update(key(KeyCode::Esc));
+    assert_eq!(a.context(), kubedrill::tui::keymap::Context::Review);
+    assert!(screen_text(&render(&a, 100, 30)).contains("draft"));
+    a.update(ch(' '));
+    assert_eq!(a.context(), kubedrill::tui::keymap::Context::Check);
+    a.update(ch('3'));
+    assert_eq!(
+        progress(&a).store.typed_answers(None).expect("read").len(),
+        1
+    );
+    a.update(ch('t'));
+    a.update(key(KeyCode::Enter));
+    assert_eq!(
+        a.context(),
+        kubedrill::tui::keymap::Context::Review,
+        "nothing to check"
+    );
+    assert!(screen_text(&render(&a, 100, 30)).contains("Space Good"));
+}

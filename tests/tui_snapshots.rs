@@ -293,3 +293,32 @@ fn the_history_page_draws_at_the_smallest_and_a_large_size() {
         assert!(text.contains("2/3   100"), "{w}x{h}\n{text}");
     }
 }
+
+/// Reviewing with a typed answer: the box under the card, then the checklist.
+#[test]
+fn review_typed_answer() {
+    let build = |w, h, reveal: bool| {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let progress = kubedrill::study::Progress::new(
+            kubedrill::study::Store::open_dir(tmp.path(), 0).store,
+            Default::default(),
+        )
+        .expect("progress");
+        let mut a = app(w, h).with_progress(progress, vec![]);
+        a.now = 20_000 * kubedrill::study::time::DAY_MS;
+        a.update(ch('r'));
+        a.update(ch('t'));
+        typed(
+            &mut a,
+            "The ReplicaSet controller sees fewer pods than spec.replicas",
+        );
+        if reveal {
+            a.update(key(KeyCode::Enter));
+            a.update(ch(' '));
+            a.update(ch('j'));
+        }
+        a
+    };
+    snap("review_answer_box", |w, h| build(w, h, false));
+    snap("review_answer_check", |w, h| build(w, h, true));
+}

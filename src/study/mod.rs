@@ -1,6 +1,7 @@
 //! Study layer: spaced repetition, quiz generation, the mock-interview state machine and
 //! the progress store. Never touches the terminal; time is always passed in.
 
+pub mod answer;
 pub mod config;
 pub mod history;
 pub mod mock;

@@ -6,6 +6,7 @@ pub mod app;
 pub mod complete;
 pub mod config;
 pub mod keymap;
+pub mod line_edit;
 pub mod screens;
 mod settings;
 mod terminal;

@@ -43,7 +43,13 @@ pub fn markdown(text: &str, theme: &Theme) -> Vec<Line<'static>> {
     rendered
         .lines
         .into_iter()
-        .map(|line| {
+        // tui-markdown keeps a fence's backtick lines; the code's style marks it instead.
+        .filter(|line| !(line.spans.len() == 1 && line.spans[0].content.starts_with("```")))
+        .map(|mut line| {
+            // ... and a heading's `#` marks: its style says it is a heading.
+            if line.spans.len() > 1 && is_heading_mark(&line.spans[0].content) {
+                line.spans.remove(0);
+            }
             let line_style = rendered.style.patch(line.style);
             let spans: Vec<Span<'static>> = line
                 .spans
@@ -58,6 +64,33 @@ pub fn markdown(text: &str, theme: &Theme) -> Vec<Line<'static>> {
             Line::from(spans)
         })
         .collect()
+}
+
+/// `prefix` then Markdown `text` as one line: inline marks rendered and the source's line
+/// breaks joined with a space, as the card shows the same text.
+pub fn inline(prefix: &str, text: &str, style: Style, theme: &Theme) -> Line<'static> {
+    let mut spans = vec![Span::styled(prefix.to_string(), style)];
+    for (i, line) in markdown(text, theme).into_iter().enumerate() {
+        if i > 0 {
+            spans.push(Span::styled(" ", style));
+        }
+        spans.extend(
+            line.spans
+                .into_iter()
+                .map(|sp| Span::styled(sp.content, style.patch(sp.style))),
+        );
+    }
+    Line::from(spans)
+}
+
+/// Markdown `text` as plain words on one line, for a table cell.
+pub fn flat(text: &str, theme: &Theme) -> String {
+    inline("", text, Style::default(), theme).to_string()
+}
+
+fn is_heading_mark(s: &str) -> bool {
+    let hashes = s.trim_end_matches(' ');
+    s.ends_with(' ') && (1..=6).contains(&hashes.len()) && hashes.chars().all(|c| c == '#')
 }
 
 /// Plain text (no Markdown), one line per source line, in one style.

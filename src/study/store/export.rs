@@ -110,7 +110,7 @@ pub struct MockAnswerRecord {
 
 /// An answer typed in review before the reveal, with what the learner ticked against the
 /// key points and pitfalls afterwards, and the grade they gave.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TypedAnswerRecord {
     pub question_id: String,

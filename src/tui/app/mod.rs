@@ -513,6 +513,16 @@ impl App {
             }
             return;
         }
+        if ctx == Context::Answer
+            && let KeyCode::Char(c) = key.code
+            && !key
+                .modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+            && let Some(Screen::Review(r)) = self.stack.last_mut()
+        {
+            r.type_char(c);
+            return;
+        }
         if ctx == Context::Notes
             && let KeyCode::Char(c) = key.code
             && !key
@@ -549,6 +559,7 @@ impl App {
                 }
             }
             Some(Screen::Mock(m)) if ctx == Context::Notes => m.paste(text),
+            Some(Screen::Review(r)) if ctx == Context::Answer => r.paste(text),
             Some(Screen::List(l)) if ctx == Context::Search => l.paste(text, &self.deck),
             _ => {}
         }
@@ -723,14 +734,10 @@ impl App {
                 None => Nav::Stay,
             },
             Screen::Review(s) => match self.progress.as_mut() {
-                Some(p) => s.handle(
-                    action,
-                    &self.deck,
-                    p,
-                    self.now,
-                    theme,
-                    review::body_area(main),
-                ),
+                Some(p) => {
+                    let body = review::body_area(main, s);
+                    s.handle(action, &self.deck, p, self.now, theme, body)
+                }
                 None => Nav::Stay,
             },
             Screen::Stats(_) => Nav::Stay,
@@ -749,7 +756,10 @@ impl App {
                 }
                 nav
             }
-            Screen::Quiz(q) => q.handle(action, self.progress.as_mut(), self.now),
+            Screen::Quiz(q) => {
+                let max = quiz::max_scroll(q, theme, main);
+                q.handle(action, self.progress.as_mut(), self.now, max)
+            }
         };
         match nav {
             Nav::Stay => {}

@@ -38,11 +38,7 @@ impl App {
         for s in &self.stack[1..] {
             out.push(match s {
                 Screen::Home(_) => "topics".into(),
-                Screen::List(l) => self
-                    .deck
-                    .topic(&l.topic)
-                    .map(|t| t.title.clone())
-                    .unwrap_or_else(|| l.topic.clone()),
+                Screen::List(l) => l.title(&self.deck),
                 Screen::Card(c) => c.id.clone(),
                 Screen::Settings(_) => "settings".into(),
                 Screen::Demo(_) => "demo".into(),

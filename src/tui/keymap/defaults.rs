@@ -3,6 +3,7 @@
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 
 use super::{Action, Binding, Context, Key};
+use crate::tui::line_edit::Edit;
 
 const fn ch(c: char) -> Key {
     Key {
@@ -15,6 +16,13 @@ pub(super) const fn ctrl(c: char) -> Key {
     Key {
         code: KeyCode::Char(c),
         mods: KeyModifiers::CONTROL,
+    }
+}
+
+const fn alt(c: char) -> Key {
+    Key {
+        code: KeyCode::Char(c),
+        mods: KeyModifiers::ALT,
     }
 }
 
@@ -90,6 +98,12 @@ pub static KEYMAP: &[Binding] = &[
     b(C::Home, ch('s'), A::Stats, "progress statistics"),
     b(C::Home, ch('m'), A::Mock, "mock interview"),
     b(C::Home, ch('z'), A::Quiz, "quiz"),
+    b(
+        C::Home,
+        ch('/'),
+        A::Search,
+        "search every question of every topic",
+    ),
     // Question list
     b(C::List, ch('j'), A::Down, "next question"),
     b(C::List, code(KeyCode::Down), A::Down, "next question"),
@@ -105,7 +119,7 @@ pub static KEYMAP: &[Binding] = &[
     b(C::List, code(KeyCode::End), A::Bottom, "last question"),
     b(C::List, code(KeyCode::Enter), A::Open, "open the question"),
     b(C::List, code(KeyCode::Right), A::Open, "open the question"),
-    b(C::List, ch('/'), A::Search, "search id and prompt"),
+    b(C::List, ch('/'), A::Search, "search every field"),
     b(C::List, ch('l'), A::CycleLevel, "cycle the level filter"),
     b(
         C::List,
@@ -134,27 +148,112 @@ pub static KEYMAP: &[Binding] = &[
         A::SearchCancel,
         "clear the search",
     ),
-    b(
-        C::Search,
-        code(KeyCode::Backspace),
-        A::SearchDelete,
-        "delete a character",
-    ),
-    b(
-        C::Search,
-        ctrl('w'),
-        A::SearchDeleteWord,
-        "delete the last word",
-    ),
-    b(
-        C::Search,
-        ctrl('u'),
-        A::SearchClearLine,
-        "clear what is typed",
-    ),
     b(C::Search, code(KeyCode::Down), A::Down, "next match"),
     b(C::Search, code(KeyCode::Up), A::Up, "previous match"),
     b(C::Search, ctrl('c'), A::Quit, "quit"),
+    // Every text box (search, command line, notes, answers), as readline edits a line
+    b(
+        C::TextBox,
+        code(KeyCode::Left),
+        A::EditText(Edit::Left),
+        "cursor left",
+    ),
+    b(
+        C::TextBox,
+        ctrl('b'),
+        A::EditText(Edit::Left),
+        "cursor left",
+    ),
+    b(
+        C::TextBox,
+        code(KeyCode::Right),
+        A::EditText(Edit::Right),
+        "cursor right",
+    ),
+    b(
+        C::TextBox,
+        ctrl('f'),
+        A::EditText(Edit::Right),
+        "cursor right",
+    ),
+    b(
+        C::TextBox,
+        ctrl('a'),
+        A::EditText(Edit::Start),
+        "start of the line",
+    ),
+    b(
+        C::TextBox,
+        code(KeyCode::Home),
+        A::EditText(Edit::Start),
+        "start of the line",
+    ),
+    b(
+        C::TextBox,
+        ctrl('e'),
+        A::EditText(Edit::End),
+        "end of the line",
+    ),
+    b(
+        C::TextBox,
+        code(KeyCode::End),
+        A::EditText(Edit::End),
+        "end of the line",
+    ),
+    b(
+        C::TextBox,
+        alt('b'),
+        A::EditText(Edit::WordLeft),
+        "a word back",
+    ),
+    b(
+        C::TextBox,
+        alt('f'),
+        A::EditText(Edit::WordRight),
+        "a word forward",
+    ),
+    b(
+        C::TextBox,
+        code(KeyCode::Backspace),
+        A::EditText(Edit::DeleteBack),
+        "delete the character before the cursor",
+    ),
+    b(
+        C::TextBox,
+        code(KeyCode::Delete),
+        A::EditText(Edit::DeleteForward),
+        "delete the character under the cursor",
+    ),
+    b(
+        C::TextBox,
+        ctrl('d'),
+        A::EditText(Edit::DeleteForward),
+        "delete the character under the cursor",
+    ),
+    b(
+        C::TextBox,
+        ctrl('w'),
+        A::EditText(Edit::DeleteWordBack),
+        "delete the word before the cursor",
+    ),
+    b(
+        C::TextBox,
+        alt('d'),
+        A::EditText(Edit::DeleteWordForward),
+        "delete the word after the cursor",
+    ),
+    b(
+        C::TextBox,
+        ctrl('u'),
+        A::EditText(Edit::KillToStart),
+        "delete to the start of the line",
+    ),
+    b(
+        C::TextBox,
+        ctrl('k'),
+        A::EditText(Edit::KillToEnd),
+        "delete to the end of the line",
+    ),
     // Card
     b(C::Card, ch(' '), A::Reveal, "reveal the next section"),
     b(
@@ -315,12 +414,6 @@ pub static KEYMAP: &[Binding] = &[
     ),
     b(
         C::Command,
-        code(KeyCode::Backspace),
-        A::CmdDelete,
-        "delete a character",
-    ),
-    b(
-        C::Command,
         code(KeyCode::Tab),
         A::CmdComplete,
         "complete a command, resource, name or file",
@@ -432,6 +525,12 @@ pub static KEYMAP: &[Binding] = &[
         "grade: 1 Again 2 Hard 3 Good 4 Easy",
     ),
     b(C::Review, ch('u'), A::Undo, "undo the last grade"),
+    b(
+        C::Review,
+        ch('t'),
+        A::TypeAnswer,
+        "type your answer before the reveal",
+    ),
     b(C::Review, ch('b'), A::Bury, "bury the card until tomorrow"),
     b(C::Review, ch('a'), A::RevealAll, "reveal everything"),
     b(
@@ -503,13 +602,53 @@ pub static KEYMAP: &[Binding] = &[
         A::NotesDone,
         "close the notes",
     ),
-    b(
-        C::Notes,
-        code(KeyCode::Backspace),
-        A::NotesDelete,
-        "delete a character",
-    ),
     b(C::Notes, ctrl('c'), A::Quit, "quit"),
+    // Typing an answer in review
+    b(
+        C::Answer,
+        code(KeyCode::Enter),
+        A::AnswerDone,
+        "done: show the answer and check yours",
+    ),
+    b(
+        C::Answer,
+        code(KeyCode::Esc),
+        A::AnswerCancel,
+        "close the box (the text is kept)",
+    ),
+    b(C::Answer, ctrl('c'), A::Quit, "quit"),
+    // Checking a typed answer against the card
+    b(C::Check, ch('j'), A::Down, "next item"),
+    b(C::Check, code(KeyCode::Down), A::Down, "next item"),
+    b(C::Check, ch('k'), A::Up, "previous item"),
+    b(C::Check, code(KeyCode::Up), A::Up, "previous item"),
+    b(C::Check, ch(' '), A::Toggle, "tick or untick the item"),
+    b(C::Check, ch('x'), A::Toggle, "tick or untick the item"),
+    b(
+        C::Check,
+        code(KeyCode::Enter),
+        A::TakeSuggested,
+        "grade as suggested",
+    ),
+    b(C::Check, ch('1'), A::Grade(1), "grade Again"),
+    b(C::Check, ch('2'), A::Grade(2), "grade Hard"),
+    b(C::Check, ch('3'), A::Grade(3), "grade Good"),
+    b(C::Check, ch('4'), A::Grade(4), "grade Easy"),
+    b(
+        C::Check,
+        code(KeyCode::PageDown),
+        A::PageDown,
+        "scroll the card",
+    ),
+    b(C::Check, ctrl('d'), A::PageDown, "scroll the card"),
+    b(
+        C::Check,
+        code(KeyCode::PageUp),
+        A::PageUp,
+        "scroll the card back",
+    ),
+    b(C::Check, ctrl('u'), A::PageUp, "scroll the card back"),
+    b(C::Check, ch('u'), A::Undo, "undo the last grade"),
     // Rubric
     b(C::Rubric, ch('j'), A::Down, "next item"),
     b(C::Rubric, code(KeyCode::Down), A::Down, "next item"),

@@ -38,13 +38,13 @@ fn lookup_in(bindings: &[Binding], ctx: Context, ev: &KeyEvent) -> Option<Action
             .find(|bd| bd.ctx == c && bd.key.matches(ev))
             .map(|bd| bd.action)
     };
-    // The context's own bindings first, then the global ones (not while typing or in the
-    // help overlay, which have their own rows).
+    // The context's own bindings first; then, in a text box, the shared editing keys;
+    // elsewhere the global ones (not while typing or in the help overlay, which have
+    // their own rows).
     find(ctx).or_else(|| {
-        if matches!(
-            ctx,
-            Context::Search | Context::Help | Context::Command | Context::Editor | Context::Notes
-        ) {
+        if ctx.is_text_box() {
+            find(Context::TextBox)
+        } else if matches!(ctx, Context::Help | Context::Editor) {
             None
         } else {
             find(Context::Global)

@@ -11,6 +11,8 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+use crate::tui::line_edit::Edit;
+
 mod defaults;
 mod hints;
 mod map;
@@ -49,6 +51,13 @@ pub enum Context {
     Notes,
     /// Ticking what the answer covered.
     Rubric,
+    /// Typing an answer in review, before the reveal.
+    Answer,
+    /// Ticking what a typed answer covered, after the reveal.
+    Check,
+    /// Readline editing, shared by every box that takes typed text (search, the demo's
+    /// command line, notes, answers); looked up after the box's own keys.
+    TextBox,
     /// Judging one's own follow-up answer against the model answer.
     Judge,
     /// The mock's scorecard.
@@ -58,6 +67,14 @@ pub enum Context {
 }
 
 impl Context {
+    /// Contexts where typed characters go into a [`crate::tui::line_edit::LineEdit`].
+    pub fn is_text_box(self) -> bool {
+        matches!(
+            self,
+            Context::Search | Context::Command | Context::Notes | Context::Answer
+        )
+    }
+
     pub fn title(self) -> &'static str {
         match self {
             Context::Global => "everywhere",
@@ -76,6 +93,9 @@ impl Context {
             Context::Interview => "mock interview",
             Context::Notes => "notes",
             Context::Rubric => "rubric",
+            Context::Answer => "your answer",
+            Context::Check => "checking your answer",
+            Context::TextBox => "editing text",
             Context::Judge => "follow-up answer",
             Context::Scorecard => "scorecard",
             Context::Quiz => "quiz",
@@ -99,11 +119,8 @@ pub enum Action {
     Search,
     SearchAccept,
     SearchCancel,
-    SearchDelete,
-    /// Readline's Ctrl-W: the word before the cursor.
-    SearchDeleteWord,
-    /// Readline's Ctrl-U: the whole line.
-    SearchClearLine,
+    /// Editing the text box in focus, as readline does.
+    EditText(Edit),
     CycleLevel,
     CycleImportance,
     ToggleSort,
@@ -122,7 +139,6 @@ pub enum Action {
     Command,
     CmdRun,
     CmdCancel,
-    CmdDelete,
     CmdComplete,
     HistPrev,
     HistNext,
@@ -177,10 +193,16 @@ pub enum Action {
     Advance,
     /// Mock: pause or resume the clock.
     PauseTimer,
-    /// Mock: type notes; close them; delete a character.
+    /// Mock: type notes; close them.
     Notes,
     NotesDone,
-    NotesDelete,
+    /// Review: type an answer before the reveal; done typing (reveal); leave the box.
+    TypeAnswer,
+    AnswerDone,
+    AnswerCancel,
+    /// Review: the learner's answer against the key points and pitfalls; take the grade
+    /// it suggests.
+    TakeSuggested,
     /// Mock and quiz: end now and show the results.
     EndNow,
     /// Rubric: tick or untick the item under the cursor.
@@ -203,7 +225,8 @@ pub struct Key {
 
 impl Key {
     pub fn matches(&self, ev: &KeyEvent) -> bool {
-        let mut mods = ev.modifiers;
+        let mut mods =
+            ev.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT | KeyModifiers::SHIFT);
         if matches!(ev.code, KeyCode::Char(_)) {
             mods.remove(KeyModifiers::SHIFT);
         }
@@ -225,10 +248,14 @@ impl Key {
             KeyCode::Home => "Home".into(),
             KeyCode::End => "End".into(),
             KeyCode::Backspace => "Backspace".into(),
+            KeyCode::Delete => "Del".into(),
+            KeyCode::Tab => "Tab".into(),
             other => format!("{other:?}"),
         };
         if self.mods.contains(KeyModifiers::CONTROL) {
             format!("Ctrl-{base}")
+        } else if self.mods.contains(KeyModifiers::ALT) {
+            format!("Alt-{base}")
         } else {
             base
         }

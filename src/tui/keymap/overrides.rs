@@ -91,15 +91,21 @@ pub const ACTION_NAMES: &[(&str, Action)] = &[
     ("choose-3", A::Choose(3)),
     ("choose-4", A::Choose(4)),
     ("write-report", A::WriteReport),
+    ("type-answer", A::TypeAnswer),
+    ("take-suggested", A::TakeSuggested),
 ];
 
 /// Reads a key as config.toml writes it: `x`, `G`, `ctrl-d`, `enter`, `esc`, `space`,
 /// `tab`, `backspace`, arrows (`up`), `pgup`, `pgdn`, `home`, `end`. No F-keys.
 pub fn parse_key(s: &str) -> Option<Key> {
-    let (mods, base) = match s.strip_prefix("ctrl-").or_else(|| s.strip_prefix("Ctrl-")) {
-        Some(rest) => (KeyModifiers::CONTROL, rest),
-        None => (KeyModifiers::NONE, s),
-    };
+    let (mods, base) =
+        if let Some(rest) = s.strip_prefix("ctrl-").or_else(|| s.strip_prefix("Ctrl-")) {
+            (KeyModifiers::CONTROL, rest)
+        } else if let Some(rest) = s.strip_prefix("alt-").or_else(|| s.strip_prefix("Alt-")) {
+            (KeyModifiers::ALT, rest)
+        } else {
+            (KeyModifiers::NONE, s)
+        };
     let mut chars = base.chars();
     let code = match (chars.next(), chars.next()) {
         (Some(c), None) => KeyCode::Char(c),
@@ -267,10 +273,7 @@ mod tests {
         let missing: Vec<String> = KEYMAP
             .iter()
             .filter(|b| {
-                !matches!(
-                    b.ctx,
-                    Context::Command | Context::Editor | Context::Search | Context::Notes
-                )
+                !b.ctx.is_text_box() && !matches!(b.ctx, Context::Editor | Context::TextBox)
             })
             .filter(|b| b.action != Action::Quit)
             .filter(|b| !ACTION_NAMES.iter().any(|(_, a)| *a == b.action))

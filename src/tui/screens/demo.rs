@@ -8,6 +8,8 @@ use std::time::Duration;
 use ratatui::crossterm::event::KeyEvent;
 use ratatui_textarea::TextArea;
 
+use crate::tui::line_edit::LineEdit;
+
 use crate::content::Question;
 use crate::sim::directive::{Component, Trigger};
 use crate::sim::informer::RunState;
@@ -77,7 +79,7 @@ pub struct Demo {
     /// The output pane takes the whole screen (the panels above it are hidden).
     pub wide: bool,
     /// The command line while typing after `:`.
-    pub input: Option<String>,
+    pub input: Option<LineEdit>,
     pub history: Vec<String>,
     /// Position in `history` while browsing it with Up/Down.
     hist_pos: Option<usize>,
@@ -341,7 +343,7 @@ impl Demo {
         let page = page.max(1);
         match action {
             Action::Command => {
-                self.input = Some(String::new());
+                self.input = Some(LineEdit::default());
                 self.hist_pos = None;
             }
             Action::PlayPause => {
@@ -419,7 +421,7 @@ impl Demo {
         };
         match action {
             Action::CmdRun => {
-                let line = std::mem::take(input);
+                let line = std::mem::take(input).into_text();
                 self.input = None;
                 self.hist_pos = None;
                 if !line.trim().is_empty() {
@@ -443,12 +445,19 @@ impl Demo {
                 }
             }
             Action::CmdCancel => self.input = None,
-            Action::CmdDelete => {
-                input.pop();
+            Action::EditText(e) => {
+                input.apply(e);
             }
+            // What is before the cursor is completed; what is after it stays.
             Action::CmdComplete => {
-                let c = complete::complete(input, &self.session);
-                *input = c.line;
+                let (head, rest) = input.text().split_at(input.cursor());
+                let c = complete::complete(head, &self.session);
+                let rest = rest.to_string();
+                *input = LineEdit::new(c.line);
+                input.insert_str(&rest);
+                for _ in rest.chars() {
+                    input.apply(crate::tui::line_edit::Edit::Left);
+                }
                 if !c.choices.is_empty() {
                     return Nav::Status(c.choices.join("  "));
                 }
@@ -464,10 +473,11 @@ impl Demo {
                     (Some(i), Action::HistNext) if i < last => Some(i + 1),
                     _ => None,
                 };
-                *input = self
-                    .hist_pos
-                    .map(|i| self.history[i].clone())
-                    .unwrap_or_default();
+                *input = LineEdit::new(
+                    self.hist_pos
+                        .map(|i| self.history[i].clone())
+                        .unwrap_or_default(),
+                );
             }
             _ => {}
         }
@@ -476,7 +486,7 @@ impl Demo {
 
     pub fn type_char(&mut self, c: char) {
         if let Some(input) = self.input.as_mut() {
-            input.push(c);
+            input.insert(c);
         }
     }
 
@@ -486,7 +496,7 @@ impl Demo {
         if let Some(e) = self.editor.as_mut() {
             e.area.insert_str(text.replace("\r\n", "\n"));
         } else if let Some(input) = self.input.as_mut() {
-            input.extend(crate::tui::text::one_line(text));
+            input.insert_str(&crate::tui::text::one_line(text).collect::<String>());
         }
     }
 

@@ -740,11 +740,11 @@ fn demo_keys(keymap: &Keymap, width: usize) -> String {
 
 fn command_line(d: &Demo, theme: &Theme, keymap: &Keymap, area: Rect, buf: &mut Buffer) {
     let line = match &d.input {
-        Some(input) => Line::from(vec![
-            Span::styled(":", theme.key),
-            Span::raw(input.clone()),
-            Span::styled(" ", theme.selected),
-        ]),
+        Some(input) => {
+            let mut spans = vec![Span::styled(":", theme.key)];
+            spans.extend(input.spans(Style::default(), theme.selected));
+            Line::from(spans)
+        }
         None => {
             let play = if d.playing { "▶" } else { "⏸" };
             let clock = format!(

@@ -56,10 +56,9 @@ pub fn groups(ctx: &Ctx<'_>, context: Context, width: u16) -> Vec<Vec<Line<'stat
         out.push(problems);
     }
     out.push(group(ctx, context));
-    if !matches!(
-        context,
-        Context::Search | Context::Command | Context::Editor
-    ) {
+    if context.is_text_box() {
+        out.push(group(ctx, Context::TextBox));
+    } else if context != Context::Editor {
         out.push(group(ctx, Context::Global));
     }
     out

@@ -34,6 +34,7 @@ impl HomeState {
                     None => Nav::Status("no topics loaded".into()),
                 };
             }
+            Action::Search => return Nav::Push(Screen::List(ListState::search_all())),
             _ => {}
         }
         Nav::Stay

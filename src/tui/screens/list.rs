@@ -1,23 +1,32 @@
-//! The questions of one topic: level, importance, frequency. `/` searches every field of
-//! the questions as you type (`content::search`, what `kubedrill search` uses), `l` and `i` cycle level and importance filters, `s` sorts by frequency.
+//! A list of questions: one topic's, or every topic's when `/` is pressed on the topics
+//! screen. `/` searches every field of the questions as you type (`content::search`, what
+//! `kubedrill search` uses) and shows where each matched; `l` and `i` cycle level and
+//! importance filters, `s` sorts by frequency. From 100 columns a preview of the selected
+//! question sits beside the table.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Row, StatefulWidget, Table, TableState, Widget};
+use ratatui::widgets::{Block, Paragraph, Row, StatefulWidget, Table, TableState, Widget, Wrap};
 
-use crate::content::{Deck, Importance, Level, Question};
+use crate::content::{Deck, Importance, Level, Question, search};
 use crate::tui::keymap::{Action, Context};
+use crate::tui::line_edit::LineEdit;
 use crate::tui::settings::Settings;
+use crate::tui::text;
 
 use super::card::CardState;
 use super::stack::Screen;
 use super::{Ctx, Nav, step};
 
+/// From this width the list shows a preview of the selected question.
+pub const PREVIEW_FROM: u16 = 100;
+
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ListState {
-    pub topic: String,
-    pub query: String,
+    /// The topic listed; `None` lists every topic (the search from the topics screen).
+    pub topic: Option<String>,
+    pub query: LineEdit,
     /// Typing into the search field.
     pub searching: bool,
     pub level: Option<Level>,
@@ -40,8 +49,25 @@ fn cycle<T: Copy + PartialEq>(all: &[T], cur: Option<T>) -> Option<T> {
 impl ListState {
     pub fn new(topic: &str) -> Self {
         ListState {
-            topic: topic.to_string(),
+            topic: Some(topic.to_string()),
             ..Default::default()
+        }
+    }
+
+    /// Every question of every topic, with the search box open.
+    pub fn search_all() -> Self {
+        ListState {
+            topic: None,
+            searching: true,
+            ..Default::default()
+        }
+    }
+
+    /// The topic's title, or what an all-topics list is called.
+    pub fn title(&self, deck: &Deck) -> String {
+        match &self.topic {
+            None => "all topics".into(),
+            Some(t) => deck.topic(t).map_or_else(|| t.clone(), |t| t.title.clone()),
         }
     }
 
@@ -60,11 +86,11 @@ impl ListState {
         if self.importance.is_some_and(|i| i != q.importance) {
             return false;
         }
-        if self.query.is_empty() {
+        if self.query.text().trim().is_empty() {
             return true;
         }
         // Every field of the question, as `kubedrill search` looks.
-        crate::content::search::matches(q, &self.query).is_some()
+        search::matches(q, self.query.text()).is_some()
     }
 
     /// The questions shown, filtered and sorted.
@@ -72,7 +98,7 @@ impl ListState {
         let mut v: Vec<&Question> = deck
             .questions
             .iter()
-            .filter(|q| q.topic == self.topic && self.matches(q))
+            .filter(|q| self.topic.as_ref().is_none_or(|t| q.topic == *t) && self.matches(q))
             .collect();
         if self.by_frequency {
             // Measured figures first, most asked first; then the rest by importance (a
@@ -104,28 +130,13 @@ impl ListState {
     }
 
     pub fn type_char(&mut self, c: char, deck: &Deck) {
-        self.refilter(deck, |s| s.query.push(c));
-    }
-
-    /// Readline's Ctrl-U (clear the line) and Ctrl-W (delete the word before the cursor,
-    /// and the spaces after it).
-    fn kill(&mut self, whole: bool, deck: &Deck) {
-        self.refilter(deck, |s| {
-            if whole {
-                s.query.clear();
-            } else {
-                let kept = s
-                    .query
-                    .trim_end()
-                    .trim_end_matches(|c: char| !c.is_whitespace());
-                s.query.truncate(kept.len());
-            }
-        });
+        self.refilter(deck, |s| s.query.insert(c));
     }
 
     /// Pasted text searches as typed text would, its line breaks made spaces, in one go.
     pub fn paste(&mut self, text: &str, deck: &Deck) {
-        self.refilter(deck, |s| s.query.extend(crate::tui::text::one_line(text)));
+        let line: String = text::one_line(text).collect();
+        self.refilter(deck, |s| s.query.insert_str(&line));
     }
 
     /// A search or a filter narrows the list.
@@ -165,11 +176,9 @@ impl ListState {
                     s.searching = false;
                 });
             }
-            Action::SearchDelete => self.refilter(deck, |s| {
-                s.query.pop();
+            Action::EditText(e) => self.refilter(deck, |s| {
+                s.query.apply(e);
             }),
-            Action::SearchDeleteWord => self.kill(false, deck),
-            Action::SearchClearLine => self.kill(true, deck),
             Action::CycleLevel => self.refilter(deck, |s| s.level = cycle(Level::ALL, s.level)),
             Action::CycleImportance => self.refilter(deck, |s| {
                 s.importance = cycle(Importance::ALL, s.importance)
@@ -181,27 +190,38 @@ impl ListState {
     }
 }
 
+/// The filter line, the table and, from [`PREVIEW_FROM`] columns, the preview.
+pub fn areas(area: Rect) -> (Rect, Rect, Option<Rect>) {
+    let [filters, rest] =
+        Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(area);
+    if area.width < PREVIEW_FROM {
+        return (filters, rest, None);
+    }
+    let [table, preview] =
+        Layout::horizontal([Constraint::Fill(3), Constraint::Fill(2)]).areas(rest);
+    (filters, table, Some(preview))
+}
+
 pub struct View<'a> {
     pub ctx: Ctx<'a>,
     pub state: &'a ListState,
 }
 
-impl Widget for &View<'_> {
-    fn render(self, area: Rect, buf: &mut Buffer) {
+impl View<'_> {
+    fn filter_line(&self, area: Rect, buf: &mut Buffer) {
         let theme = self.ctx.theme;
-        let deck = self.ctx.deck;
         let st = self.state;
-        let vis = st.visible(deck);
-        let total = deck.questions_in(&st.topic).count();
-        let title = deck
-            .topic(&st.topic)
-            .map(|t| t.title.as_str())
-            .unwrap_or(st.topic.as_str());
-
-        let [filters, table_area] =
-            Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(area);
         let any = |o: Option<&str>| o.unwrap_or("any").to_string();
-        let mut spans = vec![
+        let mut spans = vec![Span::styled("/", theme.key), Span::raw(" ")];
+        if st.searching {
+            spans.extend(st.query.spans(theme.accent, theme.selected));
+        } else if st.query.is_empty() {
+            spans.push(Span::raw("search"));
+        } else {
+            spans.push(Span::styled(st.query.text().to_string(), theme.accent));
+        }
+        spans.extend([
+            Span::raw("  "),
             Span::styled("l", theme.key),
             Span::raw(format!(" level: {}  ", any(st.level.map(|l| l.as_str())))),
             Span::styled("i", theme.key),
@@ -211,23 +231,75 @@ impl Widget for &View<'_> {
             )),
             Span::styled("s", theme.key),
             Span::raw(if st.by_frequency {
-                " sort: frequency  "
+                " sort: frequency"
             } else {
-                " sort: file order  "
+                " sort: file order"
             }),
-            Span::styled("/", theme.key),
-        ];
-        if st.searching {
-            spans.push(Span::styled(format!(" {}_", st.query), theme.accent));
-        } else if st.query.is_empty() {
-            spans.push(Span::raw(" search"));
-        } else {
-            spans.push(Span::styled(format!(" {}", st.query), theme.accent));
+        ]);
+        Paragraph::new(Line::from(spans)).render(area, buf);
+    }
+
+    /// The selected question at a glance: its prompt, where it sits, and why it matched.
+    fn preview(&self, q: &Question, area: Rect, buf: &mut Buffer) {
+        let theme = self.ctx.theme;
+        let deck = self.ctx.deck;
+        let block = Block::bordered()
+            .title(Span::styled(" preview ", theme.title))
+            .padding(ratatui::widgets::Padding::horizontal(1))
+            .border_style(theme.border);
+        let inner = block.inner(area);
+        block.render(area, buf);
+        let topic = deck
+            .topic(&q.topic)
+            .map_or(q.topic.as_str(), |t| t.title.as_str());
+        let mut facts = vec![q.level.to_string(), q.importance.to_string()];
+        if let Some((n, of)) = self.ctx.demo_progress(&q.id) {
+            facts.push(format!("demo challenges {n}/{of}"));
         }
-        Paragraph::new(Line::from(spans)).render(filters, buf);
+        let mut lines = vec![
+            Line::styled(q.id.clone(), theme.heading),
+            Line::styled(topic.to_string(), theme.dim),
+            Line::styled(facts.join(" · "), theme.dim),
+            Line::raw(""),
+        ];
+        lines.extend(text::markdown(&q.prompt, theme));
+        if let Some(hit) = search::matches(q, self.state.query.text()) {
+            lines.push(Line::raw(""));
+            lines.push(Line::styled(
+                format!("matched in {}", hit.field),
+                theme.heading,
+            ));
+            lines.push(Line::styled(hit.snippet, theme.accent));
+        }
+        // A figure only with who measured it.
+        if let (Some(f), Some(source)) = (q.frequency, &q.frequency_source) {
+            lines.push(Line::raw(""));
+            lines.push(Line::styled(
+                format!("asked in {f}% (source: {source})"),
+                theme.dim,
+            ));
+        }
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .render(inner, buf);
+    }
+}
+
+impl Widget for &View<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let theme = self.ctx.theme;
+        let deck = self.ctx.deck;
+        let st = self.state;
+        let vis = st.visible(deck);
+        let total = match &st.topic {
+            Some(t) => deck.questions_in(t).count(),
+            None => deck.questions.len(),
+        };
+        let (filters, table_area, preview) = areas(area);
+        self.filter_line(filters, buf);
 
         let block = Block::bordered()
-            .title(Span::styled(format!(" {title} "), theme.title))
+            .title(Span::styled(format!(" {} ", st.title(deck)), theme.title))
             .title_bottom(Span::styled(
                 format!(" {} of {} questions ", vis.len(), total),
                 theme.dim,
@@ -238,45 +310,73 @@ impl Widget for &View<'_> {
             block.render(table_area, buf);
             Paragraph::new("No question matches. Esc clears the search and the filters.")
                 .style(theme.dim)
+                .wrap(Wrap { trim: true })
                 .render(inner, buf);
             return;
         }
-        let header =
-            Row::new(["id", "level", "importance", "freq", "demo", "prompt"]).style(theme.header);
+        let searching = !st.query.text().trim().is_empty();
+        // Narrow tables keep the id, the level and the text; importance, frequency and the
+        // demo's progress move to the preview (or stay off at 80 columns).
+        let wide = table_area.width >= 110;
+        let last = if searching { "match" } else { "prompt" };
+        let header = if wide {
+            Row::new(vec!["id", "level", "importance", "freq", "demo", last])
+        } else {
+            Row::new(vec!["id", "level", last])
+        }
+        .style(theme.header);
         let rows = vis.iter().map(|q| {
-            Row::new([
-                q.id.clone(),
-                q.level.to_string(),
-                q.importance.to_string(),
-                q.frequency.map_or(String::new(), |f| format!("{f:>3}%")),
-                self.ctx
-                    .demo_progress(&q.id)
-                    .map_or(String::new(), |(n, of)| format!("{n}/{of}")),
-                q.prompt.clone(),
-            ])
+            let text = if searching {
+                search::matches(q, st.query.text())
+                    .map_or_else(String::new, |h| format!("{}: {}", h.field, h.snippet))
+            } else {
+                text::flat(&q.prompt, theme)
+            };
+            let mut cells = vec![q.id.clone(), q.level.to_string()];
+            if wide {
+                cells.push(q.importance.to_string());
+                cells.push(q.frequency.map_or(String::new(), |f| format!("{f:>3}%")));
+                cells.push(
+                    self.ctx
+                        .demo_progress(&q.id)
+                        .map_or(String::new(), |(n, of)| format!("{n}/{of}")),
+                );
+            }
+            cells.push(text);
+            Row::new(cells)
         });
+        let id_cap = (table_area.width / 3).clamp(8, 34) as usize;
         let id_w = vis
             .iter()
             .map(|q| q.id.len())
             .max()
             .unwrap_or(2)
-            .clamp(2, 34) as u16;
-        let table = Table::new(
-            rows,
-            [
+            .clamp(2, id_cap) as u16;
+        let widths: Vec<Constraint> = if wide {
+            vec![
                 Constraint::Length(id_w),
                 Constraint::Length(9),
-                Constraint::Length(12),
+                Constraint::Length(10),
                 Constraint::Length(4),
                 Constraint::Length(4),
                 Constraint::Fill(1),
-            ],
-        )
-        .header(header)
-        .row_highlight_style(theme.selected)
-        .highlight_symbol("> ")
-        .block(block);
+            ]
+        } else {
+            vec![
+                Constraint::Length(id_w),
+                Constraint::Length(9),
+                Constraint::Fill(1),
+            ]
+        };
+        let table = Table::new(rows, widths)
+            .header(header)
+            .row_highlight_style(theme.selected)
+            .highlight_symbol("> ")
+            .block(block);
         let mut ts = TableState::default().with_selected(Some(st.selected));
         StatefulWidget::render(table, table_area, buf, &mut ts);
+        if let (Some(p), Some(q)) = (preview, vis.get(st.selected)) {
+            self.preview(q, p, buf);
+        }
     }
 }

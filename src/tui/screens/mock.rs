@@ -20,6 +20,7 @@ use crate::study::history::{MockLog, schedule_grade};
 use crate::study::mock::{Countdown, FollowupVerdict, Mock, Phase, Stage};
 use crate::study::time::{Millis, date_label, day_of};
 use crate::tui::keymap::{Action, Context};
+use crate::tui::line_edit::LineEdit;
 use crate::tui::text;
 use crate::tui::theme::Theme;
 
@@ -33,7 +34,7 @@ pub struct MockState {
     /// The app's time when the interview began: the mock's clock counts from here.
     origin: Millis,
     /// The notes being typed, while the notes box is open.
-    pub editing: Option<String>,
+    pub editing: Option<LineEdit>,
     /// Rubric: the row under the cursor (keypoints, then pitfalls).
     pub cursor: usize,
     /// Rubric: model answers scrolled by; scorecard: rows scrolled by.
@@ -96,7 +97,7 @@ impl MockState {
 
     pub fn type_char(&mut self, c: char) {
         if let Some(n) = self.editing.as_mut() {
-            n.push(c);
+            n.insert(c);
         }
     }
 
@@ -104,7 +105,11 @@ impl MockState {
     pub fn paste(&mut self, text: &str) {
         if let Some(n) = self.editing.as_mut() {
             let text = text.replace("\r\n", "\n");
-            n.extend(text.chars().filter(|&c| c == '\n' || !c.is_control()));
+            let text: String = text
+                .chars()
+                .filter(|&c| c == '\n' || !c.is_control())
+                .collect();
+            n.insert_str(&text);
         }
     }
 
@@ -114,18 +119,18 @@ impl MockState {
         let m = &mut self.mock;
         let outcome = match (action, m.phase()) {
             (Action::NotesDone, _) => {
-                let text = self.editing.take().unwrap_or_default();
+                let text = self.editing.take().unwrap_or_default().into_text();
                 m.set_notes(text.trim().to_string())
                     .map_err(|e| e.to_string())
             }
-            (Action::NotesDelete, _) => {
+            (Action::EditText(e), _) => {
                 if let Some(n) = self.editing.as_mut() {
-                    n.pop();
+                    n.apply(e);
                 }
                 Ok(())
             }
             (Action::Notes, p) if p != Phase::Done => {
-                self.editing = Some(m.notes().to_string());
+                self.editing = Some(LineEdit::new(m.notes()));
                 Ok(())
             }
             (Action::EndNow | Action::Back, p) if p != Phase::Done => {
@@ -365,16 +370,14 @@ impl View<'_> {
 
     fn notes(&self, area: Rect, buf: &mut Buffer) {
         let theme = self.ctx.theme;
-        let (text, style, title) = match &self.state.editing {
-            Some(t) => (format!("{t}▏"), theme.accent, " Notes (typing) "),
+        let (text, title) = match &self.state.editing {
+            Some(t) => (t.lines(theme.accent, theme.selected), " Notes (typing) "),
             None => (
-                self.state.mock.notes().to_string(),
-                Style::default(),
+                text::plain(self.state.mock.notes(), Style::default()),
                 " Notes ",
             ),
         };
         Paragraph::new(text)
-            .style(style)
             .wrap(Wrap { trim: false })
             .block(
                 Block::bordered()

@@ -1,5 +1,6 @@
 //! One module per screen: its state, how it handles actions, and `impl Widget for &View`.
 
+pub mod answer;
 pub mod card;
 pub mod demo;
 pub mod demo_view;

@@ -14,6 +14,7 @@ use crate::study::quiz::{Quiz, QuizPhase, QuizSetup};
 use crate::study::time::Millis;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::text;
+use crate::tui::theme::Theme;
 
 use super::{Ctx, Nav, step};
 
@@ -61,7 +62,14 @@ impl QuizState {
         Context::Quiz
     }
 
-    pub fn handle(&mut self, action: Action, progress: Option<&mut Progress>, now: Millis) -> Nav {
+    /// `max_scroll`: the result's last row that can be scrolled to the top.
+    pub fn handle(
+        &mut self,
+        action: Action,
+        progress: Option<&mut Progress>,
+        now: Millis,
+        max_scroll: u16,
+    ) -> Nav {
         let options = self.quiz.current().map_or(0, |i| i.options.len());
         let result = match (action, self.quiz.phase()) {
             (Action::Choose(n), QuizPhase::Asking) => {
@@ -89,7 +97,7 @@ impl QuizState {
                 Ok(())
             }
             (Action::Down, QuizPhase::Done) => {
-                self.scroll = self.scroll.saturating_add(1);
+                self.scroll = self.scroll.saturating_add(1).min(max_scroll);
                 Ok(())
             }
             (Action::Up, QuizPhase::Done) => {
@@ -148,7 +156,7 @@ impl View<'_> {
                 None if k == self.state.selected => (">", theme.selected),
                 None => (" ", Style::default()),
             };
-            one_line(&format!("{mark} {}. ", k + 1), opt, style, theme)
+            text::inline(&format!("{mark} {}. ", k + 1), opt, style, theme)
         };
         let lines: Vec<Line<'static>> = item
             .options
@@ -254,62 +262,10 @@ impl View<'_> {
 
     fn result(&self, area: Rect, buf: &mut Buffer) {
         let theme = self.ctx.theme;
-        let r = self.state.quiz.result();
-        let w = area.width.saturating_sub(2) as usize;
-        let mut lines = vec![Line::styled(
-            format!(
-                "{} of {} right ({}%){}",
-                r.correct,
-                r.answered,
-                r.percent(),
-                if r.answered < r.planned {
-                    format!(" · ended early ({} of {} items)", r.answered, r.planned)
-                } else {
-                    String::new()
-                }
-            ),
-            theme.heading,
-        )];
-        for round in &r.rounds {
-            lines.push(Line::from(format!(
-                "  {:<36} {} of {}",
-                round.kind.title(),
-                round.correct,
-                round.answered
-            )));
-        }
-        if !r.review.is_empty() {
-            lines.push(Line::default());
-            lines.push(Line::styled(
-                format!("Put forward for your next review: {}", r.review.join(", ")),
-                theme.accent,
-            ));
-        }
-        for m in &r.mistakes {
-            lines.push(Line::default());
-            lines.extend(text::wrap(
-                &Line::styled(format!("✗ {}", m.stem), theme.alert),
-                w,
-                2,
-            ));
-            lines.extend(text::wrap(
-                &Line::from(format!("  you chose: {}", m.chosen)),
-                w,
-                4,
-            ));
-            lines.extend(text::wrap(
-                &Line::styled(format!("  right: {}", m.right), theme.good),
-                w,
-                4,
-            ));
-            lines.extend(text::wrap(
-                &Line::styled(format!("  {}", m.explanation), theme.dim),
-                w,
-                2,
-            ));
-        }
+        let lines = result_lines(self.state, theme, area.width.saturating_sub(2) as usize);
+        let max = max_scroll_of(lines.len(), area);
         Paragraph::new(lines)
-            .scroll((self.state.scroll, 0))
+            .scroll((self.state.scroll.min(max), 0))
             .block(
                 Block::bordered()
                     .title(Span::styled(" Quiz result ", theme.title))
@@ -317,6 +273,73 @@ impl View<'_> {
             )
             .render(area, buf);
     }
+}
+
+fn max_scroll_of(lines: usize, area: Rect) -> u16 {
+    let h = usize::from(area.height.saturating_sub(2));
+    u16::try_from(lines.saturating_sub(h)).unwrap_or(u16::MAX)
+}
+
+/// How far the result can scroll in `area`: its last row at the bottom, no further.
+pub fn max_scroll(state: &QuizState, theme: &Theme, area: Rect) -> u16 {
+    let lines = result_lines(state, theme, area.width.saturating_sub(2) as usize);
+    max_scroll_of(lines.len(), area)
+}
+
+/// The result as rows `width` wide: every content text through the one Markdown path, so
+/// no marker shows and no words are glued across the source's line breaks.
+fn result_lines(state: &QuizState, theme: &Theme, w: usize) -> Vec<Line<'static>> {
+    let r = state.quiz.result();
+    let mut lines = vec![Line::styled(
+        format!(
+            "{} of {} right ({}%){}",
+            r.correct,
+            r.answered,
+            r.percent(),
+            if r.answered < r.planned {
+                format!(" · ended early ({} of {} items)", r.answered, r.planned)
+            } else {
+                String::new()
+            }
+        ),
+        theme.heading,
+    )];
+    for round in &r.rounds {
+        lines.push(Line::from(format!(
+            "  {:<36} {} of {}",
+            round.kind.title(),
+            round.correct,
+            round.answered
+        )));
+    }
+    if !r.review.is_empty() {
+        lines.push(Line::default());
+        lines.extend(text::wrap(
+            &Line::styled(
+                format!("Put forward for your next review: {}", r.review.join(", ")),
+                theme.accent,
+            ),
+            w,
+            2,
+        ));
+    }
+    for m in &r.mistakes {
+        lines.push(Line::default());
+        let rows: [(&str, &str, Style, usize); 4] = [
+            ("✗ ", &m.stem, theme.alert, 2),
+            ("  you chose: ", &m.chosen, Style::default(), 4),
+            ("  right: ", &m.right, theme.good, 4),
+            ("  ", &m.explanation, theme.dim, 2),
+        ];
+        for (prefix, body, style, indent) in rows {
+            lines.extend(text::wrap(
+                &text::inline(prefix, body, style, theme),
+                w,
+                indent,
+            ));
+        }
+    }
+    lines
 }
 
 impl Widget for &View<'_> {
@@ -327,21 +350,4 @@ impl Widget for &View<'_> {
             self.item(area, buf);
         }
     }
-}
-
-/// `prefix` then `text` as one line: Markdown inline marks rendered and line breaks of
-/// the source joined with a space, as the card shows the same text.
-fn one_line(prefix: &str, text: &str, style: Style, theme: &crate::tui::Theme) -> Line<'static> {
-    let mut spans = vec![Span::styled(prefix.to_string(), style)];
-    for (i, line) in text::markdown(text, theme).into_iter().enumerate() {
-        if i > 0 {
-            spans.push(Span::styled(" ", style));
-        }
-        spans.extend(
-            line.spans
-                .into_iter()
-                .map(|sp| Span::styled(sp.content, style.patch(sp.style))),
-        );
-    }
-    Line::from(spans)
 }

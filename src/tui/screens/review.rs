@@ -2,6 +2,11 @@
 //! key points, basics and the solid answer first), then grades on 1-4 with the interval each would give
 //! (Space or Enter = Good, as in Anki); `u` undoes the last grade, `b` buries the card for
 //! today. Each grade is in the store before the next card shows.
+//!
+//! `t` opens an answer box before the reveal. An answer typed there is checked after the
+//! reveal: the learner ticks the key points it covered and the pitfalls it fell into,
+//! Enter takes the grade that suggests, and the answer is stored with the grade and shown
+//! the next time the card comes up.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -9,13 +14,17 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use crate::content::{Deck, Level};
+use crate::study::answer::AnswerCheck;
+use crate::study::store::TypedAnswerRecord;
 use crate::study::time::Millis;
 use crate::study::{Grade, Kind, Progress, Session};
-use crate::tui::keymap::Action;
+use crate::tui::keymap::{Action, Context};
+use crate::tui::line_edit::LineEdit;
 use crate::tui::theme::Theme;
 
+use super::answer::{self, AnswerBox, Checklist};
 use super::card::{self, CardState, Section};
-use super::{Ctx, Nav};
+use super::{Ctx, Nav, step};
 
 /// The sections that make up "the answer" in a review.
 const ANSWER: [Section; 3] = [Section::Keypoints, Section::Basics, Section::Solid];
@@ -29,7 +38,18 @@ pub struct ReviewState {
     /// When the card showing appeared, for the time taken.
     pub shown_at: Millis,
     level: Level,
+    /// The answer box; `typing` while it has the focus.
+    pub answer: Option<LineEdit>,
+    pub typing: bool,
+    /// After a reveal that followed a typed answer: what the learner ticks, and where.
+    pub check: Option<AnswerCheck>,
+    pub check_cursor: usize,
+    /// What was typed the last time this card was answered, shown with the check.
+    pub last: Option<TypedAnswerRecord>,
 }
+
+/// Longest answer the box takes (what the store accepts on import).
+const MAX_ANSWER: usize = 16_384;
 
 impl ReviewState {
     pub fn new(session: Session, level: Level, now: Millis) -> Self {
@@ -39,9 +59,46 @@ impl ReviewState {
             answer_shown: false,
             shown_at: now,
             level,
+            answer: None,
+            typing: false,
+            check: None,
+            check_cursor: 0,
+            last: None,
         };
         s.sync(now);
         s
+    }
+
+    pub fn context(&self) -> Context {
+        if self.typing {
+            Context::Answer
+        } else if self.check.is_some() && self.answer_shown {
+            Context::Check
+        } else {
+            Context::Review
+        }
+    }
+
+    pub fn type_char(&mut self, c: char) {
+        if let Some(a) = self.answer.as_mut().filter(|a| a.text().len() < MAX_ANSWER) {
+            a.insert(c);
+        }
+    }
+
+    /// Pasted text goes into the answer as it is, line breaks kept; never read as keys.
+    pub fn paste(&mut self, text: &str) {
+        if let Some(a) = self.answer.as_mut() {
+            let text = text.replace("\r\n", "\n");
+            let room = MAX_ANSWER.saturating_sub(a.text().len());
+            let mut kept = String::new();
+            for c in text.chars().filter(|&c| c == '\n' || !c.is_control()) {
+                if kept.len() + c.len_utf8() > room {
+                    break;
+                }
+                kept.push(c);
+            }
+            a.insert_str(&kept);
+        }
     }
 
     pub fn title(&self, deck: &Deck) -> String {
@@ -63,22 +120,35 @@ impl ReviewState {
             self.card = cur.map(|id| CardState::new(&id, self.level));
             self.answer_shown = false;
             self.shown_at = now;
+            self.answer = None;
+            self.typing = false;
+            self.check = None;
+            self.check_cursor = 0;
+            self.last = None;
         }
     }
 
     /// The whole back of the card, as Anki shows it, so every section is there to read
-    /// and Space is free to mean Good.
-    fn show_answer(&mut self, deck: &Deck) {
+    /// and Space is free to mean Good. A typed answer becomes a checklist to tick, with
+    /// what was typed last time beside it.
+    fn show_answer(&mut self, deck: &Deck, progress: &Progress) {
+        self.typing = false;
         if let Some(c) = &mut self.card {
             let q = deck.question(&c.id);
             for s in Section::ALL {
                 c.revealed[s.index()] = ANSWER.contains(&s) || q.is_some_and(|q| s.present(q));
             }
+            let typed = self.answer.as_ref().filter(|a| !a.text().trim().is_empty());
+            if let (Some(q), Some(a)) = (q, typed) {
+                self.check = Some(AnswerCheck::new(q, a.text().trim_end()));
+                self.check_cursor = 0;
+                self.last = progress.store.last_typed_answer(&q.id).ok().flatten();
+            }
         }
         self.answer_shown = true;
     }
 
-    fn grade(&mut self, grade: Grade, progress: &mut Progress, now: Millis) -> Nav {
+    fn grade(&mut self, grade: Grade, deck: &Deck, progress: &mut Progress, now: Millis) -> Nav {
         let Some(id) = self.session.current().map(str::to_string) else {
             return Nav::Status("nothing left in this session".into());
         };
@@ -86,16 +156,26 @@ impl ReviewState {
             return Nav::Status("show the answer first (Space)".into());
         }
         let took = (now - self.shown_at).max(0);
+        let typed = self
+            .check
+            .as_ref()
+            .zip(deck.question(&id))
+            .map(|(c, q)| c.record(q, now, grade));
         match self.session.grade(progress, grade, now, took) {
             Ok(card) => {
                 // Force a fresh card view even when the same card comes straight back.
                 self.card = None;
                 self.sync(now);
-                let saved = if progress.store.is_saving() {
+                let mut saved = if progress.store.is_saving() {
                     "saved"
                 } else {
                     "not saved"
                 };
+                if let Some(t) = typed
+                    && progress.store.record_typed_answer(&t).is_err()
+                {
+                    saved = "saved; your typed answer was NOT saved";
+                }
                 // Cram that leaves the schedule alone logs the answer as practice: no
                 // interval to announce, and the card is due when it was.
                 if self.session.kind == (Kind::Cram { reschedule: false }) {
@@ -125,20 +205,60 @@ impl ReviewState {
         body: Rect,
     ) -> Nav {
         match action {
-            Action::Reveal if !self.answer_shown => {
-                self.show_answer(deck);
+            Action::TypeAnswer if !self.answer_shown && self.card.is_some() => {
+                self.answer.get_or_insert_with(LineEdit::default);
+                self.typing = true;
                 Nav::Stay
             }
-            Action::Reveal => self.grade(Grade::Good, progress, now),
+            Action::EditText(e) => {
+                if let Some(a) = self.answer.as_mut() {
+                    a.apply(e);
+                }
+                Nav::Stay
+            }
+            Action::AnswerCancel => {
+                self.typing = false;
+                Nav::Stay
+            }
+            Action::AnswerDone | Action::Reveal if !self.answer_shown => {
+                self.show_answer(deck, progress);
+                Nav::Stay
+            }
+            Action::Reveal => self.grade(Grade::Good, deck, progress, now),
             Action::Grade(n) => match Grade::from_number(n) {
-                Some(g) => self.grade(g, progress, now),
+                Some(g) => self.grade(g, deck, progress, now),
                 None => Nav::Stay,
             },
+            Action::TakeSuggested => {
+                let suggested = self
+                    .check
+                    .as_ref()
+                    .zip(self.card.as_ref().and_then(|c| deck.question(&c.id)));
+                match suggested {
+                    Some((c, q)) => {
+                        let g = c.suggest(q).0;
+                        self.grade(g, deck, progress, now)
+                    }
+                    None => Nav::Stay,
+                }
+            }
+            Action::Up | Action::Down if self.context() == Context::Check => {
+                let n = self.check.as_ref().map_or(0, AnswerCheck::rows);
+                let d = if action == Action::Up { -1 } else { 1 };
+                self.check_cursor = step(self.check_cursor, n, d);
+                Nav::Stay
+            }
+            Action::Toggle => {
+                if let Some(c) = self.check.as_mut() {
+                    c.toggle(self.check_cursor);
+                }
+                Nav::Stay
+            }
             Action::Undo => match self.session.undo(progress, now) {
                 Ok(Some(id)) => {
                     self.card = None;
                     self.sync(now);
-                    self.show_answer(deck);
+                    self.show_answer(deck, progress);
                     Nav::Status(format!("undid the last grade of {id}"))
                 }
                 Ok(None) => Nav::Status("nothing to undo in this session".into()),
@@ -170,19 +290,51 @@ impl ReviewState {
     }
 }
 
-/// The card's body area on this screen, for scrolling.
-pub fn body_area(area: Rect) -> Rect {
-    let [_, card_area, _] = split(area);
-    card::body_area(card_area)
+/// Where the review draws: its head line, the card, the answer box or checklist when
+/// there is one, and the grade line.
+struct Areas {
+    head: Rect,
+    card: Rect,
+    side: Option<Rect>,
+    grades: Rect,
 }
 
-fn split(area: Rect) -> [Rect; 3] {
-    Layout::vertical([
+fn areas(area: Rect, st: &ReviewState) -> Areas {
+    let checking = st.check.is_some() && st.answer_shown;
+    let [head, body, grades] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Fill(1),
-        Constraint::Length(1),
+        // The suggested grade above the grade keys while checking.
+        Constraint::Length(if checking { 2 } else { 1 }),
     ])
-    .areas(area)
+    .areas(area);
+    let (card, side) = if checking {
+        // The checklist beside the card from 100 columns, above it below that.
+        let [side, card] = if area.width >= 100 {
+            Layout::horizontal([Constraint::Percentage(45), Constraint::Fill(1)]).areas(body)
+        } else {
+            Layout::vertical([Constraint::Percentage(50), Constraint::Fill(1)]).areas(body)
+        };
+        (card, Some(side))
+    } else if st.answer.is_some() && !st.answer_shown {
+        let h = (body.height / 3).clamp(4, 10);
+        let [card, side] =
+            Layout::vertical([Constraint::Fill(1), Constraint::Length(h)]).areas(body);
+        (card, Some(side))
+    } else {
+        (body, None)
+    };
+    Areas {
+        head,
+        card,
+        side,
+        grades,
+    }
+}
+
+/// The card's body area on this screen, for scrolling.
+pub fn body_area(area: Rect, st: &ReviewState) -> Rect {
+    card::body_area(areas(area, st).card)
 }
 
 pub struct View<'a> {
@@ -196,7 +348,12 @@ impl Widget for &View<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let theme = self.ctx.theme;
         let st = self.state;
-        let [head, card_area, grades] = split(area);
+        let Areas {
+            head,
+            card: card_area,
+            side,
+            grades,
+        } = areas(area, st);
         let counts = self
             .progress
             .map(|p| st.session.remaining(p))
@@ -236,11 +393,38 @@ impl Widget for &View<'_> {
             state: card,
         })
             .render(card_area, buf);
+        let question = self.ctx.deck.question(&card.id);
+        match (side, &st.check, &st.answer, question) {
+            (Some(side), Some(check), _, Some(q)) if st.answer_shown => (&Checklist {
+                theme,
+                question: q,
+                check,
+                cursor: st.check_cursor,
+                last: st.last.as_ref(),
+            })
+                .render(side, buf),
+            (Some(side), _, Some(answer), _) => (&AnswerBox {
+                theme,
+                answer,
+                typing: st.typing,
+            })
+                .render(side, buf),
+            _ => {}
+        }
 
-        let line = if !st.answer_shown {
+        let line = if st.typing {
+            Line::from(vec![
+                Span::styled(" Enter", theme.key),
+                Span::raw(" show the answer and check yours  "),
+                Span::styled("Esc", theme.key),
+                Span::raw(" close the box"),
+            ])
+        } else if !st.answer_shown {
             Line::from(vec![
                 Span::styled(" Space", theme.key),
                 Span::raw(" show the answer  "),
+                Span::styled("t", theme.key),
+                Span::raw(" type your answer  "),
                 Span::styled("b", theme.key),
                 Span::raw(" bury  "),
                 Span::styled("u", theme.key),
@@ -261,10 +445,19 @@ impl Widget for &View<'_> {
                 spans.push(Span::styled(format!(" {}", g.number()), theme.key));
                 spans.push(Span::raw(format!(" {} {when} ", g.label())));
             }
-            spans.push(Span::styled(" Space", theme.key));
-            spans.push(Span::raw(" Good"));
+            if st.check.is_none() {
+                spans.push(Span::styled(" Space", theme.key));
+                spans.push(Span::raw(" Good"));
+            }
             Line::from(spans)
         };
-        Paragraph::new(line).render(grades, buf);
+        let suggestion = st
+            .check
+            .as_ref()
+            .zip(self.ctx.deck.question(&card.id))
+            .filter(|_| st.answer_shown)
+            .map(|(c, q)| answer::suggestion(theme, q, c));
+        Paragraph::new(suggestion.into_iter().chain([line]).collect::<Vec<_>>())
+            .render(grades, buf);
     }
 }

@@ -37,7 +37,7 @@ impl Screen {
             Screen::Card(_) => Context::Card,
             Screen::Settings(_) => Context::Settings,
             Screen::Demo(_) => Context::Demo,
-            Screen::Review(_) => Context::Review,
+            Screen::Review(r) => r.context(),
             Screen::Stats(_) => Context::Stats,
             Screen::Setup(_) => Context::Setup,
             Screen::Mock(m) => m.context(),

@@ -81,8 +81,18 @@ fn pct(v: Option<f64>) -> String {
 
 fn gauge_rows(rows: &[Mastery], width: usize, ctx: &Ctx<'_>) -> Vec<Line<'static>> {
     let theme = ctx.theme;
+    // Topics by their titles, as everywhere else in the app (the store keys them by id).
+    let name = |m: &Mastery| -> String {
+        ctx.deck
+            .topic(&m.name)
+            .map_or_else(|| m.name.clone(), |t| t.title.clone())
+    };
     // Name, a space, the bar, then " 100% 99/99 seen" (16 columns).
-    let longest = rows.iter().map(|m| m.name.len()).max().unwrap_or(0);
+    let longest = rows
+        .iter()
+        .map(|m| crate::tui::text::width_of(&name(m)))
+        .max()
+        .unwrap_or(0);
     let name_w = longest.min(width.saturating_sub(21)).max(4);
     let bar_w = width.saturating_sub(name_w + 17).clamp(4, 30);
     rows.iter()
@@ -94,7 +104,7 @@ fn gauge_rows(rows: &[Mastery], width: usize, ctx: &Ctx<'_>) -> Vec<Line<'static
             Line::from(vec![
                 Span::raw(format!(
                     "{:<name_w$} ",
-                    crate::tui::text::truncate(&m.name, name_w)
+                    crate::tui::text::truncate(&name(m), name_w)
                 )),
                 Span::styled("█".repeat(filled), theme.key),
                 Span::styled("▒".repeat(started - filled), theme.accent),
