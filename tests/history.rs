@@ -175,7 +175,7 @@ fn mocks_quizzes_and_flags_survive_export_and_import() {
     qlog.save(&mut a, &quiz, NOW + 6).expect("save");
 
     let doc = a.store.export().expect("export");
-    assert_eq!(doc.version, 2);
+    assert_eq!(doc.version, 3);
     assert_eq!(doc.quiz_sessions.len(), 1);
     assert_eq!(doc.review_flags.len(), 1);
     assert!(doc.mock_sessions[0].scorecard.is_some());

@@ -114,12 +114,13 @@ fn an_older_schema_is_migrated_keeping_its_reviews() {
     assert_eq!(
         opened.notices,
         [format!(
-            "the progress database {} was upgraded from schema version 1 to 3",
+            "the progress database {} was upgraded from schema version 1 to 4",
             db.display()
         )]
     );
     let store = opened.store;
-    assert_eq!(store.schema_version().expect("version"), 3);
+    assert_eq!(store.schema_version().expect("version"), 4);
+    assert!(store.typed_answers(None).expect("the new table").is_empty());
     let log = store.reviews().expect("log");
     assert_eq!(log.len(), 2);
     assert_eq!(log[0].grade, Grade::Good);
@@ -189,7 +190,7 @@ fn a_newer_schema_is_left_alone() {
         opened.notices,
         [format!(
             "the progress database {} is at schema version 99, newer than this kubedrill knows \
-             (3); it was left untouched (update kubedrill to use it); studying without saving \
+             (4); it was left untouched (update kubedrill to use it); studying without saving \
              progress",
             db.display()
         )]

@@ -229,8 +229,14 @@ fn help_goes_two_columns_when_short_of_rows_and_scrolls_when_still_short() {
 /// 2024-10-04 12:00 UTC.
 const NOW: i64 = 20_000 * kubedrill::study::time::DAY_MS + kubedrill::study::time::DAY_MS / 2;
 
-/// The stats screen's history page, over a store holding `seed`'s sessions.
-fn stats_history(w: u16, h: u16, seed: bool) -> ratatui::Terminal<ratatui::backend::TestBackend> {
+/// The stats screen's progress page (or, with `history`, its history page) over a store
+/// holding `seed`'s sessions.
+fn stats_page(
+    w: u16,
+    h: u16,
+    seed: bool,
+    history: bool,
+) -> ratatui::Terminal<ratatui::backend::TestBackend> {
     use kubedrill::study::{Progress, Store, StudyConfig};
     let tmp = tempfile::tempdir().expect("tmp");
     let opened = Store::open_dir(tmp.path(), NOW);
@@ -243,8 +249,33 @@ fn stats_history(w: u16, h: u16, seed: bool) -> ratatui::Terminal<ratatui::backe
     a.update(kubedrill::tui::Msg::Resize(w, h));
     a.now = NOW;
     a.update(ch('s'));
-    a.update(key(KeyCode::Tab));
+    if history {
+        a.update(key(KeyCode::Tab));
+    }
     render(&a, w, h)
+}
+
+fn stats_history(w: u16, h: u16, seed: bool) -> ratatui::Terminal<ratatui::backend::TestBackend> {
+    stats_page(w, h, seed, true)
+}
+
+#[test]
+fn stats_progress_page() {
+    for (w, h) in SIZES {
+        let t = stats_page(w, h, true, false);
+        insta::assert_snapshot!(format!("stats_progress_{w}x{h}"), t.backend());
+    }
+}
+
+/// `/` on the topics screen: every topic's questions that match, and where.
+#[test]
+fn search_all_topics() {
+    snap("search_all", |w, h| {
+        let mut a = app(w, h);
+        a.update(ch('/'));
+        typed(&mut a, "finalizer");
+        a
+    });
 }
 
 #[test]

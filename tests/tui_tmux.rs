@@ -47,6 +47,54 @@ fn open_reveal_two_tiers_and_quit_in_tmux() {
     assert_restored(&tmux);
 }
 
+/// In review: type an answer with readline edits, reveal, tick key points, see the
+/// suggested grade change, take it, and find the answer in `kubedrill export`.
+#[test]
+fn type_an_answer_tick_key_points_and_take_the_suggested_grade_in_tmux() {
+    let Some((tmux, _config, data)) = start("answer") else {
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_kubedrill");
+    tmux.send(&[bin, "Enter"]);
+    tmux.wait_for("the topics screen", |p| p.contains("Topics"));
+    tmux.send(&["r"]);
+    tmux.wait_for("a card to review", |p| p.contains("Space show the answer"));
+    tmux.send(&["t"]);
+    tmux.wait_for("the answer box", |p| p.contains("Your answer"));
+    // Typed with a slip, mended with Alt-B and Ctrl-W as in a shell.
+    tmux.send(&["-l", "spec is intent statsu is observed"]);
+    tmux.send(&["M-b", "M-b", "C-w"]);
+    tmux.send(&["-l", "status "]);
+    tmux.wait_for("the mended answer", |p| {
+        p.contains("spec is intent status is observed")
+    });
+    tmux.send(&["Enter"]);
+    let pane = tmux.wait_for("the checklist", |p| p.contains("Check your answer"));
+    assert!(pane.contains("You said"), "{pane}");
+    assert!(pane.contains("grade 1 Again (0 of 5 key points"), "{pane}");
+    tmux.send(&["Space", "j", "Space", "j", "Space", "j", "Space"]);
+    tmux.wait_for("the suggestion to follow the ticks", |p| {
+        p.contains("grade 3 Good (4 of 5 key points, no pitfall)")
+    });
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the grade saved", |p| p.contains("Good (saved)"));
+    tmux.send(&["q"]);
+    tmux.wait_for("the topics again", |p| p.contains("Topics"));
+    tmux.send(&["q"]);
+    assert_restored(&tmux);
+    let out = std::process::Command::new(bin)
+        .arg("export")
+        .env("KUBEDRILL_DATA_DIR", data.path())
+        .env("KUBEDRILL_CONFIG_DIR", data.path())
+        .output()
+        .expect("export");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let typed = &doc["typed_answers"][0];
+    assert_eq!(typed["text"], "spec is intent status is observed");
+    assert_eq!(typed["keypoints_covered"], serde_json::json!([0, 1, 2, 3]));
+    assert_eq!(typed["grade"], "good");
+}
+
 /// Pod names in the demo's pod list: `web-<hash>-<suffix>` followed by a phase.
 fn pods_on(pane: &str) -> Vec<String> {
     let mut out: Vec<String> = pane
@@ -273,7 +321,7 @@ fn no_color_gives_reverse_and_bold_but_no_colours() {
     );
     let selected = styled
         .lines()
-        .find(|l| l.contains("spec-vs-status"))
+        .find(|l| l.contains("spec-vs-status") && l.contains("junior"))
         .unwrap();
     let row_params = sgr_params(selected);
     assert!(

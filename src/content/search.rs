@@ -11,6 +11,25 @@ pub struct Hit<'d> {
     pub question: &'d Question,
     pub field: String,
     pub snippet: String,
+    /// Where the match starts in `snippet`, in characters, so a narrow cell can show
+    /// the match rather than the context before it.
+    pub match_at: usize,
+}
+
+impl Hit<'_> {
+    /// The snippet cut to start at most `lead` characters before the match.
+    pub fn near_match(&self, lead: usize) -> String {
+        near(&self.snippet, self.match_at, lead)
+    }
+}
+
+fn near(snippet: &str, match_at: usize, lead: usize) -> String {
+    let skip = match_at.saturating_sub(lead);
+    if skip == 0 {
+        return snippet.to_string();
+    }
+    let rest: String = snippet.chars().skip(skip).collect();
+    format!("…{rest}")
 }
 
 /// Characters of context on each side of a match in a snippet.
@@ -62,8 +81,9 @@ fn find(text: &[char], needle: &[char]) -> Option<usize> {
     })
 }
 
-/// The text around a match on one line: whitespace runs as one space, `…` where cut.
-fn snippet(text: &[char], at: usize, len: usize) -> String {
+/// The text around a match on one line: whitespace runs as one space, `…` where cut;
+/// and where the match starts in it (in characters).
+fn snippet(text: &[char], at: usize, len: usize) -> (String, usize) {
     let start = at.saturating_sub(CONTEXT);
     let end = (at + len + CONTEXT).min(text.len());
     let mut out = String::new();
@@ -71,7 +91,11 @@ fn snippet(text: &[char], at: usize, len: usize) -> String {
         out.push('…');
     }
     let mut space = false;
-    for c in &text[start..end] {
+    let mut match_at = 0;
+    for (i, c) in text[start..end].iter().enumerate() {
+        if start + i == at {
+            match_at = out.chars().count() + usize::from(space && !out.is_empty());
+        }
         if c.is_whitespace() {
             space = true;
             continue;
@@ -85,7 +109,7 @@ fn snippet(text: &[char], at: usize, len: usize) -> String {
     if end < text.len() {
         out.push('…');
     }
-    out
+    (out, match_at)
 }
 
 /// Where `q` matches `term` first, if it does.
@@ -96,10 +120,14 @@ pub fn matches<'d>(q: &'d Question, term: &str) -> Option<Hit<'d>> {
     }
     fields(q).into_iter().find_map(|(field, text)| {
         let chars: Vec<char> = text.chars().collect();
-        find(&chars, &needle).map(|at| Hit {
-            question: q,
-            field,
-            snippet: snippet(&chars, at, needle.len()),
+        find(&chars, &needle).map(|at| {
+            let (snippet, match_at) = snippet(&chars, at, needle.len());
+            Hit {
+                question: q,
+                field,
+                snippet,
+                match_at,
+            }
         })
     })
 }
@@ -124,10 +152,9 @@ mod tests {
     fn matching_ignores_case_and_keeps_the_texts_own() {
         let text = chars("Controllers compare SPEC with status");
         let at = find(&text, &chars("spec")).expect("found");
-        assert_eq!(
-            snippet(&text, at, 4),
-            "Controllers compare SPEC with status"
-        );
+        let (s, match_at) = snippet(&text, at, 4);
+        assert_eq!(s, "Controllers compare SPEC with status");
+        assert_eq!(s.chars().skip(match_at).take(4).collect::<String>(), "SPEC");
     }
 
     #[test]
@@ -135,10 +162,12 @@ mod tests {
         let long = format!("{}needle\n\n  in   a {}", "a".repeat(50), "b".repeat(50));
         let text = chars(&long);
         let at = find(&text, &chars("needle")).expect("found");
-        let s = snippet(&text, at, 6);
+        let (s, match_at) = snippet(&text, at, 6);
         assert!(s.starts_with('…') && s.ends_with('…'), "{s}");
         assert!(s.contains("needle in a b"), "{s}");
         assert!(!s.contains('\n'));
+        let cut = near(&s, match_at, 3);
+        assert!(cut.starts_with("…aaaneedle in a"), "{cut}");
     }
 
     #[test]

@@ -83,9 +83,9 @@ pub fn inline(prefix: &str, text: &str, style: Style, theme: &Theme) -> Line<'st
     Line::from(spans)
 }
 
-/// Markdown `text` as plain words on one line, for a table cell.
-pub fn flat(text: &str, theme: &Theme) -> String {
-    inline("", text, Style::default(), theme).to_string()
+/// Markdown `text` as plain words on one line, for a table cell or the output pane.
+pub fn flat(text: &str) -> String {
+    inline("", text, Style::default(), &super::theme::DEFAULT).to_string()
 }
 
 fn is_heading_mark(s: &str) -> bool {

@@ -99,7 +99,7 @@ impl Checklist<'_> {
             theme.heading,
         ));
         let row = |mark: &str, body: &str, style: Style| {
-            text::wrap(&Line::styled(format!("{mark}{body}"), style), width, 4)
+            text::wrap(&text::inline(mark, body, style, theme), width, 4)
         };
         for (i, (k, on)) in q.keypoints.iter().zip(&c.covered).enumerate() {
             if i == self.cursor {

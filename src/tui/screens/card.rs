@@ -289,7 +289,7 @@ fn section_lines(
                 if i > 0 {
                     out.push(Line::default());
                 }
-                let ql = Line::styled(format!("Q: {}", f.q), theme.accent);
+                let ql = text::inline("Q: ", &f.q, theme.accent, theme);
                 out.extend(indented(vec![ql], width, 2));
                 out.extend(indented(text::markdown(&f.a, theme), width, 5));
             }
@@ -302,7 +302,7 @@ fn section_lines(
                 if i > 0 {
                     out.push(Line::default());
                 }
-                let cl = Line::styled(format!("✗ {}", p.claim), theme.accent);
+                let cl = text::inline("✗ ", &p.claim, theme.accent, theme);
                 out.extend(indented(vec![cl], width, 2));
                 out.extend(indented(text::markdown(&p.why, theme), width, 4));
             }
@@ -332,7 +332,7 @@ fn heading(s: Section, q: &Question, st: &CardState, theme: &Theme) -> Line<'sta
 pub fn body(q: &Question, st: &CardState, theme: &Theme, width: usize) -> Body {
     let width = width.max(1);
     let mut lines: Vec<Line<'static>> =
-        text::wrap(&Line::styled(q.prompt.clone(), theme.title), width, 0);
+        text::wrap(&text::inline("", &q.prompt, theme.title, theme), width, 0);
     lines.push(Line::default());
     let mut starts = [None; 9];
     for s in Section::ALL {

@@ -280,7 +280,7 @@ impl Demo {
             c.shown,
             c.hints.len(),
             c.title,
-            c.hints[c.shown - 1]
+            crate::tui::text::flat(&c.hints[c.shown - 1])
         );
         let status = format!("hint {} of {}", c.shown, c.hints.len());
         self.say(OutKind::Stdout, &said);

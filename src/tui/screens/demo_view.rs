@@ -488,10 +488,7 @@ fn challenge_lines(d: &Demo, theme: &Theme, width: usize) -> Vec<(usize, Line<'s
             } else {
                 "hint: ".to_string()
             };
-            details.push(Line::from(vec![
-                Span::styled(label, theme.accent),
-                Span::raw(h.clone()),
-            ]));
+            details.push(text::inline(&label, h, Style::default(), theme));
         }
         if c.shown < c.hints.len() {
             details.push(Line::styled(

@@ -86,6 +86,10 @@ impl View<'_> {
                 "quiz: pitfall or fact, which question, follow-up recall".into(),
             ),
             (k(Action::Stats), "progress statistics".into()),
+            (
+                k(Action::Search),
+                "search every question of every topic".into(),
+            ),
         ];
         let lines: Vec<Line> = rows
             .into_iter()
@@ -174,7 +178,7 @@ impl Widget for &View<'_> {
             return;
         }
         // The modes under the topic's summary, when there is room for both.
-        let modes_h = if rest.height >= 10 { 7 } else { 0 };
+        let modes_h = if rest.height >= 11 { 8 } else { 0 };
         let [rest, modes] =
             Layout::vertical([Constraint::Fill(1), Constraint::Length(modes_h)]).areas(rest);
         if modes_h > 0 {

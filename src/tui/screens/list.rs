@@ -327,10 +327,11 @@ impl Widget for &View<'_> {
         .style(theme.header);
         let rows = vis.iter().map(|q| {
             let text = if searching {
-                search::matches(q, st.query.text())
-                    .map_or_else(String::new, |h| format!("{}: {}", h.field, h.snippet))
+                search::matches(q, st.query.text()).map_or_else(String::new, |h| {
+                    format!("{}: {}", h.field, h.near_match(12))
+                })
             } else {
-                text::flat(&q.prompt, theme)
+                text::flat(&q.prompt)
             };
             let mut cells = vec![q.id.clone(), q.level.to_string()];
             if wide {

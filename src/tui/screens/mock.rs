@@ -415,7 +415,7 @@ impl View<'_> {
             } else {
                 Style::default()
             };
-            lines.extend(text::wrap(&Line::styled(format!("{mark}{k}"), style), w, 4));
+            lines.extend(text::wrap(&text::inline(mark, k, style, theme), w, 4));
         }
         lines.push(Line::styled(
             "Pitfalls (any one said loses the question)",
@@ -435,13 +435,13 @@ impl View<'_> {
                 Style::default()
             };
             lines.extend(text::wrap(
-                &Line::styled(format!("{mark}{}", p.claim), style),
+                &text::inline(mark, &p.claim, style, theme),
                 w,
                 4,
             ));
             if *on {
                 lines.extend(text::wrap(
-                    &Line::styled(format!("    why not: {}", p.why), theme.dim),
+                    &text::inline("    why not: ", &p.why, theme.dim, theme),
                     w,
                     4,
                 ));
