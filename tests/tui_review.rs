@@ -526,3 +526,23 @@ fn the_answer_box_keeps_its_text_and_an_empty_one_changes_nothing() {
     );
     assert!(screen_text(&render(&a, 100, 30)).contains("Space Good"));
 }
+
+/// G jumps to the checklist's last row (the last pitfall), g back to the first.
+#[test]
+fn g_and_big_g_jump_to_the_ends_of_the_checklist() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let mut a = study_app(tmp.path(), 20);
+    a.update(ch('r'));
+    a.update(ch('t'));
+    typed(&mut a, "an answer");
+    a.update(key(KeyCode::Enter));
+    a.update(ch('G'));
+    a.update(ch(' '));
+    let check = review(&a).check.clone().expect("check");
+    assert_eq!(check.said.last(), Some(&true), "{check:?}");
+    let text = screen_text(&render(&a, 100, 30));
+    assert!(text.contains("(1 pitfall fallen into)"), "{text}");
+    a.update(ch('g'));
+    a.update(ch(' '));
+    assert_eq!(review(&a).check.as_ref().map(|c| c.covered[0]), Some(true));
+}

@@ -487,6 +487,8 @@ impl App {
                 }
                 Some(Action::Down) => self.help_scroll = (self.help_scroll + 1).min(max),
                 Some(Action::Up) => self.help_scroll = self.help_scroll.saturating_sub(1),
+                Some(Action::Top) => self.help_scroll = 0,
+                Some(Action::Bottom) => self.help_scroll = max,
                 _ => {}
             }
             return;

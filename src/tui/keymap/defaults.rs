@@ -548,6 +548,8 @@ pub static KEYMAP: &[Binding] = &[
     b(C::Review, code(KeyCode::Down), A::Down, "scroll down"),
     b(C::Review, ch('k'), A::Up, "scroll up"),
     b(C::Review, code(KeyCode::Up), A::Up, "scroll up"),
+    b(C::Review, ch('g'), A::Top, "top"),
+    b(C::Review, ch('G'), A::Bottom, "bottom"),
     b(C::Review, code(KeyCode::PageDown), A::PageDown, "page down"),
     b(C::Review, code(KeyCode::PageUp), A::PageUp, "page up"),
     b(C::Review, ch('['), A::PrevLevel, "deeper: lower level"),
@@ -557,6 +559,8 @@ pub static KEYMAP: &[Binding] = &[
     b(C::Setup, code(KeyCode::Down), A::Down, "next option"),
     b(C::Setup, ch('k'), A::Up, "previous option"),
     b(C::Setup, code(KeyCode::Up), A::Up, "previous option"),
+    b(C::Setup, ch('g'), A::Top, "first option"),
+    b(C::Setup, ch('G'), A::Bottom, "last option"),
     b(C::Setup, ch('h'), A::PrevValue, "previous value"),
     b(
         C::Setup,
@@ -622,6 +626,8 @@ pub static KEYMAP: &[Binding] = &[
     b(C::Check, code(KeyCode::Down), A::Down, "next item"),
     b(C::Check, ch('k'), A::Up, "previous item"),
     b(C::Check, code(KeyCode::Up), A::Up, "previous item"),
+    b(C::Check, ch('g'), A::Top, "first item"),
+    b(C::Check, ch('G'), A::Bottom, "last item"),
     b(C::Check, ch(' '), A::Toggle, "tick or untick the item"),
     b(C::Check, ch('x'), A::Toggle, "tick or untick the item"),
     b(
@@ -654,6 +660,8 @@ pub static KEYMAP: &[Binding] = &[
     b(C::Rubric, code(KeyCode::Down), A::Down, "next item"),
     b(C::Rubric, ch('k'), A::Up, "previous item"),
     b(C::Rubric, code(KeyCode::Up), A::Up, "previous item"),
+    b(C::Rubric, ch('g'), A::Top, "first item"),
+    b(C::Rubric, ch('G'), A::Bottom, "last item"),
     b(C::Rubric, ch(' '), A::Toggle, "tick or untick the item"),
     b(C::Rubric, ch('x'), A::Toggle, "tick or untick the item"),
     b(
@@ -704,6 +712,8 @@ pub static KEYMAP: &[Binding] = &[
     b(C::Scorecard, code(KeyCode::Down), A::Down, "scroll down"),
     b(C::Scorecard, ch('k'), A::Up, "scroll up"),
     b(C::Scorecard, code(KeyCode::Up), A::Up, "scroll up"),
+    b(C::Scorecard, ch('g'), A::Top, "top"),
+    b(C::Scorecard, ch('G'), A::Bottom, "bottom"),
     // Quiz
     b(C::Quiz, ch('1'), A::Choose(1), "choose option 1-4"),
     b(C::Quiz, ch('2'), A::Choose(2), "choose option 1-4"),
@@ -731,13 +741,41 @@ pub static KEYMAP: &[Binding] = &[
     ),
     b(C::Quiz, ch(' '), A::Advance, "choose the option; next item"),
     b(C::Quiz, ch('E'), A::EndNow, "end the quiz now"),
+    b(C::Quiz, ch('g'), A::Top, "first option; top of the results"),
+    b(
+        C::Quiz,
+        ch('G'),
+        A::Bottom,
+        "last option; end of the results",
+    ),
     // The help overlay
     b(C::Help, ch('j'), A::Down, "scroll help down"),
     b(C::Help, code(KeyCode::Down), A::Down, "scroll help down"),
     b(C::Help, ch('k'), A::Up, "scroll help up"),
     b(C::Help, code(KeyCode::Up), A::Up, "scroll help up"),
+    b(C::Help, ch('g'), A::Top, "top of the help"),
+    b(C::Help, ch('G'), A::Bottom, "bottom of the help"),
     b(C::Help, ch('?'), A::Back, "close help"),
     b(C::Help, ch('q'), A::Back, "close help"),
     b(C::Help, code(KeyCode::Esc), A::Back, "close help"),
     b(C::Help, ctrl('c'), A::Quit, "quit"),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// vim's habit: wherever j/k move through a list, g and G jump to its ends.
+    #[test]
+    fn every_list_has_g_and_g_to_its_ends() {
+        let has = |ctx: Context, a: Action| KEYMAP.iter().any(|b| b.ctx == ctx && b.action == a);
+        let missing: Vec<&str> = KEYMAP
+            .iter()
+            .filter(|b| b.action == A::Down && b.key == ch('j'))
+            .map(|b| b.ctx)
+            .filter(|&c| !(has(c, A::Top) && has(c, A::Bottom)))
+            .map(Context::title)
+            .collect();
+        assert!(missing.is_empty(), "no g/G in: {missing:?}");
+    }
+}

@@ -91,6 +91,11 @@ impl MockState {
             .is_some_and(|c| !c.paused)
     }
 
+    /// The scorecard's last row, the furthest it scrolls.
+    fn last_row(&self) -> u16 {
+        u16::try_from(self.mock.results().len().saturating_sub(1)).unwrap_or(u16::MAX)
+    }
+
     fn rubric_rows(&self) -> usize {
         self.mock.covered().len() + self.mock.pitfalls_said().len()
     }
@@ -157,6 +162,23 @@ impl MockState {
                 self.cursor = step(self.cursor, self.rubric_rows(), 1);
                 Ok(())
             }
+            (Action::Top, Phase::Rubric) => {
+                self.cursor = 0;
+                Ok(())
+            }
+            (Action::Bottom, Phase::Rubric) => {
+                self.cursor = self.rubric_rows().saturating_sub(1);
+                Ok(())
+            }
+            (Action::Top, Phase::Done) => {
+                self.scroll = 0;
+                Ok(())
+            }
+            (Action::Bottom, Phase::Done) => {
+                // The view stops at the scorecard's end.
+                self.scroll = self.last_row();
+                Ok(())
+            }
             (Action::Toggle, Phase::Rubric) => {
                 let k = m.covered().len();
                 if self.cursor < k {
@@ -183,7 +205,7 @@ impl MockState {
                 m.judge_followup(v).map_err(|e| e.to_string())
             }
             (Action::Down, Phase::Done) => {
-                self.scroll = self.scroll.saturating_add(1);
+                self.scroll = self.scroll.saturating_add(1).min(self.last_row());
                 Ok(())
             }
             (Action::Up, Phase::Done) => {
@@ -596,8 +618,11 @@ impl View<'_> {
             ])
             .style(style)
         });
+        // Scrolled no further than the last row at the bottom (borders and header aside).
+        let room = usize::from(table_area.height.saturating_sub(3));
+        let skip = usize::from(self.state.scroll).min(card.results.len().saturating_sub(room));
         let table = Table::new(
-            rows.skip(self.state.scroll as usize),
+            rows.skip(skip),
             [
                 Constraint::Length(3),
                 Constraint::Fill(1),

@@ -96,6 +96,22 @@ impl QuizState {
                 self.selected = step(self.selected, options, 1);
                 Ok(())
             }
+            (Action::Top, QuizPhase::Asking) => {
+                self.selected = 0;
+                Ok(())
+            }
+            (Action::Bottom, QuizPhase::Asking) => {
+                self.selected = options.saturating_sub(1);
+                Ok(())
+            }
+            (Action::Top, QuizPhase::Done) => {
+                self.scroll = 0;
+                Ok(())
+            }
+            (Action::Bottom, QuizPhase::Done) => {
+                self.scroll = max_scroll;
+                Ok(())
+            }
             (Action::Down, QuizPhase::Done) => {
                 self.scroll = self.scroll.saturating_add(1).min(max_scroll);
                 Ok(())

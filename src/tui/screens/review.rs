@@ -248,6 +248,15 @@ impl ReviewState {
                 self.check_cursor = step(self.check_cursor, n, d);
                 Nav::Stay
             }
+            Action::Top | Action::Bottom if self.context() == Context::Check => {
+                let n = self.check.as_ref().map_or(0, AnswerCheck::rows);
+                self.check_cursor = if action == Action::Top {
+                    0
+                } else {
+                    n.saturating_sub(1)
+                };
+                Nav::Stay
+            }
             Action::Toggle => {
                 if let Some(c) = self.check.as_mut() {
                     c.toggle(self.check_cursor);

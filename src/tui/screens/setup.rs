@@ -94,6 +94,8 @@ impl SetupState {
         match action {
             Action::Up => self.selected = step(self.selected, self.rows(), -1),
             Action::Down => self.selected = step(self.selected, self.rows(), 1),
+            Action::Top => self.selected = 0,
+            Action::Bottom => self.selected = self.rows().saturating_sub(1),
             Action::Advance => return true,
             Action::PrevValue | Action::NextValue => match &mut self.kind {
                 SetupKind::Mock(m) => match self.selected {
