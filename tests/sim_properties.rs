@@ -61,7 +61,8 @@ fn check(lines: &[String], seed: u64) -> Result<(), TestCaseError> {
         // The simulator stores only fields the Kubernetes types declare.
         for kind in [Kind::Deployment, Kind::ReplicaSet, Kind::Pod] {
             for o in s.cluster.api.list(kind) {
-                let extra = kubedrill::sim::schema::unknown(kind, o);
+                let extra =
+                    kubedrill::sim::schema::unknown(kubedrill::sim::kinds::of(kind).schema(), o);
                 prop_assert!(
                     extra.is_empty(),
                     "{kind:?} {} holds undeclared fields {extra:?} after `{l}`",

@@ -5,8 +5,6 @@ use std::sync::LazyLock;
 
 use serde_json::{Map, Value, json};
 
-use super::kind::Kind;
-
 /// Sets `key` when it is missing. The value is built only then: objects made from a
 /// template already have most defaults.
 fn default(v: &mut Value, key: &str, value: impl FnOnce() -> Value) {
@@ -46,46 +44,45 @@ pub fn pod_spec(spec: &mut Value) {
     }
 }
 
-/// Applies defaults to an object about to be stored.
-pub fn apply(kind: Kind, obj: &mut Value) {
-    match kind {
-        Kind::Deployment => {
-            let spec = &mut obj["spec"];
-            if !spec.is_object() {
-                *spec = json!({});
-            }
-            default(spec, "replicas", || json!(1));
-            default(spec, "revisionHistoryLimit", || json!(10));
-            default(spec, "progressDeadlineSeconds", || json!(600));
-            default(spec, "strategy", || json!({}));
-            let strategy = &mut spec["strategy"];
-            default(strategy, "type", || json!("RollingUpdate"));
-            if strategy["type"] == "RollingUpdate" {
-                default(strategy, "rollingUpdate", || json!({}));
-                default(&mut strategy["rollingUpdate"], "maxSurge", || json!("25%"));
-                default(&mut strategy["rollingUpdate"], "maxUnavailable", || {
-                    json!("25%")
-                });
-            }
-            template(&mut spec["template"]);
-        }
-        Kind::ReplicaSet => {
-            default(&mut obj["spec"], "replicas", || json!(1));
-            template(&mut obj["spec"]["template"]);
-        }
-        Kind::Pod => {
-            if obj["spec"].is_object() {
-                pod_spec(&mut obj["spec"]);
-                requests_from_limits(&mut obj["spec"]);
-            }
-            default(&mut obj["spec"], "enableServiceLinks", || json!(true));
-            default(&mut obj["spec"], "preemptionPolicy", || {
-                json!("PreemptLowerPriority")
-            });
-            default(&mut obj["spec"], "priority", || json!(0));
-        }
-        Kind::Event => {}
+/// SetDefaults_Deployment (apps/v1), with its pod template's defaults.
+pub fn deployment(obj: &mut Value) {
+    let spec = &mut obj["spec"];
+    if !spec.is_object() {
+        *spec = json!({});
     }
+    default(spec, "replicas", || json!(1));
+    default(spec, "revisionHistoryLimit", || json!(10));
+    default(spec, "progressDeadlineSeconds", || json!(600));
+    default(spec, "strategy", || json!({}));
+    let strategy = &mut spec["strategy"];
+    default(strategy, "type", || json!("RollingUpdate"));
+    if strategy["type"] == "RollingUpdate" {
+        default(strategy, "rollingUpdate", || json!({}));
+        default(&mut strategy["rollingUpdate"], "maxSurge", || json!("25%"));
+        default(&mut strategy["rollingUpdate"], "maxUnavailable", || {
+            json!("25%")
+        });
+    }
+    template(&mut spec["template"]);
+}
+
+/// SetDefaults_ReplicaSet (apps/v1), with its pod template's defaults.
+pub fn replica_set(obj: &mut Value) {
+    default(&mut obj["spec"], "replicas", || json!(1));
+    template(&mut obj["spec"]["template"]);
+}
+
+/// SetDefaults_Pod and SetDefaults_PodSpec (v1).
+pub fn pod(obj: &mut Value) {
+    if obj["spec"].is_object() {
+        pod_spec(&mut obj["spec"]);
+        requests_from_limits(&mut obj["spec"]);
+    }
+    default(&mut obj["spec"], "enableServiceLinks", || json!(true));
+    default(&mut obj["spec"], "preemptionPolicy", || {
+        json!("PreemptLowerPriority")
+    });
+    default(&mut obj["spec"], "priority", || json!(0));
 }
 
 /// Resource quantities as the API server stores them: in canonical form (`0.5` is
@@ -175,12 +172,12 @@ pub fn admitted_template(template_spec: &Value) -> Option<Value> {
     if !template_spec.is_object() {
         return None;
     }
-    let mut pod = Value::Object(Map::from_iter([(
+    let mut p = Value::Object(Map::from_iter([(
         "spec".to_string(),
         template_spec.clone(),
     )]));
-    apply(Kind::Pod, &mut pod);
-    let mut spec = pod["spec"].take();
+    pod(&mut p);
+    let mut spec = p["spec"].take();
     admit_spec(&mut spec, String::new());
     Some(spec)
 }
@@ -308,28 +305,28 @@ mod tests {
         let resources =
             json!({"limits": {"cpu": 0.5, "memory": "1024Mi"}, "requests": {"cpu": "100m"}});
         let container = json!({"name": "app", "image": "nginx:1.27", "resources": resources});
-        let mut pod = json!({"spec": {"containers": [container.clone()],
+        let mut p = json!({"spec": {"containers": [container.clone()],
             "initContainers": [{"name": "init", "image": "busybox",
                 "resources": {"limits": {"cpu": "1"}, "requests": null}}]}});
-        apply(Kind::Pod, &mut pod);
+        super::pod(&mut p);
         assert_eq!(
-            pod["spec"]["containers"][0]["resources"],
+            p["spec"]["containers"][0]["resources"],
             json!({"limits": {"cpu": "500m", "memory": "1Gi"},
                    "requests": {"cpu": "100m", "memory": "1Gi"}})
         );
         assert_eq!(
-            pod["spec"]["initContainers"][0]["resources"]["requests"],
+            p["spec"]["initContainers"][0]["resources"]["requests"],
             json!({"cpu": "1"})
         );
         let mut empty = json!({"spec": {"containers": [{"name": "app", "image": "nginx",
             "resources": {"limits": {}, "requests": {"cpu": null}}}]}});
-        apply(Kind::Pod, &mut empty);
+        super::pod(&mut empty);
         assert_eq!(
             empty["spec"]["containers"][0]["resources"],
             json!({"requests": {"cpu": "0"}})
         );
         let mut d = json!({"spec": {"template": {"spec": {"containers": [container]}}}});
-        apply(Kind::Deployment, &mut d);
+        deployment(&mut d);
         assert_eq!(
             d["spec"]["template"]["spec"]["containers"][0]["resources"],
             json!({"limits": {"cpu": "500m", "memory": "1Gi"}, "requests": {"cpu": "100m"}}),

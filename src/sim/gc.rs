@@ -143,7 +143,7 @@ pub fn collect(api: &mut ApiServer, now: u64, client: &mut RateLimit) -> bool {
         }
     }
     // Dependents whose owner is gone, deleted in the background.
-    for (kind, name) in api.garbage() {
+    for (kind, name) in garbage(api) {
         let deleted = request(api, &mut |api| {
             let _ = api.delete_shared(kind, &name, None, now);
         });
@@ -152,6 +152,24 @@ pub fn collect(api: &mut ApiServer, now: u64, client: &mut RateLimit) -> bool {
         }
     }
     false
+}
+
+/// H6: what background cascading deletion deletes: dependents whose controller owner
+/// no longer exists (the collector deletes them, pods gracefully).
+fn garbage(api: &ApiServer) -> Vec<(Kind, String)> {
+    let live: std::collections::HashSet<&str> = [Kind::Deployment, Kind::ReplicaSet]
+        .iter()
+        .flat_map(|k| api.list_shared(*k).map(|o| o.uid()))
+        .collect();
+    [Kind::ReplicaSet, Kind::Pod]
+        .into_iter()
+        .flat_map(|kind| {
+            api.list_shared(kind)
+                .filter(|o| !o.facts().deleting)
+                .filter(|o| o.controller_uid().is_some_and(|u| !live.contains(u)))
+                .map(move |o| (kind, o.name().to_string()))
+        })
+        .collect()
 }
 
 #[cfg(test)]

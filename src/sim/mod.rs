@@ -15,6 +15,7 @@ pub mod goal;
 pub mod informer;
 pub mod jsonpath;
 pub mod kind;
+pub mod kinds;
 pub mod kubectl;
 pub mod managed;
 pub mod merge;

@@ -8,10 +8,10 @@ use rand::RngExt;
 use serde_json::{Value, json};
 
 use super::events::uuid_v4;
-use super::update::tracks_managed_fields;
 use super::*;
 use crate::sim::defaults;
 use crate::sim::kind::Kind;
+use crate::sim::kinds::{self, Generation};
 use crate::sim::managed::{self};
 use crate::sim::obj;
 use crate::sim::stored::{self, Draft, Entries, Stored};
@@ -32,11 +32,6 @@ pub(super) struct PodTemplate {
     entries: Option<(Entries, Arc<Value>)>,
     /// What the pods' status starts as (their QoS class is the template's).
     status: Arc<Value>,
-}
-
-/// A new pod's status: Pending, with the QoS class its spec gives.
-pub(super) fn pending_status(spec: &Value) -> Value {
-    json!({"phase": "Pending", "qosClass": crate::sim::qos::class(spec)})
 }
 
 /// Values every pod made from a template has.
@@ -161,7 +156,9 @@ impl ApiServer {
             });
         let spec = defaults::admitted_template(&rs_spec["template"]["spec"]).map(Arc::new);
         PodTemplate {
-            status: Arc::new(pending_status(spec.as_deref().unwrap_or(&Value::Null))),
+            status: Arc::new(crate::sim::kinds::pending_status(
+                spec.as_deref().unwrap_or(&Value::Null),
+            )),
             spec,
             entries: entries.map(|e| (e, labels)),
             meta,
@@ -253,26 +250,20 @@ impl ApiServer {
             obj::set(&mut obj, &["metadata", "name"], json!(name));
         }
         obj::set(&mut obj, &["metadata", "namespace"], json!("default"));
-        if matches!(kind, Kind::Deployment | Kind::ReplicaSet) {
+        let strategy = kinds::of(kind);
+        if strategy.generation() != Generation::None {
             obj::set(&mut obj, &["metadata", "generation"], json!(1));
-            obj::set(&mut obj, &["status"], json!({}));
         }
+        // A template's spec was defaulted with its ReplicaSet.
         if pod_spec.is_none() {
-            defaults::apply(kind, &mut obj);
-            if kind == Kind::Pod {
-                defaults::admit_pod(&mut obj);
-            }
+            strategy.default(&mut obj);
         }
-        if kind == Kind::Pod {
-            let spec = pod_spec.as_deref().unwrap_or(&obj["spec"]);
-            let status = pending_status(spec);
-            obj::set(&mut obj, &["status"], status);
-        }
+        strategy.prepare_for_create(&mut obj, pod_spec.as_deref());
         match pod_spec {
             // A template's spec was validated with its ReplicaSet; the pod's own metadata
             // is what is new.
             Some(_) => crate::sim::validation::object_meta(kind, &obj)?,
-            None => crate::sim::validation::spec(kind, &obj, None)?,
+            None => strategy.validate(&obj, None)?,
         }
         // etcd3 store.Create refuses a resourceVersion before it writes, with a plain
         // error (storage.ErrResourceVersionSetOnCreate) that reaches the client as a 500.
@@ -296,7 +287,8 @@ impl ApiServer {
         );
         // Updates own the defaulted fields too; a create by server-side apply brings its
         // own managedFields.
-        if tracks_managed_fields(kind) && obj::path(&obj, &["metadata", "managedFields"]).is_none()
+        if strategy.tracks_managed_fields()
+            && obj::path(&obj, &["metadata", "managedFields"]).is_none()
         {
             self.track_update(kind, &managed::zero_object(), &mut obj);
         }

@@ -62,7 +62,7 @@ pub fn decode_body(
     obj: &mut Value,
     validation: FieldValidation,
 ) -> Result<Warnings, ApiError> {
-    let found = schema::prune(kind, obj);
+    let found = schema::prune(crate::sim::kinds::of(kind).schema(), obj);
     if found.is_empty() {
         return Ok(Vec::new());
     }
@@ -90,7 +90,7 @@ pub fn decode_patched(
     patch: &Value,
     validation: FieldValidation,
 ) -> Result<Warnings, ApiError> {
-    let found = schema::prune(kind, patched);
+    let found = schema::prune(crate::sim::kinds::of(kind).schema(), patched);
     if found.is_empty() {
         return Ok(Vec::new());
     }
@@ -109,7 +109,7 @@ pub fn decode_json_patched(
     patched: &mut Value,
     validation: FieldValidation,
 ) -> Result<Warnings, ApiError> {
-    let found = schema::unknown(kind, patched);
+    let found = schema::unknown(crate::sim::kinds::of(kind).schema(), patched);
     if found.is_empty() {
         return Ok(Vec::new());
     }
@@ -120,7 +120,7 @@ pub fn decode_json_patched(
             &strict_error(&messages),
         ));
     }
-    schema::prune(kind, patched);
+    schema::prune(crate::sim::kinds::of(kind).schema(), patched);
     Ok(drop_or_warn(messages, validation))
 }
 

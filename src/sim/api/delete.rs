@@ -8,7 +8,6 @@ use serde_json::{Value, json};
 use super::*;
 use crate::sim::deletion::Propagation;
 use crate::sim::kind::Kind;
-use crate::sim::obj;
 use crate::sim::stored::Stored;
 use crate::sim::time::rfc3339;
 
@@ -82,17 +81,7 @@ impl ApiServer {
             .meta("finalizers")
             .and_then(Value::as_array)
             .is_some_and(|a| !a.is_empty());
-        if kind == Kind::Pod {
-            let terminal = matches!(old.pod_phase(), Some("Succeeded" | "Failed"));
-            let default = old
-                .unfilled("spec")
-                .and_then(|s| obj::int(s, &["terminationGracePeriodSeconds"]))
-                .unwrap_or(30);
-            let grace = if terminal {
-                0
-            } else {
-                grace.unwrap_or(default)
-            };
+        if let Some(grace) = crate::sim::kinds::of(kind).deletion_grace(&old, grace) {
             if grace > 0 || has_finalizers {
                 return self.mark_deleting(kind, name, old, now + grace as u64, grace);
             }
@@ -139,23 +128,5 @@ impl ApiServer {
         self.rv += 1;
         self.emit(kind, EventType::Deleted, &obj);
         obj
-    }
-
-    /// H6: what background cascading deletion deletes: dependents whose controller owner
-    /// no longer exists (the collector deletes them, pods gracefully).
-    pub fn garbage(&self) -> Vec<(Kind, String)> {
-        let live: std::collections::HashSet<&str> = [Kind::Deployment, Kind::ReplicaSet]
-            .iter()
-            .flat_map(|k| self.list_shared(*k).map(|o| o.uid()))
-            .collect();
-        [Kind::ReplicaSet, Kind::Pod]
-            .into_iter()
-            .flat_map(|kind| {
-                self.list_shared(kind)
-                    .filter(|o| !o.facts().deleting)
-                    .filter(|o| o.controller_uid().is_some_and(|u| !live.contains(u)))
-                    .map(move |o| (kind, o.name().to_string()))
-            })
-            .collect()
     }
 }

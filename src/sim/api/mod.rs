@@ -258,6 +258,13 @@ fn unshare(o: Arc<Stored>) -> Value {
     Arc::unwrap_or_clone(o).into_value()
 }
 
+/// Describers read other kinds' objects through the server.
+impl crate::sim::kinds::Reader for ApiServer {
+    fn objects(&self, kind: Kind) -> Vec<&Value> {
+        self.list(kind).collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::sim::defaults;

@@ -9,6 +9,7 @@ use super::*;
 use crate::sim::HashMap;
 use crate::sim::controllers::podstatus::Starting;
 use crate::sim::kind::Kind;
+use crate::sim::kinds::{self, Generation};
 use crate::sim::managed::{self, ManagedField};
 use crate::sim::obj;
 use crate::sim::stored::{Draft, Stored};
@@ -20,28 +21,24 @@ pub fn precondition(o: &Value) -> Option<&str> {
     obj::str(o, &["metadata", "resourceVersion"]).filter(|rv| !rv.is_empty())
 }
 
-/// A2: a write moves `metadata.generation` only when the spec changed, or, for a
-/// Deployment, its annotations (they are copied to ReplicaSets). Pods carry none here.
+/// A2: a write moves `metadata.generation` when its kind's strategy says the change
+/// counts (`kinds::Generation`); kinds that keep none are left alone.
 pub(super) fn set_generation(kind: Kind, old: &Value, new: &mut Value) {
-    if kind == Kind::Pod {
-        return;
-    }
-    let spec_changed = old.get("spec") != new.get("spec");
-    let ann_changed = kind == Kind::Deployment
-        && obj::path(old, &["metadata", "annotations"])
-            != obj::path(new, &["metadata", "annotations"]);
-    let g = obj::int(old, &["metadata", "generation"]).unwrap_or(0);
-    let g = if spec_changed || ann_changed {
-        g + 1
-    } else {
-        g
+    let counts = match kinds::of(kind).generation() {
+        Generation::None => return,
+        Generation::Spec => old.get("spec") != new.get("spec"),
+        Generation::SpecOrAnnotations => {
+            old.get("spec") != new.get("spec")
+                || obj::path(old, &["metadata", "annotations"])
+                    != obj::path(new, &["metadata", "annotations"])
+        }
     };
-    obj::set(new, &["metadata", "generation"], json!(g));
-}
-
-/// managedFields are kept for Deployments, the objects the demo's questions are about.
-pub(super) fn tracks_managed_fields(kind: Kind) -> bool {
-    kind == Kind::Deployment
+    let g = obj::int(old, &["metadata", "generation"]).unwrap_or(0);
+    obj::set(
+        new,
+        &["metadata", "generation"],
+        json!(g + i64::from(counts)),
+    );
 }
 
 /// Runs `record` on a Deployment's managedFields entries and both sides of a write with
@@ -53,7 +50,7 @@ pub(super) fn track_managed(
     new: &mut Value,
     record: impl FnOnce(&mut Vec<ManagedField>, &Value, &Value),
 ) {
-    if !tracks_managed_fields(kind) {
+    if !kinds::of(kind).tracks_managed_fields() {
         return;
     }
     let stored = &old["metadata"]["managedFields"];
@@ -130,8 +127,8 @@ impl ApiServer {
         let name = obj::name(&obj).to_string();
         let old = self.get_shared(kind, &name)?;
         let mut obj = obj;
-        crate::sim::defaults::apply(kind, &mut obj);
-        crate::sim::validation::spec(kind, &obj, Some(&old))?;
+        kinds::of(kind).default(&mut obj);
+        kinds::of(kind).validate(&obj, Some(&old))?;
         set_generation(kind, &old, &mut obj);
         for f in ["uid", "creationTimestamp", "namespace"] {
             if let Some(v) = obj::path(&old, &["metadata", f]) {
@@ -199,8 +196,8 @@ impl ApiServer {
                 obj::remove(&mut obj, &["status"]);
             }
         }
-        crate::sim::defaults::apply(kind, &mut obj);
-        crate::sim::validation::spec(kind, &obj, Some(&old))?;
+        kinds::of(kind).default(&mut obj);
+        kinds::of(kind).validate(&obj, Some(&old))?;
         crate::sim::deletion::check_finalizers(kind, &old, &obj)?;
         self.track_update(kind, &old, &mut obj);
         set_generation(kind, &old, &mut obj);
@@ -219,14 +216,14 @@ impl ApiServer {
         if let Some(a) = obj::path(&obj, &["metadata", "annotations"]) {
             obj::set(&mut keep, &["metadata", "annotations"], a.clone());
         }
-        if kind == Kind::Pod {
+        if kinds::of(kind).status_writes_labels() {
             // The kubelet's writes: pods carry no spec changes here either.
             if let Some(l) = obj::path(&obj, &["metadata", "labels"]) {
                 obj::set(&mut keep, &["metadata", "labels"], l.clone());
             }
         }
         obj = keep;
-        crate::sim::validation::status(kind, &obj)?;
+        kinds::of(kind).validate_status(&obj)?;
         self.track_status_update(kind, &old, &mut obj);
         self.store_modified(kind, name, old, obj).map(unshare)
     }
@@ -259,7 +256,7 @@ impl ApiServer {
         old: Arc<Stored>,
         mut obj: Value,
     ) -> Result<Arc<Stored>, ApiError> {
-        crate::sim::validation::status(kind, &obj)?;
+        kinds::of(kind).validate_status(&obj)?;
         self.track_status_update(kind, &old, &mut obj);
         // The callers compared already: `obj` differs from `old`.
         self.store_changed(kind, name, Draft::from(obj))
@@ -341,7 +338,8 @@ impl ApiServer {
             .meta("finalizers")
             .and_then(Value::as_array)
             .is_none_or(|a| a.is_empty());
-        if obj.facts().deleting && finalizers_empty && kind != Kind::Pod {
+        // A gracefully deleted object (a pod) waits for its node instead.
+        if obj.facts().deleting && finalizers_empty && !kinds::of(kind).graceful_deletion() {
             self.emit(kind, EventType::Deleted, &obj);
             if let Some(m) = self.objects.get_mut(&kind) {
                 m.remove(name);

@@ -8,7 +8,6 @@ use crate::sim::api::ApiError;
 use crate::sim::cluster::Cluster;
 use crate::sim::kind::Kind;
 use crate::sim::obj;
-use crate::sim::table::{describe_deployment, describe_pod, describe_replicaset};
 
 pub fn describe(cluster: &Cluster, kind: Kind, names: &[String], namespace: &str) -> Outcome {
     let in_default = namespace == "default";
@@ -56,24 +55,8 @@ fn joined(cluster: &Cluster, kind: Kind, objs: &[&Value]) -> String {
 }
 
 fn one(cluster: &Cluster, kind: Kind, x: &Value) -> String {
-    let now = cluster.now();
-    let events: Vec<Value> = cluster.api.list(Kind::Event).cloned().collect();
-    match kind {
-        Kind::Deployment => {
-            let rss: Vec<Value> = cluster.api.list(Kind::ReplicaSet).cloned().collect();
-            describe_deployment(x, &rss, &events, now)
-        }
-        Kind::ReplicaSet => {
-            // kubectl lists the pods by the ReplicaSet's selector.
-            let selector = x.pointer("/spec/selector").unwrap_or(&Value::Null);
-            let pods: Vec<&Value> = cluster
-                .api
-                .list(Kind::Pod)
-                .filter(|p| obj::selector_matches(selector, p))
-                .collect();
-            describe_replicaset(x, &pods, &events, now)
-        }
-        // `args` refuses events before this runs.
-        Kind::Pod | Kind::Event => describe_pod(x, &events, now),
-    }
+    // `args` refuses kinds without a describer before this runs.
+    crate::sim::kinds::of(kind)
+        .describe(x, &cluster.api, cluster.now())
+        .unwrap_or_default()
 }

@@ -12,11 +12,12 @@ use crate::sim::api::ApiError;
 use crate::sim::cluster::Cluster;
 use crate::sim::jsonpath::{self, JsonPath};
 use crate::sim::kind::Kind;
+use crate::sim::kinds::get_table;
 use crate::sim::obj;
 use crate::sim::output::{list_wrapper, to_json, to_yaml};
 use crate::sim::quantity;
 use crate::sim::stored::Stored;
-use crate::sim::table::{TableOpts, get_table};
+use crate::sim::table::TableOpts;
 
 pub fn get(
     cluster: &Cluster,

@@ -94,7 +94,7 @@ pub fn server_side_apply(
     }
     // Apply patches are typed against the schema whatever fieldValidation says (apiserver
     // PR 105916): a field it does not declare fails the request.
-    let undeclared = crate::sim::schema::unknown(kind, &config);
+    let undeclared = crate::sim::schema::unknown(crate::sim::kinds::of(kind).schema(), &config);
     if !undeclared.is_empty() {
         return Err(Failure::Api(undeclared_error(kind, &config, &undeclared)));
     }

@@ -6,11 +6,9 @@
 //! "field not declared in schema" (structured-merge-diff `typed/validate.go`).
 
 #[rustfmt::skip]
-mod types;
+pub mod types;
 
 use serde_json::Value;
-
-use super::kind::Kind;
 
 /// A Go struct: its JSON fields, inlined ones flattened into it.
 pub struct Type {
@@ -55,16 +53,6 @@ impl Type {
     }
 }
 
-/// The type of a kind's objects; `None` for kinds nobody writes by hand (events).
-pub fn of(kind: Kind) -> Option<&'static Type> {
-    match kind {
-        Kind::Deployment => Some(&types::DEPLOYMENT),
-        Kind::ReplicaSet => Some(&types::REPLICA_SET),
-        Kind::Pod => Some(&types::POD),
-        Kind::Event => None,
-    }
-}
-
 /// One step of the path to a field.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Step {
@@ -95,8 +83,8 @@ pub fn decoder_path(path: &[Step]) -> String {
 
 /// Removes from `obj` every field its kind does not declare and returns where each was (see
 /// [`unknown`]).
-pub fn prune(kind: Kind, obj: &mut Value) -> Vec<FieldPath> {
-    let found = unknown(kind, obj);
+pub fn prune(ty: Option<&'static Type>, obj: &mut Value) -> Vec<FieldPath> {
+    let found = unknown(ty, obj);
     for path in &found {
         remove(obj, path);
     }
@@ -107,9 +95,9 @@ pub fn prune(kind: Kind, obj: &mut Value) -> Vec<FieldPath> {
 /// (keys in sorted order, as kubectl sends them); `obj` is only read. Values whose JSON
 /// type does not fit their field are left alone: that is a decoding error, not an unknown
 /// field.
-pub fn unknown(kind: Kind, obj: &Value) -> Vec<FieldPath> {
+pub fn unknown(ty: Option<&'static Type>, obj: &Value) -> Vec<FieldPath> {
     let mut found = Vec::new();
-    if let Some(ty) = of(kind) {
+    if let Some(ty) = ty {
         find_in(Shape::Struct(ty), obj, &mut Vec::new(), &mut found);
     }
     found
@@ -164,14 +152,17 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn paths(kind: Kind, v: &Value) -> Vec<String> {
-        unknown(kind, v).iter().map(|p| decoder_path(p)).collect()
+    fn paths(ty: &'static Type, v: &Value) -> Vec<String> {
+        unknown(Some(ty), v)
+            .iter()
+            .map(|p| decoder_path(p))
+            .collect()
     }
 
     #[test]
     fn a_declared_deployment_has_no_unknown_fields() {
         let d = crate::sim::scenario::deployment("web", "nginx:1.27", 3);
-        assert_eq!(paths(Kind::Deployment, &d), Vec::<String>::new());
+        assert_eq!(paths(&types::DEPLOYMENT, &d), Vec::<String>::new());
     }
 
     #[test]
@@ -189,7 +180,7 @@ mod tests {
             }
         });
         assert_eq!(
-            paths(Kind::Deployment, &d),
+            paths(&types::DEPLOYMENT, &d),
             [
                 "metadata.labelz",
                 "spec.foo",
@@ -208,13 +199,13 @@ mod tests {
             "containers": [{"name": "a", "readinessProbe": {"exec": {"command": ["true"]}, "periodSeconds": 5}}],
             "ephemeralContainers": [{"name": "dbg", "image": "busybox", "targetContainerName": "a"}]
         }});
-        assert_eq!(paths(Kind::Pod, &pod), Vec::<String>::new());
+        assert_eq!(paths(&types::POD, &pod), Vec::<String>::new());
     }
 
     #[test]
     fn prune_removes_what_it_reports_and_keeps_the_rest() {
         let mut d = json!({"spec": {"replicas": 2, "foo": {"bar": 1}}});
-        let found = prune(Kind::Deployment, &mut d);
+        let found = prune(Some(&types::DEPLOYMENT), &mut d);
         assert_eq!(
             found,
             vec![vec![Step::Key("spec".into()), Step::Key("foo".into())]]
@@ -225,6 +216,6 @@ mod tests {
     #[test]
     fn a_value_of_the_wrong_json_type_is_not_an_unknown_field() {
         let d = json!({"spec": {"template": 5, "selector": {"matchLabels": "x"}}});
-        assert_eq!(paths(Kind::Deployment, &d), Vec::<String>::new());
+        assert_eq!(paths(&types::DEPLOYMENT, &d), Vec::<String>::new());
     }
 }

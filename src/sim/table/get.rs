@@ -1,71 +1,8 @@
-//! `kubectl get` tables for the kinds the simulator serves (printers.go columns and cells).
+//! `kubectl get` tables: rows of cells aligned by the tabwriter, the kind's columns and
+//! cells given by its strategy (`kinds`).
 
-use super::fields::{
-    Lookup, array_at, at, clean_cell, int_at, labels_cell, selector_string, since, str_at,
-};
-use super::pod_status::pod_cells;
+use super::fields::{Lookup, clean_cell, labels_cell};
 use super::tabwriter::TabWriter;
-
-pub use crate::sim::kind::Kind;
-
-/// Table columns and cells per kind (printers.go `AddHandlers`).
-trait Columns {
-    fn columns(self, wide: bool) -> &'static [&'static str];
-}
-
-impl Columns for Kind {
-    fn columns(self, wide: bool) -> &'static [&'static str] {
-        match (self, wide) {
-            (Kind::Deployment, false) => &["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"],
-            (Kind::Deployment, true) => &[
-                "NAME",
-                "READY",
-                "UP-TO-DATE",
-                "AVAILABLE",
-                "AGE",
-                "CONTAINERS",
-                "IMAGES",
-                "SELECTOR",
-            ],
-            (Kind::ReplicaSet, false) => &["NAME", "DESIRED", "CURRENT", "READY", "AGE"],
-            (Kind::ReplicaSet, true) => &[
-                "NAME",
-                "DESIRED",
-                "CURRENT",
-                "READY",
-                "AGE",
-                "CONTAINERS",
-                "IMAGES",
-                "SELECTOR",
-            ],
-            (Kind::Pod, false) => &["NAME", "READY", "STATUS", "RESTARTS", "AGE"],
-            (Kind::Pod, true) => &[
-                "NAME",
-                "READY",
-                "STATUS",
-                "RESTARTS",
-                "AGE",
-                "IP",
-                "NODE",
-                "NOMINATED NODE",
-                "READINESS GATES",
-            ],
-            (Kind::Event, false) => &["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"],
-            (Kind::Event, true) => &[
-                "LAST SEEN",
-                "TYPE",
-                "REASON",
-                "OBJECT",
-                "SUBOBJECT",
-                "SOURCE",
-                "MESSAGE",
-                "FIRST SEEN",
-                "COUNT",
-                "NAME",
-            ],
-        }
-    }
-}
 
 /// `-o wide`, the `type/` NAME prefix (several resource types in one `get`), `--show-labels`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -76,13 +13,19 @@ pub struct TableOpts {
     pub no_headers: bool,
 }
 
-/// The table `kubectl get` prints; empty (no header) for no objects, where the caller prints
-/// `No resources found in default namespace.` to stderr.
-pub fn get_table<T: Lookup>(kind: Kind, objects: &[T], now: u64, opts: &TableOpts) -> String {
+/// The table `kubectl get` prints for objects of one kind, given the kind's columns and
+/// its row printer (`kinds`); `kind_group` prefixes names when several kinds are shown.
+/// Empty (no header) for no objects.
+pub fn get_table<T: Lookup>(
+    columns: &[&str],
+    kind_group: &str,
+    objects: &[T],
+    row: impl Fn(&dyn Lookup) -> Vec<String>,
+    opts: &TableOpts,
+) -> String {
     if objects.is_empty() {
         return String::new();
     }
-    let columns = kind.columns(opts.wide);
     let mut rows: Vec<Vec<String>> = Vec::with_capacity(objects.len() + 1);
     let mut header: Vec<String> = columns.iter().map(|c| c.to_string()).collect();
     if opts.show_labels {
@@ -93,16 +36,11 @@ pub fn get_table<T: Lookup>(kind: Kind, objects: &[T], now: u64, opts: &TableOpt
     }
     let name_col = columns.iter().position(|c| *c == "NAME");
     for obj in objects {
-        let mut cells: Vec<String> = match kind {
-            Kind::Deployment => deployment_row(obj, now),
-            Kind::ReplicaSet => replicaset_row(obj, now),
-            Kind::Pod => pod_row(obj, now),
-            Kind::Event => event_row(obj, now, opts.wide),
-        };
+        let mut cells = row(obj);
         cells.truncate(columns.len());
         let mut cells: Vec<String> = cells.iter().map(|c| clean_cell(c)).collect();
         if let (true, Some(i)) = (opts.show_kind_prefix, name_col) {
-            cells[i] = format!("{}/{}", kind.kind_group(), cells[i]);
+            cells[i] = format!("{kind_group}/{}", cells[i]);
         }
         if opts.show_labels {
             cells.push(labels_cell(obj));
@@ -115,168 +53,4 @@ pub fn get_table<T: Lookup>(kind: Kind, objects: &[T], now: u64, opts: &TableOpt
         text.push('\n');
     }
     TabWriter::GET.format(&text)
-}
-
-fn name<T: Lookup + ?Sized>(obj: &T) -> String {
-    str_at(obj, &["metadata", "name"]).to_string()
-}
-
-fn age<T: Lookup + ?Sized>(obj: &T, now: u64) -> String {
-    since(obj, &["metadata", "creationTimestamp"], now)
-}
-
-/// CONTAINERS and IMAGES cells of a pod template.
-fn container_cells<T: Lookup + ?Sized>(obj: &T) -> (String, String) {
-    let containers = array_at(obj, &["spec", "template", "spec", "containers"]);
-    let join = |field: &str| {
-        containers
-            .iter()
-            .map(|c| str_at(c, &[field]))
-            .collect::<Vec<_>>()
-            .join(",")
-    };
-    (join("name"), join("image"))
-}
-
-/// Cells are always built wide; `get_table` cuts them to the shown columns.
-fn deployment_row<T: Lookup + ?Sized>(d: &T, now: u64) -> Vec<String> {
-    let (containers, images) = container_cells(d);
-    vec![
-        name(d),
-        format!(
-            "{}/{}",
-            int_at(d, &["status", "readyReplicas"]),
-            int_at(d, &["spec", "replicas"])
-        ),
-        int_at(d, &["status", "updatedReplicas"]).to_string(),
-        int_at(d, &["status", "availableReplicas"]).to_string(),
-        age(d, now),
-        containers,
-        images,
-        selector_string(at(d, &["spec", "selector"])),
-    ]
-}
-
-fn replicaset_row<T: Lookup + ?Sized>(rs: &T, now: u64) -> Vec<String> {
-    let (containers, images) = container_cells(rs);
-    let selector = match selector_string(at(rs, &["spec", "selector"])) {
-        s if s.is_empty() => "<none>".to_string(),
-        s => s,
-    };
-    vec![
-        name(rs),
-        int_at(rs, &["spec", "replicas"]).to_string(),
-        int_at(rs, &["status", "replicas"]).to_string(),
-        int_at(rs, &["status", "readyReplicas"]).to_string(),
-        age(rs, now),
-        containers,
-        images,
-        selector,
-    ]
-}
-
-fn or_none(s: &str) -> String {
-    if s.is_empty() { "<none>" } else { s }.to_string()
-}
-
-fn pod_row<T: Lookup + ?Sized>(pod: &T, now: u64) -> Vec<String> {
-    let cells = pod_cells(pod, now);
-    let ip = array_at(pod, &["status", "podIPs"])
-        .first()
-        .map(|p| str_at(p, &["ip"]))
-        .filter(|ip| !ip.is_empty())
-        .unwrap_or_else(|| str_at(pod, &["status", "podIP"]));
-    let gates = array_at(pod, &["spec", "readinessGates"]);
-    let gates_cell = if gates.is_empty() {
-        "<none>".to_string()
-    } else {
-        let conditions = array_at(pod, &["status", "conditions"]);
-        let true_count = gates
-            .iter()
-            .filter(|g| {
-                let t = str_at(g, &["conditionType"]);
-                conditions
-                    .iter()
-                    .any(|c| str_at(c, &["type"]) == t && str_at(c, &["status"]) == "True")
-            })
-            .count();
-        format!("{true_count}/{}", gates.len())
-    };
-    vec![
-        name(pod),
-        cells.ready,
-        cells.status,
-        cells.restarts,
-        age(pod, now),
-        or_none(ip),
-        or_none(str_at(pod, &["spec", "nodeName"])),
-        or_none(str_at(pod, &["status", "nominatedNodeName"])),
-        gates_cell,
-    ]
-}
-
-fn event_row<T: Lookup + ?Sized>(e: &T, now: u64, wide: bool) -> Vec<String> {
-    let first_seen = if str_at(e, &["firstTimestamp"]).is_empty() {
-        since(e, &["eventTime"], now)
-    } else {
-        since(e, &["firstTimestamp"], now)
-    };
-    let mut last_seen = if str_at(e, &["lastTimestamp"]).is_empty() {
-        first_seen.clone()
-    } else {
-        since(e, &["lastTimestamp"], now)
-    };
-    let mut count = int_at(e, &["count"]);
-    if let Some(series) = at(e, &["series"]).filter(|s| s.is_object()) {
-        last_seen = since(series, &["lastObservedTime"], now);
-        count = int_at(series, &["count"]);
-    } else if count == 0 {
-        count = 1;
-    }
-    let kind = str_at(e, &["involvedObject", "kind"]).to_lowercase();
-    let target = match str_at(e, &["involvedObject", "name"]) {
-        "" => kind,
-        n => format!("{kind}/{n}"),
-    };
-    let component = first_non_empty(
-        str_at(e, &["source", "component"]),
-        str_at(e, &["reportingController"]),
-    );
-    let host = first_non_empty(
-        str_at(e, &["source", "host"]),
-        str_at(e, &["reportingInstance"]),
-    );
-    let source = if host.is_empty() {
-        component.to_string()
-    } else {
-        format!("{component}, {host}")
-    };
-    let message = str_at(e, &["message"]).trim().to_string();
-    let (kind_type, reason) = (str_at(e, &["type"]), str_at(e, &["reason"]));
-    // Narrow and wide orders differ, so choose here rather than truncating.
-    if !wide {
-        return vec![
-            last_seen,
-            kind_type.to_string(),
-            reason.to_string(),
-            target,
-            message,
-        ];
-    }
-    vec![
-        last_seen,
-        kind_type.to_string(),
-        reason.to_string(),
-        target,
-        str_at(e, &["involvedObject", "fieldPath"]).to_string(),
-        source,
-        message,
-        first_seen,
-        count.to_string(),
-        name(e),
-    ]
-}
-
-fn first_non_empty<'a>(a: &'a str, b: &'a str) -> &'a str {
-    if a.is_empty() { b } else { a }
 }

@@ -4,12 +4,13 @@ mod describe;
 mod fields;
 mod get;
 pub mod pod_status;
+pub mod rows;
 mod stored;
 mod tabwriter;
 
 pub use describe::{describe_deployment, describe_pod, describe_replicaset};
 pub use fields::Lookup;
-pub use get::{Kind, TableOpts, get_table};
+pub use get::{TableOpts, get_table};
 pub use tabwriter::{TabWriter, tabulate};
 
 #[cfg(test)]

@@ -2,6 +2,8 @@
 //! kubectl 1.32 printers through the real tabwriter.
 
 use super::*;
+// The kinds give the columns and rows; the tables are assembled here.
+use crate::sim::kinds::{Kind, get_table};
 use crate::sim::time::rfc3339;
 use serde_json::{Value, json};
 

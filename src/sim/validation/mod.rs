@@ -104,17 +104,19 @@ pub fn object_meta(kind: Kind, o: &Value) -> Result<(), ApiError> {
     invalid(kind, o, errs)
 }
 
-pub fn spec(kind: Kind, o: &Value, old: Option<&Value>) -> Result<(), ApiError> {
+/// ValidatePod: its metadata and its spec.
+pub fn pod(o: &Value) -> Result<(), ApiError> {
+    quantities(Kind::Pod, o)?;
+    let mut errs = Vec::new();
+    meta::object_meta(&mut errs, o);
+    pod::pod_spec(&mut errs, "spec", &o["spec"]);
+    invalid(Kind::Pod, o, errs)
+}
+
+/// ValidateDeployment / ValidateReplicaSet (`kind` says which), on create (`old` none)
+/// and update.
+pub fn workload(kind: Kind, o: &Value, old: Option<&Value>) -> Result<(), ApiError> {
     quantities(kind, o)?;
-    if kind == Kind::Pod {
-        let mut errs = Vec::new();
-        meta::object_meta(&mut errs, o);
-        pod::pod_spec(&mut errs, "spec", &o["spec"]);
-        return invalid(kind, o, errs);
-    }
-    if !matches!(kind, Kind::Deployment | Kind::ReplicaSet) {
-        return Ok(());
-    }
     let spec = &o["spec"];
     decodes(kind, spec)?;
     let mut errs = Vec::new();
@@ -406,16 +408,16 @@ mod tests {
     use crate::sim::scenario::deployment;
 
     fn check(d: &Value, old: Option<&Value>) -> String {
-        spec(Kind::Deployment, d, old).map_or_else(|e| e.message, |()| "ok".into())
+        workload(Kind::Deployment, d, old).map_or_else(|e| e.message, |()| "ok".into())
     }
 
     #[test]
     fn resource_quantities_decode_and_requests_stay_within_limits() {
         let mut d = deployment("web", "nginx:1.27", 3);
-        crate::sim::defaults::apply(Kind::Deployment, &mut d);
+        crate::sim::defaults::deployment(&mut d);
         let resources = &mut d["spec"]["template"]["spec"]["containers"][0]["resources"];
         *resources = json!({"limits": {"cpu": "lots"}, "requests": {"memory": null}});
-        let err = spec(Kind::Deployment, &d, None).unwrap_err();
+        let err = workload(Kind::Deployment, &d, None).unwrap_err();
         assert_eq!(err.reason, super::super::status::Reason::BadRequest);
         assert_eq!(
             err.message,
@@ -423,14 +425,14 @@ mod tests {
         );
         let pod = json!({"spec": {"initContainers": [{"resources": {"requests": {"cpu": "1x"}}}]}});
         assert!(
-            spec(Kind::Pod, &pod, None)
+            super::pod(&pod)
                 .unwrap_err()
                 .message
                 .starts_with("Pod in version \"v1\" cannot be handled as a Pod: ")
         );
         d["spec"]["template"]["spec"]["containers"][0]["resources"] =
             json!({"limits": {"cpu": 0.5, "memory": "1Gi"}});
-        assert!(spec(Kind::Deployment, &d, None).is_ok());
+        assert!(workload(Kind::Deployment, &d, None).is_ok());
         d["spec"]["template"]["spec"]["containers"][0]["resources"] =
             json!({"limits": {"cpu": "1"}, "requests": {"cpu": "1.5"}});
         assert_eq!(
@@ -440,7 +442,7 @@ mod tests {
         let pod = json!({"metadata": {"name": "x"}, "spec": {"containers": [{"name": "app",
             "image": "nginx", "resources": {"limits": {"cpu": "1"}, "requests": {"cpu": "2"}}}]}});
         assert_eq!(
-            spec(Kind::Pod, &pod, None).unwrap_err().message,
+            super::pod(&pod).unwrap_err().message,
             "The Pod \"x\" is invalid: spec.containers[0].resources.requests: Invalid value: \"2\": must be less than or equal to cpu limit of 1"
         );
         d["spec"]["template"]["spec"]["containers"][0]["resources"] = json!({});
@@ -454,7 +456,7 @@ mod tests {
     #[test]
     fn a_valid_deployment_passes() {
         let mut d = deployment("web", "nginx:1.27", 3);
-        crate::sim::defaults::apply(Kind::Deployment, &mut d);
+        crate::sim::defaults::deployment(&mut d);
         assert_eq!(check(&d, None), "ok");
     }
 
@@ -462,7 +464,7 @@ mod tests {
     fn each_rule_words_its_cause_as_the_api_does() {
         let base = {
             let mut d = deployment("web", "nginx:1.27", 3);
-            crate::sim::defaults::apply(Kind::Deployment, &mut d);
+            crate::sim::defaults::deployment(&mut d);
             d
         };
         let with = |f: &dyn Fn(&mut Value)| {
@@ -510,7 +512,7 @@ mod tests {
     #[test]
     fn a_changed_selector_is_immutable_and_several_causes_get_a_line_each() {
         let mut old = deployment("web", "nginx:1.27", 3);
-        crate::sim::defaults::apply(Kind::Deployment, &mut old);
+        crate::sim::defaults::deployment(&mut old);
         let mut new = old.clone();
         new["spec"]["selector"] = json!({"matchLabels": {"app": "other"}});
         assert_eq!(

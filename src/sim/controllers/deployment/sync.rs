@@ -110,7 +110,7 @@ impl DeploymentController {
         if let Some(m) = d["spec"].get("minReadySeconds") {
             rs["spec"]["minReadySeconds"] = m.clone();
         }
-        crate::sim::defaults::apply(Kind::ReplicaSet, &mut rs);
+        crate::sim::defaults::replica_set(&mut rs);
         match api.create_shared(Kind::ReplicaSet, rs, now) {
             Ok(rs) => {
                 if replicas > 0 {

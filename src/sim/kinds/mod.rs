@@ -1,0 +1,129 @@
+//! One module per kind, each declaring its strategy as kube-apiserver's registry does
+//! (pkg/registry/<group>/<kind>/strategy.go) together with its server-side printing
+//! (pkg/printers/internalversion): defaults, validation, which writes move
+//! `metadata.generation`, whether status is a subresource, graceful deletion, the fields
+//! the kind declares, its `get` columns and rows, and its `describe`.
+//!
+//! The API server (`api/`) asks [`of`] for a kind's strategy and never matches on kinds
+//! itself, so adding a kind is: a variant and its names in `kind.rs`, a module here, and
+//! its line in [`of`]. docs/simulator.md walks through it.
+//!
+//! Imports run one way: `kind` (a leaf) <- `defaults`, `validation`, `schema`, `table`
+//! <- `kinds` <- `api`.
+
+mod deployment;
+mod event;
+mod pod;
+mod replicaset;
+
+use serde_json::Value;
+
+pub use crate::sim::kind::Kind;
+use crate::sim::schema::Type;
+use crate::sim::status::ApiError;
+use crate::sim::stored::Stored;
+use crate::sim::table::{Lookup, TableOpts};
+pub use pod::pending_status;
+
+/// Which writes move `metadata.generation` (A2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Generation {
+    /// The kind keeps no generation (pods here, events).
+    None,
+    /// A change of `spec`.
+    Spec,
+    /// A change of `spec` or of the annotations (a Deployment's are copied to its
+    /// ReplicaSets, so a change to them is a change of intent).
+    SpecOrAnnotations,
+}
+
+/// What a describer reads beside the object: the stored objects of another kind.
+pub trait Reader {
+    fn objects(&self, kind: Kind) -> Vec<&Value>;
+}
+
+/// What the API server and the printers ask of a kind.
+pub trait Strategy: Sync {
+    /// SetDefaults_*: run on every create and update before validation.
+    fn default(&self, _obj: &mut Value) {}
+
+    /// PrepareForCreate: what the server sets on a new object besides defaults (a pod's
+    /// Pending status, an empty status for a workload).
+    fn prepare_for_create(&self, _obj: &mut Value, _template_spec: Option<&Value>) {}
+
+    /// Validate (create, `old` none) and ValidateUpdate.
+    fn validate(&self, _obj: &Value, _old: Option<&Value>) -> Result<(), ApiError> {
+        Ok(())
+    }
+
+    /// ValidateUpdate of the status subresource.
+    fn validate_status(&self, _obj: &Value) -> Result<(), ApiError> {
+        Ok(())
+    }
+
+    fn generation(&self) -> Generation {
+        Generation::None
+    }
+
+    /// Whether a `/status` write may also set labels (the kubelet's pod status writes).
+    fn status_writes_labels(&self) -> bool {
+        false
+    }
+
+    /// Whether deletion is graceful: the object stays, with a deletionTimestamp, until
+    /// its node confirms (pods); otherwise it goes once its finalizers are gone.
+    fn graceful_deletion(&self) -> bool {
+        false
+    }
+
+    /// CheckGracefulDelete: the grace period a delete of `obj` gets, given the one the
+    /// request asked for; `None` where deletion is not graceful.
+    fn deletion_grace(&self, _obj: &Stored, _requested: Option<i64>) -> Option<i64> {
+        None
+    }
+
+    /// Whether managedFields are tracked (the demo keeps them for the kinds its
+    /// questions write by hand).
+    fn tracks_managed_fields(&self) -> bool {
+        false
+    }
+
+    /// The fields the kind declares; `None` for kinds nobody writes by hand.
+    fn schema(&self) -> Option<&'static Type> {
+        None
+    }
+
+    /// The `get` table's columns, narrow or wide.
+    fn columns(&self, wide: bool) -> &'static [&'static str];
+
+    /// One `get` row; cells past the shown columns are cut.
+    fn row(&self, obj: &dyn Lookup, now: u64, wide: bool) -> Vec<String>;
+
+    /// `kubectl describe`; `None` where kubectl has no describer for the kind.
+    fn describe(&self, _obj: &Value, _reader: &dyn Reader, _now: u64) -> Option<String> {
+        None
+    }
+}
+
+/// The strategy of `kind`.
+pub fn of(kind: Kind) -> &'static dyn Strategy {
+    match kind {
+        Kind::Deployment => &deployment::Deployment,
+        Kind::ReplicaSet => &replicaset::ReplicaSet,
+        Kind::Pod => &pod::Pod,
+        Kind::Event => &event::Event,
+    }
+}
+
+/// The `get` table of `objects`, all of `kind`; empty (no header) for none, where the
+/// caller prints `No resources found in default namespace.` to stderr.
+pub fn get_table<T: Lookup>(kind: Kind, objects: &[T], now: u64, opts: &TableOpts) -> String {
+    let s = of(kind);
+    crate::sim::table::get_table(
+        s.columns(opts.wide),
+        kind.kind_group(),
+        objects,
+        |o| s.row(o, now, opts.wide),
+        opts,
+    )
+}

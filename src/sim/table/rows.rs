@@ -1,0 +1,169 @@
+//! The cells of each kind's `get` row (printers.go), read through [`Lookup`] so a stored
+//! object is read in place. Cells are always built wide; `get_table` cuts them to the
+//! shown columns.
+
+use super::fields::{Lookup, array_at, at, int_at, selector_string, since, str_at};
+use super::pod_status::pod_cells;
+
+fn name<T: Lookup + ?Sized>(obj: &T) -> String {
+    str_at(obj, &["metadata", "name"]).to_string()
+}
+
+fn age<T: Lookup + ?Sized>(obj: &T, now: u64) -> String {
+    since(obj, &["metadata", "creationTimestamp"], now)
+}
+
+/// CONTAINERS and IMAGES cells of a pod template.
+fn container_cells<T: Lookup + ?Sized>(obj: &T) -> (String, String) {
+    let containers = array_at(obj, &["spec", "template", "spec", "containers"]);
+    let join = |field: &str| {
+        containers
+            .iter()
+            .map(|c| str_at(c, &[field]))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    (join("name"), join("image"))
+}
+
+pub fn deployment<T: Lookup + ?Sized>(d: &T, now: u64) -> Vec<String> {
+    let (containers, images) = container_cells(d);
+    vec![
+        name(d),
+        format!(
+            "{}/{}",
+            int_at(d, &["status", "readyReplicas"]),
+            int_at(d, &["spec", "replicas"])
+        ),
+        int_at(d, &["status", "updatedReplicas"]).to_string(),
+        int_at(d, &["status", "availableReplicas"]).to_string(),
+        age(d, now),
+        containers,
+        images,
+        selector_string(at(d, &["spec", "selector"])),
+    ]
+}
+
+pub fn replica_set<T: Lookup + ?Sized>(rs: &T, now: u64) -> Vec<String> {
+    let (containers, images) = container_cells(rs);
+    let selector = match selector_string(at(rs, &["spec", "selector"])) {
+        s if s.is_empty() => "<none>".to_string(),
+        s => s,
+    };
+    vec![
+        name(rs),
+        int_at(rs, &["spec", "replicas"]).to_string(),
+        int_at(rs, &["status", "replicas"]).to_string(),
+        int_at(rs, &["status", "readyReplicas"]).to_string(),
+        age(rs, now),
+        containers,
+        images,
+        selector,
+    ]
+}
+
+fn or_none(s: &str) -> String {
+    if s.is_empty() { "<none>" } else { s }.to_string()
+}
+
+pub fn pod<T: Lookup + ?Sized>(pod: &T, now: u64) -> Vec<String> {
+    let cells = pod_cells(pod, now);
+    let ip = array_at(pod, &["status", "podIPs"])
+        .first()
+        .map(|p| str_at(p, &["ip"]))
+        .filter(|ip| !ip.is_empty())
+        .unwrap_or_else(|| str_at(pod, &["status", "podIP"]));
+    let gates = array_at(pod, &["spec", "readinessGates"]);
+    let gates_cell = if gates.is_empty() {
+        "<none>".to_string()
+    } else {
+        let conditions = array_at(pod, &["status", "conditions"]);
+        let true_count = gates
+            .iter()
+            .filter(|g| {
+                let t = str_at(g, &["conditionType"]);
+                conditions
+                    .iter()
+                    .any(|c| str_at(c, &["type"]) == t && str_at(c, &["status"]) == "True")
+            })
+            .count();
+        format!("{true_count}/{}", gates.len())
+    };
+    vec![
+        name(pod),
+        cells.ready,
+        cells.status,
+        cells.restarts,
+        age(pod, now),
+        or_none(ip),
+        or_none(str_at(pod, &["spec", "nodeName"])),
+        or_none(str_at(pod, &["status", "nominatedNodeName"])),
+        gates_cell,
+    ]
+}
+
+pub fn event<T: Lookup + ?Sized>(e: &T, now: u64, wide: bool) -> Vec<String> {
+    let first_seen = if str_at(e, &["firstTimestamp"]).is_empty() {
+        since(e, &["eventTime"], now)
+    } else {
+        since(e, &["firstTimestamp"], now)
+    };
+    let mut last_seen = if str_at(e, &["lastTimestamp"]).is_empty() {
+        first_seen.clone()
+    } else {
+        since(e, &["lastTimestamp"], now)
+    };
+    let mut count = int_at(e, &["count"]);
+    if let Some(series) = at(e, &["series"]).filter(|s| s.is_object()) {
+        last_seen = since(series, &["lastObservedTime"], now);
+        count = int_at(series, &["count"]);
+    } else if count == 0 {
+        count = 1;
+    }
+    let kind = str_at(e, &["involvedObject", "kind"]).to_lowercase();
+    let target = match str_at(e, &["involvedObject", "name"]) {
+        "" => kind,
+        n => format!("{kind}/{n}"),
+    };
+    let component = first_non_empty(
+        str_at(e, &["source", "component"]),
+        str_at(e, &["reportingController"]),
+    );
+    let host = first_non_empty(
+        str_at(e, &["source", "host"]),
+        str_at(e, &["reportingInstance"]),
+    );
+    let source = if host.is_empty() {
+        component.to_string()
+    } else {
+        format!("{component}, {host}")
+    };
+    let message = str_at(e, &["message"]).trim().to_string();
+    let (kind_type, reason) = (str_at(e, &["type"]), str_at(e, &["reason"]));
+    // Narrow and wide orders differ, so choose here rather than truncating.
+    if !wide {
+        return vec![
+            last_seen,
+            kind_type.to_string(),
+            reason.to_string(),
+            target,
+            message,
+        ];
+    }
+    vec![
+        last_seen,
+        kind_type.to_string(),
+        reason.to_string(),
+        target,
+        str_at(e, &["involvedObject", "fieldPath"]).to_string(),
+        source,
+        message,
+        first_seen,
+        count.to_string(),
+        name(e),
+    ]
+}
+
+fn first_non_empty<'a>(a: &'a str, b: &'a str) -> &'a str {
+    if a.is_empty() { b } else { a }
+}
