@@ -4,6 +4,7 @@
 
 use super::api::{ApiServer, EventType};
 use super::client::RateLimit;
+use super::controllers::Controller;
 use super::controllers::deployment::DeploymentController;
 use super::controllers::kubelet::Kubelet;
 use super::controllers::replicaset::ReplicaSetController;
@@ -14,6 +15,18 @@ use super::kind::Kind;
 /// The demo's resync period. kube-controller-manager uses 12 to 24 hours (D4); the demo
 /// shortens it so a lost event heals within a minute, and says so.
 pub const DEMO_RESYNC_SECONDS: u64 = 30;
+
+/// The informer-driven controllers, in the order the loop runs them, borrowed field by
+/// field so the API server can be borrowed beside them. Adding a controller is a field
+/// on [`Cluster`] and its place here and in [`Cluster::controllers`].
+macro_rules! controllers_mut {
+    ($c:expr) => {
+        [
+            &mut $c.deployments as &mut dyn Controller,
+            &mut $c.replicasets,
+        ]
+    };
+}
 
 /// Rounds of deliver-and-process per settle: enough for any chain of reactions.
 const MAX_ROUNDS: usize = 32;
@@ -53,6 +66,21 @@ impl Cluster {
         self.now
     }
 
+    /// The informer-driven controllers, in the order kube-controller-manager's loop
+    /// here runs them.
+    fn controllers(&self) -> [&dyn Controller; 2] {
+        [&self.deployments as &dyn Controller, &self.replicasets]
+    }
+
+    fn controller(&self, c: Component) -> Option<&dyn Controller> {
+        self.controllers().into_iter().find(|x| x.component() == c)
+    }
+
+    fn controller_mut(&mut self, c: Component) -> Option<&mut dyn Controller> {
+        let all = controllers_mut!(self);
+        all.into_iter().find(|x| x.component() == c)
+    }
+
     /// One simulated second: the kubelet moves pods on, resyncs fire, controllers react.
     pub fn tick(&mut self) {
         self.now += 1;
@@ -60,18 +88,20 @@ impl Cluster {
         if self.now.is_multiple_of(60) {
             self.api.expire_events(self.now);
         }
-        self.deployments.client.tick();
-        self.replicasets.client.tick();
-        self.gc_client.tick();
-        self.kubelet.tick(&mut self.api, self.now);
-        // Keys the controllers asked to see again at this second (AddAfter).
-        self.deployments.informer.release_due(self.now);
-        self.replicasets.informer.release_due(self.now);
-        if self.deployments.informer.due_for_resync(self.now) {
-            self.deployments.resync();
+        let now = self.now;
+        let all = controllers_mut!(self);
+        for c in all {
+            c.client_mut().tick();
         }
-        if self.replicasets.informer.due_for_resync(self.now) {
-            self.replicasets.resync();
+        self.gc_client.tick();
+        self.kubelet.tick(&mut self.api, now);
+        let all = controllers_mut!(self);
+        for c in all {
+            // Keys the controller asked to see again at this second (AddAfter).
+            c.informer_mut().release_due(now);
+            if c.informer_mut().due_for_resync(now) {
+                c.resync();
+            }
         }
         self.settle();
     }
@@ -86,16 +116,19 @@ impl Cluster {
     pub fn settle(&mut self) {
         for _ in 0..MAX_ROUNDS {
             let before = self.api.next_seq();
-            let d = self.deployments.informer.deliver(&self.api);
-            let owners_deleted = d.iter().any(|x| {
-                x.event == EventType::Deleted
-                    && matches!(x.kind, Kind::Deployment | Kind::ReplicaSet)
-            });
-            self.deployments.handle(d);
-            let r = self.replicasets.informer.deliver(&self.api);
-            self.replicasets.handle(r);
-            let mut worked = self.deployments.process(&mut self.api, self.now);
-            worked += self.replicasets.process(&mut self.api, self.now);
+            let mut owners_deleted = false;
+            let now = self.now;
+            let api = &mut self.api;
+            let mut all = controllers_mut!(self);
+            for c in all.iter_mut() {
+                let deltas = c.informer_mut().deliver(api);
+                owners_deleted |= deltas.iter().any(|x| {
+                    x.event == EventType::Deleted
+                        && matches!(x.kind, Kind::Deployment | Kind::ReplicaSet)
+                });
+                c.handle(deltas);
+            }
+            let worked: usize = all.iter_mut().map(|c| c.process(api, now)).sum();
             if owners_deleted || self.gc_behind || crate::sim::gc::pending(&self.api) {
                 self.collect_garbage();
             }
@@ -107,10 +140,11 @@ impl Cluster {
         // still has to read: many writes between two seconds no longer pile up versions.
         self.kubelet.watch(&self.api);
         let low = self
-            .deployments
-            .informer
-            .cursor()
-            .min(self.replicasets.informer.cursor())
+            .controllers()
+            .iter()
+            .map(|c| c.informer().cursor())
+            .min()
+            .unwrap_or(u64::MAX)
             .min(self.kubelet.cursor())
             .min(self.kubectl_watch.unwrap_or(u64::MAX));
         self.api.compact(low);
@@ -118,111 +152,87 @@ impl Cluster {
 
     pub fn state(&self, c: Component) -> RunState {
         match c {
-            Component::Deployment => self.deployments.informer.state,
-            Component::ReplicaSet => self.replicasets.informer.state,
             Component::Kubelet => self.kubelet.state,
-            Component::Autoscaler | Component::Gitops => RunState::Running,
+            _ => self
+                .controller(c)
+                .map_or(RunState::Running, |x| x.informer().state),
         }
     }
 
     pub fn trigger(&self, c: Component) -> Option<Trigger> {
-        match c {
-            Component::Deployment => Some(self.deployments.informer.trigger),
-            Component::ReplicaSet => Some(self.replicasets.informer.trigger),
-            _ => None,
-        }
+        self.controller(c).map(|x| x.informer().trigger)
     }
 
     pub fn queue_len(&self, c: Component) -> usize {
-        match c {
-            Component::Deployment => self.deployments.informer.queue_len(),
-            Component::ReplicaSet => self.replicasets.informer.queue_len(),
-            _ => 0,
-        }
+        self.controller(c).map_or(0, |x| x.informer().queue_len())
     }
 
     /// Requests waiting for the component's client rate limit.
     pub fn waiting(&self, c: Component) -> usize {
-        match c {
-            Component::ReplicaSet => self.replicasets.waiting(),
-            _ => 0,
-        }
+        self.controller(c).map_or(0, |x| x.waiting())
     }
 
     pub fn dropped(&self) -> u64 {
-        self.deployments.informer.dropped + self.replicasets.informer.dropped
+        self.controllers()
+            .iter()
+            .map(|c| c.informer().dropped)
+            .sum()
     }
 
     pub fn set_state(&mut self, c: Component, state: RunState) {
         let now = self.now;
-        if state == RunState::Crashed
-            && let Some(component) = event_source(c)
-        {
-            self.api.forget_recorder(component);
-            match c {
-                Component::Deployment => self.deployments.client.restart(),
-                Component::ReplicaSet => self.replicasets.client.restart(),
-                _ => {}
+        if c == Component::Kubelet {
+            if state == RunState::Crashed {
+                self.api
+                    .forget_recorder(super::controllers::kubelet::COMPONENT);
             }
-        }
-        match (c, state) {
-            (Component::Deployment, RunState::Crashed) => self.deployments.informer.crash(),
-            (Component::ReplicaSet, RunState::Crashed) => self.replicasets.crash(),
-            (Component::Deployment, RunState::Running)
-                if self.deployments.informer.state == RunState::Crashed =>
-            {
-                let d = self.deployments.informer.relist(&self.api, now);
-                self.deployments.handle(d);
-            }
-            (Component::ReplicaSet, RunState::Running)
-                if self.replicasets.informer.state == RunState::Crashed =>
-            {
-                let d = self.replicasets.informer.relist(&self.api, now);
-                self.replicasets.handle(d);
-            }
-            (Component::Deployment, s) => self.deployments.informer.state = s,
-            (Component::ReplicaSet, s) => self.replicasets.informer.state = s,
-            (Component::Kubelet, RunState::Running) if self.kubelet.state == RunState::Crashed => {
+            if state == RunState::Running && self.kubelet.state == RunState::Crashed {
                 self.kubelet = rebuilt_kubelet(&self.api, &self.kubelet);
+            } else {
+                self.kubelet.state = state;
             }
-            (Component::Kubelet, s) => self.kubelet.state = s,
-            _ => {}
+            self.settle();
+            return;
+        }
+        let api = &mut self.api;
+        let all = controllers_mut!(self);
+        if let Some(x) = all.into_iter().find(|x| x.component() == c) {
+            match state {
+                RunState::Crashed => {
+                    // The process's event correlator and client go with it.
+                    api.forget_recorder(x.source());
+                    x.client_mut().restart();
+                    x.crash();
+                }
+                RunState::Running if x.informer().state == RunState::Crashed => {
+                    let d = x.informer_mut().relist(api, now);
+                    x.handle(d);
+                }
+                s => x.informer_mut().state = s,
+            }
         }
         self.settle();
     }
 
     pub fn set_trigger(&mut self, c: Component, t: Trigger) {
-        match c {
-            Component::Deployment => self.deployments.informer.trigger = t,
-            Component::ReplicaSet => self.replicasets.informer.trigger = t,
-            _ => {}
+        if let Some(x) = self.controller_mut(c) {
+            x.informer_mut().trigger = t;
         }
     }
 
     /// kube-controller-manager's `--kube-api-qps`/`--kube-api-burst`, for every controller.
     pub fn set_client_limit(&mut self, qps: u32, burst: u32) {
-        self.deployments.client.set(qps, burst);
-        self.replicasets.client.set(qps, burst);
+        let all = controllers_mut!(self);
+        for c in all {
+            c.client_mut().set(qps, burst);
+        }
         self.gc_client.set(qps, burst);
     }
 
     pub fn drop_events(&mut self, c: Component, n: u32) {
-        match c {
-            Component::Deployment => self.deployments.informer.drop_next(n),
-            Component::ReplicaSet => self.replicasets.informer.drop_next(n),
-            _ => {}
+        if let Some(x) = self.controller_mut(c) {
+            x.informer_mut().drop_next(n);
         }
-    }
-}
-
-/// The event source a component records as, whose correlator a crash takes with it.
-fn event_source(c: Component) -> Option<&'static str> {
-    use super::controllers::{deployment, kubelet, replicaset};
-    match c {
-        Component::Deployment => Some(deployment::COMPONENT),
-        Component::ReplicaSet => Some(replicaset::COMPONENT),
-        Component::Kubelet => Some(kubelet::COMPONENT),
-        Component::Autoscaler | Component::Gitops => None,
     }
 }
 

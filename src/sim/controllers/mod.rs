@@ -1,6 +1,10 @@
 //! The controllers of kube-controller-manager the demo runs, and the kubelet stand-in.
+//! Each informer-driven controller is one module implementing [`Controller`]; the
+//! cluster runs them all through it (kube-controller-manager's loop: deliver watch events
+//! to handlers, work the queue, resync).
 
 pub mod claim;
+mod controller;
 pub mod deployment;
 pub mod hash;
 pub mod kubelet;
@@ -14,3 +18,5 @@ mod collision_tests;
 mod podstatus_tests;
 #[cfg(test)]
 mod pull_tests;
+
+pub use controller::Controller;

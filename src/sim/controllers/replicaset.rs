@@ -15,7 +15,9 @@ use crate::sim::obj;
 use crate::sim::stored::Stored;
 use crate::sim::time::sim_unix;
 
+use super::controller::Controller;
 use super::pods::{deletion_order, is_active};
+use crate::sim::directive::Component;
 use crate::sim::{HashMap, HashSet};
 
 pub const WATCHES: &[Kind] = &[Kind::ReplicaSet, Kind::Pod];
@@ -738,6 +740,39 @@ impl ReplicaSetController {
 /// The status write a sync ends with, if the status changed: the one place it is compared.
 fn status_op(rs: &Value, status: Value) -> Option<Op> {
     (rs.get("status") != Some(&status)).then_some(Op::Status(status))
+}
+
+impl Controller for ReplicaSetController {
+    fn component(&self) -> Component {
+        Component::ReplicaSet
+    }
+    fn source(&self) -> &'static str {
+        COMPONENT
+    }
+    fn informer(&self) -> &Informer {
+        &self.informer
+    }
+    fn informer_mut(&mut self) -> &mut Informer {
+        &mut self.informer
+    }
+    fn client_mut(&mut self) -> &mut RateLimit {
+        &mut self.client
+    }
+    fn handle(&mut self, deltas: Vec<Delta>) {
+        ReplicaSetController::handle(self, deltas);
+    }
+    fn process(&mut self, api: &mut ApiServer, now: u64) -> usize {
+        ReplicaSetController::process(self, api, now)
+    }
+    fn resync(&mut self) {
+        ReplicaSetController::resync(self);
+    }
+    fn crash(&mut self) {
+        ReplicaSetController::crash(self);
+    }
+    fn waiting(&self) -> usize {
+        ReplicaSetController::waiting(self)
+    }
 }
 
 #[cfg(test)]

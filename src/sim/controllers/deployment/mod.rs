@@ -27,6 +27,8 @@ use crate::sim::obj;
 use crate::sim::stored::Stored;
 
 use super::claim;
+use super::controller::Controller;
+use crate::sim::directive::Component;
 use util::{
     DESIRED, deployment_complete, sort_oldest_first, spec_replicas, strategy, template_without_hash,
 };
@@ -255,6 +257,33 @@ enum Path {
     StatusOnly,
     Sync,
     Rollout,
+}
+
+impl Controller for DeploymentController {
+    fn component(&self) -> Component {
+        Component::Deployment
+    }
+    fn source(&self) -> &'static str {
+        COMPONENT
+    }
+    fn informer(&self) -> &Informer {
+        &self.informer
+    }
+    fn informer_mut(&mut self) -> &mut Informer {
+        &mut self.informer
+    }
+    fn client_mut(&mut self) -> &mut RateLimit {
+        &mut self.client
+    }
+    fn handle(&mut self, deltas: Vec<Delta>) {
+        DeploymentController::handle(self, deltas);
+    }
+    fn process(&mut self, api: &mut ApiServer, now: u64) -> usize {
+        DeploymentController::process(self, api, now)
+    }
+    fn resync(&mut self) {
+        DeploymentController::resync(self);
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,32 @@
+//! [`Controller`]: what the cluster asks of an informer-driven controller.
+
+use crate::sim::api::ApiServer;
+use crate::sim::client::RateLimit;
+use crate::sim::directive::Component;
+use crate::sim::informer::{Delta, Informer};
+
+/// What the cluster asks of a controller that works from informers and a work queue.
+pub trait Controller {
+    /// Which component it is, for directives (`pause deployment`).
+    fn component(&self) -> Component;
+    /// The name its events are recorded under (`deployment-controller`).
+    fn source(&self) -> &'static str;
+    fn informer(&self) -> &Informer;
+    fn informer_mut(&mut self) -> &mut Informer;
+    /// Its client's rate limiter (kube-controller-manager's `--kube-api-qps`).
+    fn client_mut(&mut self) -> &mut RateLimit;
+    /// The event handlers: watch deltas to queued keys.
+    fn handle(&mut self, deltas: Vec<Delta>);
+    /// The workers, as far as the rate limiter lets them; returns the work done.
+    fn process(&mut self, api: &mut ApiServer, now: u64) -> usize;
+    /// The periodic resync: every cached object's key queued again.
+    fn resync(&mut self);
+    /// The process dies, taking its memory with it.
+    fn crash(&mut self) {
+        self.informer_mut().crash();
+    }
+    /// Requests waiting for the rate limiter.
+    fn waiting(&self) -> usize {
+        0
+    }
+}
