@@ -7,9 +7,20 @@ pub enum Kind {
     ReplicaSet,
     Pod,
     Event,
+    Node,
+    Lease,
 }
 
 impl Kind {
+    pub const ALL: [Kind; 6] = [
+        Kind::Deployment,
+        Kind::ReplicaSet,
+        Kind::Pod,
+        Kind::Event,
+        Kind::Node,
+        Kind::Lease,
+    ];
+
     /// Resolves what a user may type: short names, singular, plural, with group.
     pub fn parse(s: &str) -> Option<Kind> {
         let lower = s.to_ascii_lowercase();
@@ -22,6 +33,10 @@ impl Kind {
             "rs" | "replicaset" | "replicasets" => Some(Kind::ReplicaSet),
             "po" | "pod" | "pods" => Some(Kind::Pod),
             "ev" | "event" | "events" => Some(Kind::Event),
+            "no" | "node" | "nodes" => Some(Kind::Node),
+            "lease" | "leases" | "lease.coordination.k8s.io" | "leases.coordination.k8s.io" => {
+                Some(Kind::Lease)
+            }
             _ => None,
         }
     }
@@ -33,6 +48,8 @@ impl Kind {
             Kind::ReplicaSet => "replicasets.apps",
             Kind::Pod => "pods",
             Kind::Event => "events",
+            Kind::Node => "nodes",
+            Kind::Lease => "leases.coordination.k8s.io",
         }
     }
 
@@ -43,6 +60,8 @@ impl Kind {
             Kind::ReplicaSet => "ReplicaSet.apps",
             Kind::Pod => "Pod",
             Kind::Event => "Event",
+            Kind::Node => "Node",
+            Kind::Lease => "Lease.coordination.k8s.io",
         }
     }
 
@@ -53,6 +72,8 @@ impl Kind {
             Kind::ReplicaSet => "replicaset.apps",
             Kind::Pod => "pod",
             Kind::Event => "event",
+            Kind::Node => "node",
+            Kind::Lease => "lease.coordination.k8s.io",
         }
     }
 
@@ -62,6 +83,8 @@ impl Kind {
             Kind::ReplicaSet => "ReplicaSet",
             Kind::Pod => "Pod",
             Kind::Event => "Event",
+            Kind::Node => "Node",
+            Kind::Lease => "Lease",
         }
     }
 
@@ -69,13 +92,12 @@ impl Kind {
     pub fn api_version(self) -> &'static str {
         match self {
             Kind::Deployment | Kind::ReplicaSet => "apps/v1",
-            Kind::Pod | Kind::Event => "v1",
+            Kind::Pod | Kind::Event | Kind::Node => "v1",
+            Kind::Lease => "coordination.k8s.io/v1",
         }
     }
 
     pub fn from_kind_name(kind: &str) -> Option<Kind> {
-        [Kind::Deployment, Kind::ReplicaSet, Kind::Pod, Kind::Event]
-            .into_iter()
-            .find(|k| k.kind_name() == kind)
+        Kind::ALL.into_iter().find(|k| k.kind_name() == kind)
     }
 }

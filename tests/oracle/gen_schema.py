@@ -20,7 +20,12 @@ value (FieldsV1, RawExtension: any JSON). Standard library only.
 import re
 import sys
 
-ROOTS = [("DEPLOYMENT", "Deployment"), ("REPLICA_SET", "ReplicaSet"), ("POD", "Pod")]
+ROOTS = [
+    ("DEPLOYMENT", "Deployment"),
+    ("REPLICA_SET", "ReplicaSet"),
+    ("POD", "Pod"),
+    ("NODE", "Node"),
+]
 
 # Types with their own JSON form, which a decoder takes whole.
 SCALARS = {

@@ -249,8 +249,13 @@ impl ApiServer {
             name = self.generate_name(kind, prefix)?;
             obj::set(&mut obj, &["metadata", "name"], json!(name));
         }
-        obj::set(&mut obj, &["metadata", "namespace"], json!("default"));
         let strategy = kinds::of(kind);
+        // rest.BeforeCreate: a cluster-scoped object's namespace is cleared.
+        if let Some(ns) = strategy.namespace() {
+            obj::set(&mut obj, &["metadata", "namespace"], json!(ns));
+        } else if let Some(m) = obj["metadata"].as_object_mut() {
+            m.remove("namespace");
+        }
         if strategy.generation() != Generation::None {
             obj::set(&mut obj, &["metadata", "generation"], json!(1));
         }

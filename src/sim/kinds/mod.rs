@@ -13,6 +13,8 @@
 
 mod deployment;
 mod event;
+mod lease;
+mod node;
 mod pod;
 mod replicaset;
 
@@ -44,6 +46,13 @@ pub trait Reader {
 
 /// What the API server and the printers ask of a kind.
 pub trait Strategy: Sync {
+    /// The namespace its objects live in: the demo's `default`, none for cluster-scoped
+    /// kinds (nodes), or the one namespace the system keeps them in (node leases in
+    /// `kube-node-lease`).
+    fn namespace(&self) -> Option<&'static str> {
+        Some("default")
+    }
+
     /// SetDefaults_*: run on every create and update before validation.
     fn default(&self, _obj: &mut Value) {}
 
@@ -112,6 +121,8 @@ pub fn of(kind: Kind) -> &'static dyn Strategy {
         Kind::ReplicaSet => &replicaset::ReplicaSet,
         Kind::Pod => &pod::Pod,
         Kind::Event => &event::Event,
+        Kind::Node => &node::Node,
+        Kind::Lease => &lease::Lease,
     }
 }
 

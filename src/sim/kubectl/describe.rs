@@ -10,7 +10,10 @@ use crate::sim::kind::Kind;
 use crate::sim::obj;
 
 pub fn describe(cluster: &Cluster, kind: Kind, names: &[String], namespace: &str) -> Outcome {
-    let in_default = namespace == "default";
+    // A cluster-scoped kind is in no namespace, so `-n` does not narrow it.
+    let in_default = crate::sim::kinds::of(kind)
+        .namespace()
+        .is_none_or(|ns| ns == namespace);
     let all = || cluster.api.list(kind).filter(|_| in_default);
     if names.is_empty() {
         let found: Vec<&Value> = all().collect();

@@ -31,11 +31,14 @@ pub fn get(
     let (show_managed, show_labels) = (print.show_managed_fields, print.show_labels);
     let mut o = Outcome::default();
     let now = cluster.now();
-    let in_default = namespace == "default";
     // The stored objects themselves: a table reads them in place, and only the outputs that
     // print whole objects build their JSON, one listing's worth, not kept.
     let mut found: Vec<(Kind, Vec<Arc<Stored>>)> = Vec::new();
     for kind in kinds {
+        // A cluster-scoped kind is in no namespace, so `-n` does not narrow it.
+        let in_default = crate::sim::kinds::of(*kind)
+            .namespace()
+            .is_none_or(|ns| ns == namespace);
         let mut objs = Vec::new();
         if names.is_empty() {
             if in_default {

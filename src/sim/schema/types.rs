@@ -32,6 +32,14 @@ pub static APP_ARMOR_PROFILE: Type = Type {
     ],
 };
 
+pub static ATTACHED_VOLUME: Type = Type {
+    name: "AttachedVolume",
+    fields: &[
+        Field("name", Scalar),
+        Field("devicePath", Scalar),
+    ],
+};
+
 pub static AZURE_DISK_VOLUME_SOURCE: Type = Type {
     name: "AzureDiskVolumeSource",
     fields: &[
@@ -122,6 +130,17 @@ pub static CONFIG_MAP_KEY_SELECTOR: Type = Type {
     ],
 };
 
+pub static CONFIG_MAP_NODE_CONFIG_SOURCE: Type = Type {
+    name: "ConfigMapNodeConfigSource",
+    fields: &[
+        Field("namespace", Scalar),
+        Field("name", Scalar),
+        Field("uid", Scalar),
+        Field("resourceVersion", Scalar),
+        Field("kubeletConfigKey", Scalar),
+    ],
+};
+
 pub static CONFIG_MAP_PROJECTION: Type = Type {
     name: "ConfigMapProjection",
     fields: &[
@@ -168,6 +187,14 @@ pub static CONTAINER: Type = Type {
         Field("stdin", Scalar),
         Field("stdinOnce", Scalar),
         Field("tty", Scalar),
+    ],
+};
+
+pub static CONTAINER_IMAGE: Type = Type {
+    name: "ContainerImage",
+    fields: &[
+        Field("names", List(Elem::Scalar)),
+        Field("sizeBytes", Scalar),
     ],
 };
 
@@ -251,6 +278,13 @@ pub static CONTAINER_USER: Type = Type {
     name: "ContainerUser",
     fields: &[
         Field("linux", Struct(&LINUX_CONTAINER_USER)),
+    ],
+};
+
+pub static DAEMON_ENDPOINT: Type = Type {
+    name: "DaemonEndpoint",
+    fields: &[
+        Field("Port", Scalar),
     ],
 };
 
@@ -634,11 +668,89 @@ pub static NFS_VOLUME_SOURCE: Type = Type {
     ],
 };
 
+pub static NODE: Type = Type {
+    name: "Node",
+    fields: &[
+        Field("kind", Scalar),
+        Field("apiVersion", Scalar),
+        Field("metadata", Struct(&OBJECT_META)),
+        Field("spec", Struct(&NODE_SPEC)),
+        Field("status", Struct(&NODE_STATUS)),
+    ],
+};
+
+pub static NODE_ADDRESS: Type = Type {
+    name: "NodeAddress",
+    fields: &[
+        Field("type", Scalar),
+        Field("address", Scalar),
+    ],
+};
+
 pub static NODE_AFFINITY: Type = Type {
     name: "NodeAffinity",
     fields: &[
         Field("requiredDuringSchedulingIgnoredDuringExecution", Struct(&NODE_SELECTOR)),
         Field("preferredDuringSchedulingIgnoredDuringExecution", List(Elem::Struct(&PREFERRED_SCHEDULING_TERM))),
+    ],
+};
+
+pub static NODE_CONDITION: Type = Type {
+    name: "NodeCondition",
+    fields: &[
+        Field("type", Scalar),
+        Field("status", Scalar),
+        Field("lastHeartbeatTime", Scalar),
+        Field("lastTransitionTime", Scalar),
+        Field("reason", Scalar),
+        Field("message", Scalar),
+    ],
+};
+
+pub static NODE_CONFIG_SOURCE: Type = Type {
+    name: "NodeConfigSource",
+    fields: &[
+        Field("configMap", Struct(&CONFIG_MAP_NODE_CONFIG_SOURCE)),
+    ],
+};
+
+pub static NODE_CONFIG_STATUS: Type = Type {
+    name: "NodeConfigStatus",
+    fields: &[
+        Field("assigned", Struct(&NODE_CONFIG_SOURCE)),
+        Field("active", Struct(&NODE_CONFIG_SOURCE)),
+        Field("lastKnownGood", Struct(&NODE_CONFIG_SOURCE)),
+        Field("error", Scalar),
+    ],
+};
+
+pub static NODE_DAEMON_ENDPOINTS: Type = Type {
+    name: "NodeDaemonEndpoints",
+    fields: &[
+        Field("kubeletEndpoint", Struct(&DAEMON_ENDPOINT)),
+    ],
+};
+
+pub static NODE_FEATURES: Type = Type {
+    name: "NodeFeatures",
+    fields: &[
+        Field("supplementalGroupsPolicy", Scalar),
+    ],
+};
+
+pub static NODE_RUNTIME_HANDLER: Type = Type {
+    name: "NodeRuntimeHandler",
+    fields: &[
+        Field("name", Scalar),
+        Field("features", Struct(&NODE_RUNTIME_HANDLER_FEATURES)),
+    ],
+};
+
+pub static NODE_RUNTIME_HANDLER_FEATURES: Type = Type {
+    name: "NodeRuntimeHandlerFeatures",
+    fields: &[
+        Field("recursiveReadOnlyMounts", Scalar),
+        Field("userNamespaces", Scalar),
     ],
 };
 
@@ -663,6 +775,54 @@ pub static NODE_SELECTOR_TERM: Type = Type {
     fields: &[
         Field("matchExpressions", List(Elem::Struct(&NODE_SELECTOR_REQUIREMENT))),
         Field("matchFields", List(Elem::Struct(&NODE_SELECTOR_REQUIREMENT))),
+    ],
+};
+
+pub static NODE_SPEC: Type = Type {
+    name: "NodeSpec",
+    fields: &[
+        Field("podCIDR", Scalar),
+        Field("podCIDRs", List(Elem::Scalar)),
+        Field("providerID", Scalar),
+        Field("unschedulable", Scalar),
+        Field("taints", List(Elem::Struct(&TAINT))),
+        Field("configSource", Struct(&NODE_CONFIG_SOURCE)),
+        Field("externalID", Scalar),
+    ],
+};
+
+pub static NODE_STATUS: Type = Type {
+    name: "NodeStatus",
+    fields: &[
+        Field("capacity", Map(Elem::Scalar)),
+        Field("allocatable", Map(Elem::Scalar)),
+        Field("phase", Scalar),
+        Field("conditions", List(Elem::Struct(&NODE_CONDITION))),
+        Field("addresses", List(Elem::Struct(&NODE_ADDRESS))),
+        Field("daemonEndpoints", Struct(&NODE_DAEMON_ENDPOINTS)),
+        Field("nodeInfo", Struct(&NODE_SYSTEM_INFO)),
+        Field("images", List(Elem::Struct(&CONTAINER_IMAGE))),
+        Field("volumesInUse", List(Elem::Scalar)),
+        Field("volumesAttached", List(Elem::Struct(&ATTACHED_VOLUME))),
+        Field("config", Struct(&NODE_CONFIG_STATUS)),
+        Field("runtimeHandlers", List(Elem::Struct(&NODE_RUNTIME_HANDLER))),
+        Field("features", Struct(&NODE_FEATURES)),
+    ],
+};
+
+pub static NODE_SYSTEM_INFO: Type = Type {
+    name: "NodeSystemInfo",
+    fields: &[
+        Field("machineID", Scalar),
+        Field("systemUUID", Scalar),
+        Field("bootID", Scalar),
+        Field("kernelVersion", Scalar),
+        Field("osImage", Scalar),
+        Field("containerRuntimeVersion", Scalar),
+        Field("kubeletVersion", Scalar),
+        Field("kubeProxyVersion", Scalar),
+        Field("operatingSystem", Scalar),
+        Field("architecture", Scalar),
     ],
 };
 
@@ -1243,6 +1403,16 @@ pub static TCP_SOCKET_ACTION: Type = Type {
     fields: &[
         Field("port", Scalar),
         Field("host", Scalar),
+    ],
+};
+
+pub static TAINT: Type = Type {
+    name: "Taint",
+    fields: &[
+        Field("key", Scalar),
+        Field("value", Scalar),
+        Field("effect", Scalar),
+        Field("timeAdded", Scalar),
     ],
 };
 

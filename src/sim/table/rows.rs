@@ -167,3 +167,85 @@ pub fn event<T: Lookup + ?Sized>(e: &T, now: u64, wide: bool) -> Vec<String> {
 fn first_non_empty<'a>(a: &'a str, b: &'a str) -> &'a str {
     if a.is_empty() { b } else { a }
 }
+
+/// printNode: STATUS from the Ready condition (`Ready`, `NotReady` for False or Unknown,
+/// `Unknown` without one) and `SchedulingDisabled` when cordoned; ROLES from the
+/// `node-role.kubernetes.io/<role>` and `kubernetes.io/role` labels.
+pub fn node<T: Lookup + ?Sized>(n: &T, now: u64) -> Vec<String> {
+    let conditions = array_at(n, &["status", "conditions"]);
+    let mut status: Vec<&str> = conditions
+        .iter()
+        .filter(|c| str_at(c, &["type"]) == "Ready")
+        .map(|c| {
+            if str_at(c, &["status"]) == "True" {
+                "Ready"
+            } else {
+                "NotReady"
+            }
+        })
+        .take(1)
+        .collect();
+    if status.is_empty() {
+        status.push("Unknown");
+    }
+    if at(n, &["spec", "unschedulable"]).and_then(serde_json::Value::as_bool) == Some(true) {
+        status.push("SchedulingDisabled");
+    }
+    let mut roles: Vec<String> = at(n, &["metadata", "labels"])
+        .and_then(serde_json::Value::as_object)
+        .map(|labels| {
+            labels
+                .iter()
+                .filter_map(|(k, v)| {
+                    if let Some(role) = k.strip_prefix("node-role.kubernetes.io/") {
+                        (!role.is_empty()).then(|| role.to_string())
+                    } else if k == "kubernetes.io/role" {
+                        v.as_str().filter(|r| !r.is_empty()).map(str::to_string)
+                    } else {
+                        None
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    roles.sort();
+    roles.dedup();
+    let address = |kind: &str| {
+        array_at(n, &["status", "addresses"])
+            .iter()
+            .find(|a| str_at(a, &["type"]) == kind)
+            .map_or_else(
+                || "<none>".to_string(),
+                |a| str_at(a, &["address"]).to_string(),
+            )
+    };
+    let info = |field: &str| match str_at(n, &["status", "nodeInfo", field]) {
+        "" => "<unknown>".to_string(),
+        s => s.to_string(),
+    };
+    vec![
+        name(n),
+        status.join(","),
+        if roles.is_empty() {
+            "<none>".to_string()
+        } else {
+            roles.join(",")
+        },
+        age(n, now),
+        str_at(n, &["status", "nodeInfo", "kubeletVersion"]).to_string(),
+        address("InternalIP"),
+        address("ExternalIP"),
+        info("osImage"),
+        info("kernelVersion"),
+        info("containerRuntimeVersion"),
+    ]
+}
+
+/// printLease: the holder (empty when the lease has none).
+pub fn lease<T: Lookup + ?Sized>(l: &T, now: u64) -> Vec<String> {
+    vec![
+        name(l),
+        str_at(l, &["spec", "holderIdentity"]).to_string(),
+        age(l, now),
+    ]
+}

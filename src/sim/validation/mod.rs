@@ -226,7 +226,7 @@ fn quantities(kind: Kind, o: &Value) -> Result<(), ApiError> {
     let spec = match kind {
         Kind::Deployment | Kind::ReplicaSet => &o["spec"]["template"]["spec"],
         Kind::Pod => &o["spec"],
-        Kind::Event => return Ok(()),
+        Kind::Event | Kind::Node | Kind::Lease => return Ok(()),
     };
     let lists = ["containers", "initContainers"]
         .iter()

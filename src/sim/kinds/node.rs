@@ -1,0 +1,50 @@
+//! Nodes (v1): pkg/registry/core/node/strategy.go and `printNode`. Cluster-scoped; no
+//! generation; status is a subresource the kubelet writes. The demo's nodes are
+//! registered by the scenario, as kubelets register themselves.
+
+use serde_json::Value;
+
+use super::{Reader, Strategy};
+use crate::sim::schema::{Type, types};
+use crate::sim::table::Lookup;
+use crate::sim::table::rows;
+
+pub struct Node;
+
+impl Strategy for Node {
+    fn namespace(&self) -> Option<&'static str> {
+        None
+    }
+
+    fn schema(&self) -> Option<&'static Type> {
+        Some(&types::NODE)
+    }
+
+    fn columns(&self, wide: bool) -> &'static [&'static str] {
+        if wide {
+            &[
+                "NAME",
+                "STATUS",
+                "ROLES",
+                "AGE",
+                "VERSION",
+                "INTERNAL-IP",
+                "EXTERNAL-IP",
+                "OS-IMAGE",
+                "KERNEL-VERSION",
+                "CONTAINER-RUNTIME",
+            ]
+        } else {
+            &["NAME", "STATUS", "ROLES", "AGE", "VERSION"]
+        }
+    }
+
+    fn row(&self, obj: &dyn Lookup, now: u64, _wide: bool) -> Vec<String> {
+        rows::node(obj, now)
+    }
+
+    fn describe(&self, obj: &Value, reader: &dyn Reader, now: u64) -> Option<String> {
+        let _ = (obj, reader, now);
+        None
+    }
+}
