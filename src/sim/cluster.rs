@@ -7,7 +7,9 @@ use super::client::RateLimit;
 use super::controllers::Controller;
 use super::controllers::deployment::DeploymentController;
 use super::controllers::kubelet::Kubelet;
+use super::controllers::node_agent::NodeAgents;
 use super::controllers::replicaset::ReplicaSetController;
+use super::controllers::scheduler::Scheduler;
 use super::directive::{Component, Trigger};
 use super::informer::RunState;
 use super::kind::Kind;
@@ -24,6 +26,7 @@ macro_rules! controllers_mut {
         [
             &mut $c.deployments as &mut dyn Controller,
             &mut $c.replicasets,
+            &mut $c.scheduler,
         ]
     };
 }
@@ -36,7 +39,10 @@ pub struct Cluster {
     pub api: ApiServer,
     pub deployments: DeploymentController,
     pub replicasets: ReplicaSetController,
+    pub scheduler: Scheduler,
     pub kubelet: Kubelet,
+    /// The nodes' kubelets, heartbeating; none in scenarios without nodes.
+    pub nodes: NodeAgents,
     /// The garbage collector's client (kube-controller-manager's generic-garbage-collector).
     pub gc_client: RateLimit,
     /// The collector's last pass stopped at the rate limit with work left.
@@ -53,7 +59,9 @@ impl Cluster {
             api: ApiServer::new(super::rng::SimRng::seed_from_u64(seed)),
             deployments: DeploymentController::new(DEMO_RESYNC_SECONDS),
             replicasets: ReplicaSetController::new(DEMO_RESYNC_SECONDS),
+            scheduler: Scheduler::new(DEMO_RESYNC_SECONDS),
             kubelet: Kubelet::new(),
+            nodes: NodeAgents::default(),
             gc_client: RateLimit::default(),
             gc_behind: false,
             now: 0,
@@ -68,8 +76,12 @@ impl Cluster {
 
     /// The informer-driven controllers, in the order kube-controller-manager's loop
     /// here runs them.
-    fn controllers(&self) -> [&dyn Controller; 2] {
-        [&self.deployments as &dyn Controller, &self.replicasets]
+    fn controllers(&self) -> [&dyn Controller; 3] {
+        [
+            &self.deployments as &dyn Controller,
+            &self.replicasets,
+            &self.scheduler,
+        ]
     }
 
     fn controller(&self, c: Component) -> Option<&dyn Controller> {
@@ -94,6 +106,7 @@ impl Cluster {
             c.client_mut().tick();
         }
         self.gc_client.tick();
+        self.nodes.tick(&mut self.api, now);
         self.kubelet.tick(&mut self.api, now);
         let all = controllers_mut!(self);
         for c in all {

@@ -11,6 +11,8 @@ pub enum Component {
     Kubelet,
     Autoscaler,
     Gitops,
+    /// kube-scheduler, in scenarios with nodes.
+    Scheduler,
 }
 
 impl Component {
@@ -29,6 +31,7 @@ impl Component {
             Component::Kubelet => "kubelet",
             Component::Autoscaler => "autoscaler",
             Component::Gitops => "gitops",
+            Component::Scheduler => "scheduler",
         }
     }
 
@@ -39,6 +42,7 @@ impl Component {
             "kubelet" => Some(Component::Kubelet),
             "autoscaler" | "hpa" => Some(Component::Autoscaler),
             "gitops" => Some(Component::Gitops),
+            "scheduler" | "kube-scheduler" | "default-scheduler" => Some(Component::Scheduler),
             _ => None,
         }
     }
@@ -46,7 +50,10 @@ impl Component {
     /// Components with an informer and a work queue (the ones that can be edge-triggered
     /// or lose events).
     pub fn is_controller(self) -> bool {
-        matches!(self, Component::Deployment | Component::ReplicaSet)
+        matches!(
+            self,
+            Component::Deployment | Component::ReplicaSet | Component::Scheduler
+        )
     }
 }
 
@@ -321,12 +328,7 @@ mod tests {
     #[test]
     fn misuse_says_how() {
         assert!(p("tick").unwrap().unwrap_err().contains("tick 5"));
-        assert!(
-            p("pause scheduler")
-                .unwrap()
-                .unwrap_err()
-                .contains("got `scheduler`")
-        );
+        assert!(p("pause etcd").unwrap().unwrap_err().contains("got `etcd`"));
         assert!(
             p("drop kubelet 1")
                 .unwrap()

@@ -226,6 +226,11 @@ impl Informer {
         all.into_iter().map(|o| o.value())
     }
 
+    /// Cached objects of one kind in no order, for sums that need none.
+    pub fn values_shared(&self, kind: Kind) -> impl Iterator<Item = &Arc<Stored>> {
+        self.cache.get(&kind).into_iter().flat_map(|m| m.values())
+    }
+
     /// The name of the cached object with this uid.
     pub fn name_by_uid(&self, kind: Kind, uid: &str) -> Option<&Arc<str>> {
         self.cache.get(&kind).and_then(|m| m.by_uid.get(uid))

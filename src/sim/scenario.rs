@@ -3,6 +3,8 @@
 
 use serde_json::{Value, json};
 
+use super::controllers::node_agent::NodeSpec;
+
 /// Ids of the shipped scenarios; content may only name one of these.
 pub const SCENARIO_IDS: &[&str] = &[
     "spec-status",
@@ -11,6 +13,7 @@ pub const SCENARIO_IDS: &[&str] = &[
     "field-fight",
     "ownership",
     "rollout",
+    "scheduling",
 ];
 
 /// How the starting Deployment got into the cluster, which shows in its annotations.
@@ -29,6 +32,9 @@ pub struct Scenario {
     pub summary: &'static str,
     pub files: &'static [(&'static str, &'static str)],
     pub origin: Origin,
+    /// The nodes the cluster starts with; none for the demo's first scenarios, where
+    /// pods run without being scheduled.
+    pub nodes: &'static [NodeSpec],
 }
 
 const WEB_YAML: &str = "apiVersion: apps/v1
@@ -117,6 +123,7 @@ pub const SCENARIOS: &[Scenario] = &[
         summary: "Edit spec and watch generation and observedGeneration; forge status and watch it reverted; pause the deployment controller and see observedGeneration lag.",
         files: &[("web.yaml", WEB_YAML)],
         origin: Origin::Created,
+        nodes: &[],
     },
     Scenario {
         id: "self-healing",
@@ -124,6 +131,7 @@ pub const SCENARIOS: &[Scenario] = &[
         summary: "Delete pods; drop watch events; switch the ReplicaSet controller between level- and edge-triggered; crash and restart it.",
         files: &[("web.yaml", WEB_YAML)],
         origin: Origin::Created,
+        nodes: &[],
     },
     Scenario {
         id: "apply-semantics",
@@ -136,6 +144,7 @@ pub const SCENARIOS: &[Scenario] = &[
             ("web-typo.yaml", WEB_TYPO_YAML),
         ],
         origin: Origin::Created,
+        nodes: &[],
     },
     Scenario {
         id: "field-fight",
@@ -147,6 +156,7 @@ pub const SCENARIOS: &[Scenario] = &[
             ("gitops-noreplicas.yaml", WEB_MINIMAL_YAML),
         ],
         origin: Origin::Applied,
+        nodes: &[],
     },
     Scenario {
         id: "ownership",
@@ -154,6 +164,7 @@ pub const SCENARIOS: &[Scenario] = &[
         summary: "Follow ownerReferences from pods to the Deployment; release and re-adopt a pod by its labels; delete the Deployment with --cascade=background, foreground or orphan; hold a deletion with a finalizer and release it.",
         files: &[("web.yaml", WEB_YAML)],
         origin: Origin::Created,
+        nodes: &[],
     },
     Scenario {
         id: "rollout",
@@ -161,8 +172,70 @@ pub const SCENARIOS: &[Scenario] = &[
         summary: "Change the image and watch ReplicaSets, surge and unavailability; read rollout history and undo; push an image that cannot be pulled (any name containing `nonexistent`) and watch the progress deadline pass; slow a rollout with minReadySeconds; scale down and see which pods go first.",
         files: &[("web.yaml", WEB_YAML)],
         origin: Origin::Created,
+        nodes: &[],
+    },
+    Scenario {
+        id: "scheduling",
+        title: "the scheduler places pods on nodes",
+        summary: "Three nodes, one tainted for GPU work; web's pods each ask for 500m CPU. Scale up until a pod stays Pending and read its FailedScheduling event; pin pods with a nodeSelector; tolerate the taint; watch a Pending pod placed as soon as room appears.",
+        files: &[("web.yaml", WEB_REQUESTS_YAML)],
+        origin: Origin::Created,
+        nodes: THREE_NODES,
     },
 ];
+
+/// Two general nodes and one tainted for GPU work, 2 CPUs and 4 GiB each.
+const THREE_NODES: &[NodeSpec] = &[
+    NodeSpec {
+        name: "node-1",
+        cpu: "2",
+        memory: "4Gi",
+        labels: &[("disktype", "ssd")],
+        taints: &[],
+    },
+    NodeSpec {
+        name: "node-2",
+        cpu: "2",
+        memory: "4Gi",
+        labels: &[],
+        taints: &[],
+    },
+    NodeSpec {
+        name: "node-3",
+        cpu: "2",
+        memory: "4Gi",
+        labels: &[("accelerator", "gpu")],
+        taints: &[("dedicated", "gpu", "NoSchedule")],
+    },
+];
+
+/// `web.yaml` whose pods each request half a CPU and 256 MiB.
+const WEB_REQUESTS_YAML: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels:
+    app: web
+spec:
+  replicas: 3
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: app
+        image: nginx:1.27
+        ports:
+        - containerPort: 80
+        resources:
+          requests:
+            cpu: 500m
+            memory: 256Mi
+";
 
 /// Files a scenario writes once `web` is running, as if read back from the cluster: they
 /// carry its resourceVersion, `{rv}` here, so they turn stale at the next write to `web`.

@@ -62,6 +62,13 @@ impl ApiError {
             ),
         }
     }
+    /// A Conflict with its own message (a binding refused).
+    pub fn conflict_message(message: String) -> Self {
+        ApiError {
+            reason: Reason::Conflict,
+            message,
+        }
+    }
     pub fn invalid(message: impl Into<String>) -> Self {
         ApiError {
             reason: Reason::Invalid,

@@ -66,6 +66,15 @@ pub fn rfc3339(sim_secs: u64) -> String {
     unix_rfc3339(unix)
 }
 
+/// A MicroTime (RFC 3339 with microseconds) for a simulated second, as leases carry.
+pub fn rfc3339_micro(sim_secs: u64) -> String {
+    let whole = rfc3339(sim_secs);
+    match whole.strip_suffix('Z') {
+        Some(s) => format!("{s}.000000Z"),
+        None => whole,
+    }
+}
+
 /// RFC 3339 in UTC for a unix time.
 pub fn unix_rfc3339(unix: i64) -> String {
     let c = civil(unix);

@@ -3,6 +3,7 @@
 //! (k8s-semantics A1-A8, E, H4-H6). The verbs are in `create`, `update`, `delete`; the
 //! event log in `events`.
 
+mod binding;
 mod create;
 pub mod decode;
 mod delete;

@@ -39,6 +39,9 @@ pub struct Kubelet {
     pub(crate) typed: bool,
     /// [`pulled`] of the images pods ran.
     images: HashMap<String, (String, String)>,
+    /// Pods bound to a node after they were created: the Unix second of the binding,
+    /// from which their start is counted.
+    bound_at: HashMap<String, i64>,
 }
 
 /// How many images [`Kubelet::images`] keeps.
@@ -57,6 +60,7 @@ impl Kubelet {
             next_ip: 4,
             typed: true,
             images: HashMap::default(),
+            bound_at: HashMap::default(),
         }
     }
 
@@ -88,25 +92,41 @@ impl Kubelet {
     }
 
     fn observe(&mut self, api: &ApiServer) {
+        // With nodes, a pod runs once it is bound to one; without, the demo's older
+        // world: every pod runs as soon as it exists.
+        let nodes = api.count(Kind::Node) > 0;
         for e in api.events_since(self.cursor) {
             if e.kind != Kind::Pod {
                 continue;
             }
             let name = e.object.name();
+            let placed = !nodes || e.object.pod_node().is_some();
             match e.event {
                 EventType::Deleted => {
                     self.starting.remove(name);
+                    self.bound_at.remove(name);
                     self.untrack_terminating(name);
                 }
                 _ if e.object.facts().deleting => {
                     self.starting.remove(name);
                     self.track_terminating(name.to_string(), stop_due(&e.object));
                 }
-                EventType::Added => {
+                EventType::Added if placed => {
                     self.starting.insert(name.to_string());
                 }
+                // Bound after it was created: it starts from the binding.
+                EventType::Modified
+                    if nodes
+                        && placed
+                        && !self.starting.contains(name)
+                        && e.object.pod_phase() == Some("Pending")
+                        && e.object.starting().is_none() =>
+                {
+                    self.starting.insert(name.to_string());
+                    self.bound_at.insert(name.to_string(), sim_unix(api.clock));
+                }
                 // Most events are the kubelet's own status writes.
-                EventType::Modified => {}
+                _ => {}
             }
         }
         self.cursor = api.next_seq();
@@ -179,7 +199,8 @@ impl Kubelet {
             let created = match pod.pod().created {
                 0 => now_unix,
                 t => t,
-            };
+            }
+            .max(self.bound_at.get(&name).copied().unwrap_or(0));
             let age = (now_unix - created).max(0) as u64;
             // A typed status with nothing due this second is left as it is, uncopied.
             if self.typed

@@ -8,9 +8,11 @@ mod controller;
 pub mod deployment;
 pub mod hash;
 pub mod kubelet;
+pub mod node_agent;
 pub mod pods;
 pub mod podstatus;
 pub mod replicaset;
+pub mod scheduler;
 
 #[cfg(test)]
 mod collision_tests;

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::cluster::Cluster;
+use super::controllers::node_agent::NodeAgents;
 use super::directive::{self, ApplyMode, Component, Directive, Trigger};
 use super::goal::{self, Goal, GoalError};
 use super::informer::RunState;
@@ -149,6 +150,8 @@ impl Session {
             survivors: Default::default(),
             saved: Saved::default(),
         };
+        // The nodes' kubelets register before anything is deployed.
+        s.cluster.nodes = NodeAgents::register(&mut s.cluster.api, sc.nodes, 0);
         let start = match sc.origin {
             Origin::Created => "kubectl create -f web.yaml",
             Origin::Applied => "kubectl apply -f web.yaml",

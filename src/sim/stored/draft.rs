@@ -50,6 +50,7 @@ impl Draft {
         let filled = Filled {
             template,
             volume,
+            node: None,
             value: OnceLock::new(),
         };
         self.put("spec", Field::Filled(Arc::new(filled)));
@@ -68,6 +69,7 @@ impl Draft {
         let spec = Filled {
             template: Arc::clone(template),
             volume,
+            node: None,
             value: OnceLock::new(),
         };
         Draft {
@@ -83,6 +85,26 @@ impl Draft {
             ],
             rv: None,
             prior: None,
+        }
+    }
+
+    /// Sets a pod's `spec.nodeName` (the binding subresource), keeping a spec shared with
+    /// its template shared.
+    pub fn set_pod_node(&mut self, node: &str) {
+        if let Ok(i) = search(&self.fields, "spec")
+            && let Field::Filled(f) = &self.fields[i].1
+        {
+            let bound = Filled {
+                template: Arc::clone(&f.template),
+                volume: f.volume.clone(),
+                node: Some(Value::from(node)),
+                value: OnceLock::new(),
+            };
+            self.fields[i].1 = Field::Filled(Arc::new(bound));
+            return;
+        }
+        if let Some(spec) = self.edit("spec").as_object_mut() {
+            spec.insert("nodeName".to_string(), Value::from(node));
         }
     }
 

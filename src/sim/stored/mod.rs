@@ -90,6 +90,8 @@ pub struct StartingField {
 pub struct Filled {
     template: Arc<Value>,
     volume: String,
+    /// `spec.nodeName`, once the pod is bound (the binding subresource sets it per pod).
+    node: Option<Value>,
     value: OnceLock<Value>,
 }
 
@@ -213,11 +215,7 @@ impl Field {
     fn to_value(&self) -> Value {
         match self {
             Field::Json(v) => (**v).clone(),
-            Field::Filled(f) => f
-                .value
-                .get()
-                .cloned()
-                .unwrap_or_else(|| defaults::fill_pod_spec(&f.template, &f.volume)),
+            Field::Filled(f) => f.value.get().cloned().unwrap_or_else(|| f.build()),
             Field::Starting(s) => s
                 .value
                 .get()
@@ -287,8 +285,15 @@ impl Meta for Option<&Field> {
 
 impl Filled {
     fn value(&self) -> &Value {
-        self.value
-            .get_or_init(|| defaults::fill_pod_spec(&self.template, &self.volume))
+        self.value.get_or_init(|| self.build())
+    }
+
+    fn build(&self) -> Value {
+        let mut spec = defaults::fill_pod_spec(&self.template, &self.volume);
+        if let (Some(node), Some(o)) = (&self.node, spec.as_object_mut()) {
+            o.insert("nodeName".to_string(), node.clone());
+        }
+        spec
     }
 }
 
@@ -504,6 +509,25 @@ impl Stored {
     }
 
     /// A pod's `status.phase`, read without building a status the kubelet keeps typed.
+    /// A pod's `spec.nodeName`, read without building its spec.
+    pub fn pod_node(&self) -> Option<&str> {
+        self.pod_node_value()
+            .and_then(Value::as_str)
+            .filter(|n| !n.is_empty())
+    }
+
+    /// [`Stored::pod_node`] as the JSON value, for readers of fields.
+    pub fn pod_node_value(&self) -> Option<&Value> {
+        let Shape::Object(fields) = &self.shape else {
+            return None;
+        };
+        match find(fields, "spec").map(|i| &fields[i].1) {
+            Some(Field::Filled(f)) => f.node.as_ref(),
+            Some(other) => other.value().get("nodeName"),
+            None => None,
+        }
+    }
+
     pub fn pod_phase(&self) -> Option<&str> {
         match self.starting() {
             Some(s) => Some(s.phase()),

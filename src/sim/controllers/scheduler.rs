@@ -1,0 +1,489 @@
+//! The scheduler (kube-scheduler with its default plugins, reduced to what the demo
+//! shows): a queue of pods with no node; for each, the filters run on every node (the
+//! node's first failing filter is its reason: NodeUnschedulable, TaintToleration,
+//! NodeAffinity, then NodeResourcesFit), the feasible nodes are scored by
+//! NodeResourcesFit's LeastAllocated strategy (the mean free share of CPU and memory after
+//! placing the pod) and the pod is bound to the best, ties going to the first node in name
+//! order (kube-scheduler picks among equal scores at random). A pod that fits nowhere gets
+//! a FailedScheduling event and waits until the cluster changes: a node added or changed,
+//! a pod deleted. There is no preemption: pods here all have priority 0.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use super::controller::Controller;
+use crate::sim::api::{ApiServer, EventType, Note};
+use crate::sim::client::RateLimit;
+use crate::sim::directive::Component;
+use crate::sim::informer::{Delta, Informer, RunState};
+use crate::sim::kind::Kind;
+use crate::sim::quantity::Quantity;
+use crate::sim::stored::Stored;
+
+pub const WATCHES: &[Kind] = &[Kind::Pod, Kind::Node];
+/// The scheduler's name, its events' source and the `schedulerName` it serves.
+pub const COMPONENT: &str = "default-scheduler";
+
+#[derive(Clone)]
+pub struct Scheduler {
+    pub informer: Informer,
+    pub client: RateLimit,
+    /// Pods tried and found to fit nowhere, retried when the cluster changes.
+    unschedulable: BTreeSet<String>,
+}
+
+/// What a pod asks of a node: CPU in millicores, memory in bytes, and one pod slot.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Requests {
+    pub cpu_milli: i128,
+    pub memory: i128,
+}
+
+fn quantity(v: Option<&Value>) -> i128 {
+    v.and_then(|v| Quantity::from_json(v).ok())
+        .map_or(0, |q| q.nanos())
+}
+
+/// A pod's effective requests (the `computePodResourceRequest` rule): the sum over its
+/// containers, or the largest init container's if that is more.
+pub fn requests(spec: &Value) -> Requests {
+    let of = |c: &Value| Requests {
+        cpu_milli: quantity(c.pointer("/resources/requests/cpu")) / 1_000_000,
+        memory: quantity(c.pointer("/resources/requests/memory")) / 1_000_000_000,
+    };
+    let list = |k: &str| spec[k].as_array().map(Vec::as_slice).unwrap_or_default();
+    let mut sum = Requests::default();
+    for c in list("containers") {
+        let r = of(c);
+        sum.cpu_milli += r.cpu_milli;
+        sum.memory += r.memory;
+    }
+    for c in list("initContainers") {
+        let r = of(c);
+        sum.cpu_milli = sum.cpu_milli.max(r.cpu_milli);
+        sum.memory = sum.memory.max(r.memory);
+    }
+    sum
+}
+
+/// Why a node cannot take a pod, as the filter plugins word it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Reason {
+    /// NodeUnschedulable.
+    Unschedulable,
+    /// TaintToleration: the first taint the pod does not tolerate.
+    Taint(String),
+    /// NodeAffinity (nodeSelector or required node affinity).
+    Affinity,
+    /// NodeResourcesFit: each resource short, in the plugin's order.
+    Insufficient(Vec<&'static str>),
+}
+
+impl Reason {
+    fn texts(&self) -> Vec<String> {
+        match self {
+            Reason::Unschedulable => vec!["node(s) were unschedulable".into()],
+            Reason::Taint(t) => vec![format!("node(s) had untolerated taint {{{t}}}")],
+            Reason::Affinity => vec!["node(s) didn't match Pod's node affinity/selector".into()],
+            Reason::Insufficient(r) => r.iter().map(|r| format!("Insufficient {r}")).collect(),
+        }
+    }
+
+    /// Whether evicting lower-priority pods could help (only a shortage can).
+    fn resolvable(&self) -> bool {
+        matches!(self, Reason::Insufficient(_))
+    }
+}
+
+fn tolerates(tolerations: &[Value], taint: &Value) -> bool {
+    tolerations.iter().any(|t| {
+        let key_ok = match t["key"].as_str().unwrap_or("") {
+            "" => t["operator"] == "Exists",
+            k => k == taint["key"].as_str().unwrap_or(""),
+        };
+        let effect_ok = match t["effect"].as_str().unwrap_or("") {
+            "" => true,
+            e => e == taint["effect"].as_str().unwrap_or(""),
+        };
+        let value_ok = t["operator"] == "Exists" || t["value"] == taint["value"];
+        key_ok && effect_ok && value_ok
+    })
+}
+
+/// `matchExpressions` of one node selector term, against the node's labels.
+fn term_matches(term: &Value, labels: &Value) -> bool {
+    let exprs = term["matchExpressions"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    exprs.iter().all(|e| {
+        let key = e["key"].as_str().unwrap_or("");
+        let have = labels.get(key).and_then(Value::as_str);
+        let values: Vec<&str> = e["values"]
+            .as_array()
+            .map(|v| v.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        match e["operator"].as_str().unwrap_or("") {
+            "In" => have.is_some_and(|h| values.contains(&h)),
+            "NotIn" => have.is_none_or(|h| !values.contains(&h)),
+            "Exists" => have.is_some(),
+            "DoesNotExist" => have.is_none(),
+            "Gt" | "Lt" => {
+                let (Some(h), Some(v)) = (
+                    have.and_then(|h| h.parse::<i64>().ok()),
+                    values.first().and_then(|v| v.parse::<i64>().ok()),
+                ) else {
+                    return false;
+                };
+                if e["operator"] == "Gt" { h > v } else { h < v }
+            }
+            _ => false,
+        }
+    }) && !exprs.is_empty()
+}
+
+fn affinity_matches(spec: &Value, labels: &Value) -> bool {
+    let selector_ok = spec["nodeSelector"]
+        .as_object()
+        .is_none_or(|sel| sel.iter().all(|(k, v)| labels.get(k) == Some(v)));
+    let terms = spec
+        .pointer("/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms")
+        .and_then(Value::as_array);
+    // Terms are ORed; a required affinity with no terms matches nothing.
+    let affinity_ok = terms.is_none_or(|t| t.iter().any(|term| term_matches(term, labels)));
+    selector_ok && affinity_ok
+}
+
+/// What a node has allocatable, and what the pods bound to it request.
+#[derive(Debug, Clone, Copy, Default)]
+struct Usage {
+    alloc: Requests,
+    alloc_pods: i128,
+    used: Requests,
+    pods: i128,
+}
+
+impl Usage {
+    fn of(node: &Value) -> Self {
+        let alloc = |k: &str| quantity(node.pointer(&format!("/status/allocatable/{k}")));
+        Usage {
+            alloc: Requests {
+                cpu_milli: alloc("cpu") / 1_000_000,
+                memory: alloc("memory") / 1_000_000_000,
+            },
+            alloc_pods: alloc("pods") / 1_000_000_000,
+            ..Usage::default()
+        }
+    }
+
+    fn add(&mut self, r: Requests) {
+        self.used.cpu_milli += r.cpu_milli;
+        self.used.memory += r.memory;
+        self.pods += 1;
+    }
+
+    /// The resources `want` would overrun, in NodeResourcesFit's order.
+    fn short(&self, want: Requests) -> Vec<&'static str> {
+        let mut short = Vec::new();
+        if self.pods + 1 > self.alloc_pods {
+            short.push("pods");
+        }
+        if self.used.cpu_milli + want.cpu_milli > self.alloc.cpu_milli {
+            short.push("cpu");
+        }
+        if self.used.memory + want.memory > self.alloc.memory {
+            short.push("memory");
+        }
+        short
+    }
+
+    /// LeastAllocated: the mean share of CPU and memory left free once `want` is placed,
+    /// 0 to 100.
+    fn score(&self, want: Requests) -> i128 {
+        let free = |alloc: i128, used: i128| {
+            if alloc <= 0 {
+                0
+            } else {
+                ((alloc - used).max(0) * 100) / alloc
+            }
+        };
+        (free(self.alloc.cpu_milli, self.used.cpu_milli + want.cpu_milli)
+            + free(self.alloc.memory, self.used.memory + want.memory))
+            / 2
+    }
+}
+
+/// The first reason `node` cannot take a pod with `spec` and `want`, if any.
+fn filter(spec: &Value, want: Requests, node: &Value, usage: &Usage) -> Option<Reason> {
+    let tolerations = spec["tolerations"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    if node.pointer("/spec/unschedulable") == Some(&Value::Bool(true)) {
+        let cordon = serde_json::json!({
+            "key": "node.kubernetes.io/unschedulable", "effect": "NoSchedule"
+        });
+        if !tolerates(tolerations, &cordon) {
+            return Some(Reason::Unschedulable);
+        }
+    }
+    let taints = node.pointer("/spec/taints").and_then(Value::as_array);
+    for t in taints.map(Vec::as_slice).unwrap_or_default() {
+        let effect = t["effect"].as_str().unwrap_or("");
+        if matches!(effect, "NoSchedule" | "NoExecute") && !tolerates(tolerations, t) {
+            let key = t["key"].as_str().unwrap_or("");
+            let value = t["value"].as_str().unwrap_or("");
+            return Some(Reason::Taint(format!("{key}: {value}")));
+        }
+    }
+    if !affinity_matches(spec, &node["metadata"]["labels"]) {
+        return Some(Reason::Affinity);
+    }
+    let short = usage.short(want);
+    (!short.is_empty()).then_some(Reason::Insufficient(short))
+}
+
+/// FitError's message: how many nodes are available, then each reason with the number
+/// of nodes it applies to, sorted; then what preemption found.
+fn fit_error(nodes: usize, reasons: &[Reason]) -> String {
+    let mut counts: std::collections::BTreeMap<String, usize> = Default::default();
+    for r in reasons {
+        for t in r.texts() {
+            *counts.entry(t).or_default() += 1;
+        }
+    }
+    let list = |m: &std::collections::BTreeMap<String, usize>| {
+        m.iter()
+            .map(|(t, n)| format!("{n} {t}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut preemption: std::collections::BTreeMap<String, usize> = Default::default();
+    for r in reasons {
+        let t = if r.resolvable() {
+            "No preemption victims found for incoming pod."
+        } else {
+            "Preemption is not helpful for scheduling."
+        };
+        *preemption.entry(t.to_string()).or_default() += 1;
+    }
+    let mut message = format!("0/{nodes} nodes are available");
+    if !counts.is_empty() {
+        message.push_str(": ");
+        message.push_str(&list(&counts));
+    }
+    message.push('.');
+    message.push_str(&format!(" preemption: 0/{nodes} nodes are available"));
+    if !preemption.is_empty() {
+        message.push_str(": ");
+        message.push_str(&list(&preemption).replace(".,", ","));
+    } else {
+        message.push('.');
+    }
+    message
+}
+
+impl Scheduler {
+    pub fn new(resync: u64) -> Self {
+        Scheduler {
+            informer: Informer::new(WATCHES, resync),
+            client: RateLimit::default(),
+            unschedulable: BTreeSet::new(),
+        }
+    }
+
+    /// Whether the pod is the scheduler's to place: no node, not being deleted, and
+    /// asking for this scheduler.
+    fn wants(pod: &Stored) -> bool {
+        pod.pod_node().is_none()
+            && !pod.facts().deleting
+            && pod
+                .unfilled("spec")
+                .and_then(|s| s["schedulerName"].as_str())
+                .is_none_or(|n| n == COMPONENT)
+    }
+
+    /// Pods tried and left unplaced, waiting for the cluster to change.
+    pub fn pending(&self) -> usize {
+        self.unschedulable.len()
+    }
+
+    /// Every unschedulable pod back to the queue: something changed that may let it fit.
+    fn retry(&mut self) {
+        for name in std::mem::take(&mut self.unschedulable) {
+            self.informer.enqueue(&name);
+        }
+    }
+
+    fn usage(&self) -> std::collections::BTreeMap<String, Usage> {
+        let mut usage: std::collections::BTreeMap<String, Usage> = self
+            .informer
+            .iter(Kind::Node)
+            .map(|n| {
+                (
+                    n["metadata"]["name"].as_str().unwrap_or("").to_string(),
+                    Usage::of(n),
+                )
+            })
+            .collect();
+        for p in self.informer.values_shared(Kind::Pod) {
+            if matches!(p.pod_phase(), Some("Succeeded" | "Failed")) {
+                continue;
+            }
+            if let Some(u) = p.pod_node().and_then(|n| usage.get_mut(n)) {
+                u.add(requests(p.unfilled("spec").unwrap_or(&Value::Null)));
+            }
+        }
+        usage
+    }
+
+    /// schedulingCycle for one pod: filters, scores, and the node it goes to, or why
+    /// none will take it.
+    fn place(
+        &self,
+        pod: &Stored,
+        usage: &std::collections::BTreeMap<String, Usage>,
+    ) -> Result<String, String> {
+        let spec = pod.unfilled("spec").unwrap_or(&Value::Null);
+        let want = requests(spec);
+        let mut reasons = Vec::new();
+        let mut best: Option<(i128, &str)> = None;
+        for node in self.informer.iter(Kind::Node) {
+            let name = node["metadata"]["name"].as_str().unwrap_or("");
+            let Some(u) = usage.get(name) else { continue };
+            match filter(spec, want, node, u) {
+                Some(r) => reasons.push(r),
+                None => {
+                    let score = u.score(want);
+                    if best.is_none_or(|(s, _)| score > s) {
+                        best = Some((score, name));
+                    }
+                }
+            }
+        }
+        match best {
+            Some((_, name)) => Ok(name.to_string()),
+            None => Err(fit_error(usage.len(), &reasons)),
+        }
+    }
+
+    pub fn handle(&mut self, deltas: Vec<Delta>) {
+        for d in deltas {
+            match (d.kind, d.event) {
+                (Kind::Pod, EventType::Deleted) => {
+                    self.unschedulable.remove(d.object.name());
+                    // Its resources are free again.
+                    if d.object.pod_node().is_some() {
+                        self.retry();
+                    }
+                }
+                (Kind::Pod, _) => {
+                    if Self::wants(&d.object) {
+                        if !self.unschedulable.contains(d.object.name()) {
+                            self.informer.enqueue(d.object.name());
+                        }
+                    } else {
+                        self.unschedulable.remove(d.object.name());
+                    }
+                }
+                (Kind::Node, _) => self.retry(),
+                _ => {}
+            }
+        }
+    }
+
+    /// The scheduler has no periodic resync of its own; unschedulable pods are flushed
+    /// back to the queue after a while (podMaxInUnschedulablePodsDuration), which the
+    /// demo's resync stands for.
+    pub fn resync(&mut self) {
+        self.retry();
+    }
+
+    pub fn process(&mut self, api: &mut ApiServer, now: u64) -> usize {
+        if self.informer.state != RunState::Running {
+            return 0;
+        }
+        // A scenario without nodes is the demo's older, simpler world: pods run where
+        // the kubelet stand-in is, unscheduled.
+        if self.informer.values_shared(Kind::Node).next().is_none() {
+            while self.informer.pop().is_some() {}
+            return 0;
+        }
+        let mut usage = self.usage();
+        let mut n = 0;
+        while self.client.ready() {
+            let Some(name) = self.informer.pop() else {
+                break;
+            };
+            let Some(pod) = self.informer.get_shared(Kind::Pod, &name).cloned() else {
+                continue;
+            };
+            if !Self::wants(&pod) {
+                continue;
+            }
+            n += 1;
+            match self.place(&pod, &usage) {
+                Ok(node) => {
+                    self.client.spend(1);
+                    if api.bind(&name, &node, now).is_ok() {
+                        if let Some(u) = usage.get_mut(&node) {
+                            u.add(requests(pod.unfilled("spec").unwrap_or(&Value::Null)));
+                        }
+                        let msg = format!("Successfully assigned default/{name} to {node}");
+                        note(api, &pod, "Normal", "Scheduled", &msg, now);
+                    }
+                }
+                Err(message) => {
+                    self.client.spend(1);
+                    api.mark_unschedulable(&name, &message, now);
+                    note(api, &pod, "Warning", "FailedScheduling", &message, now);
+                    self.unschedulable.insert(name);
+                }
+            }
+        }
+        n
+    }
+}
+
+fn note(api: &mut ApiServer, pod: &Stored, type_: &str, reason: &str, message: &str, now: u64) {
+    api.record_event(
+        pod,
+        Kind::Pod,
+        Note {
+            type_,
+            reason,
+            message,
+            component: COMPONENT,
+            field_path: None,
+        },
+        now,
+    );
+}
+
+impl Controller for Scheduler {
+    fn component(&self) -> Component {
+        Component::Scheduler
+    }
+    fn source(&self) -> &'static str {
+        COMPONENT
+    }
+    fn informer(&self) -> &Informer {
+        &self.informer
+    }
+    fn informer_mut(&mut self) -> &mut Informer {
+        &mut self.informer
+    }
+    fn client_mut(&mut self) -> &mut RateLimit {
+        &mut self.client
+    }
+    fn handle(&mut self, deltas: Vec<Delta>) {
+        Scheduler::handle(self, deltas);
+    }
+    fn process(&mut self, api: &mut ApiServer, now: u64) -> usize {
+        Scheduler::process(self, api, now)
+    }
+    fn resync(&mut self) {
+        Scheduler::resync(self);
+    }
+}
