@@ -70,11 +70,17 @@ impl ApiServer {
         let Some(events) = self.objects.get_mut(&Kind::Event) else {
             return;
         };
+        // An events/v1 event has no lastTimestamp: its series or its eventTime says
+        // when it was last seen.
         events.retain(|e| {
-            e["lastTimestamp"]
-                .as_str()
-                .and_then(crate::sim::time::parse_rfc3339)
-                .is_none_or(|t| t > cutoff)
+            [
+                &e["lastTimestamp"],
+                &e["series"]["lastObservedTime"],
+                &e["eventTime"],
+            ]
+            .into_iter()
+            .find_map(|t| t.as_str().and_then(crate::sim::time::parse_rfc3339))
+            .is_none_or(|t| t > cutoff)
         });
     }
 

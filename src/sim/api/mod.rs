@@ -8,6 +8,8 @@ mod create;
 pub mod decode;
 mod delete;
 mod events;
+mod events_v1;
+pub use events_v1::EventV1;
 mod update;
 
 use create::PodTemplate;
@@ -120,6 +122,8 @@ pub struct ApiServer {
     pub clock: u64,
     /// The components' event correlators (see `record_event`).
     recorders: Recorders,
+    /// The events/v1 recorders' caches of what they wrote (see `record_event_v1`).
+    series: HashMap<String, events_v1::SeriesEntry>,
     /// One shared copy of each stored label set.
     labels: LabelSets,
     /// The field manager (and subresource) of the writes now being made (F8); writers
@@ -148,6 +152,7 @@ impl ApiServer {
             rng,
             clock: 0,
             recorders: Recorders::default(),
+            series: HashMap::default(),
             labels: LabelSets::default(),
             manager: (CONTROLLER_MANAGER.to_string(), None),
             pod_templates: VecDeque::new(),

@@ -214,7 +214,8 @@ impl Kubelet {
                 still.push(name);
                 continue;
             }
-            let step = match self.starting_status(&pod, now) {
+            let host = pod.pod_node().and_then(|n| node_ip(api, n));
+            let step = match self.starting_status(&pod, now, host.clone()) {
                 Some((mut status, fresh)) => {
                     let step = self.advance_typed(&pod, &mut status, fresh, age, now);
                     if step.changed {
@@ -227,7 +228,7 @@ impl Kubelet {
                     // written.
                     let before = pod.field("status").unwrap_or(&Value::Null);
                     let mut next = before.clone();
-                    let step = self.advance(&pod, &mut next, age, now);
+                    let step = self.advance(&pod, &mut next, age, now, host);
                     if step.changed || (step.compare && next != *before) {
                         pull_events(api, &pod, &next, now);
                         let _ = api.store_pod_status(&pod, next);
@@ -247,7 +248,12 @@ impl Kubelet {
     /// The typed status of a pod that starts as most do, and whether it is new: the one
     /// the kubelet stored, or the first for a pod whose images all pull. `None` for the
     /// rest, which [`Self::advance`] moves along as JSON.
-    fn starting_status(&self, pod: &Stored, now: u64) -> Option<(Starting, bool)> {
+    fn starting_status(
+        &self,
+        pod: &Stored,
+        now: u64,
+        host: Option<String>,
+    ) -> Option<(Starting, bool)> {
         if !self.typed {
             return None;
         }
@@ -267,7 +273,7 @@ impl Kubelet {
             containers.push(Container::creating(name.to_string(), image.clone()));
         }
         Some((
-            Starting::pending(containers, now, qos_class(status, spec)),
+            Starting::pending(containers, now, qos_class(status, spec), host),
             true,
         ))
     }
@@ -327,7 +333,14 @@ impl Kubelet {
     }
 
     /// Moves one pod's status along.
-    fn advance(&mut self, pod: &Stored, status: &mut Value, age: u64, now: u64) -> Step {
+    fn advance(
+        &mut self,
+        pod: &Stored,
+        status: &mut Value,
+        age: u64,
+        now: u64,
+        host: Option<String>,
+    ) -> Step {
         let mut step = Step::default();
         let ts = Value::String(rfc3339(now));
         let spec = pod.unfilled("spec").unwrap_or(&Value::Null);
@@ -341,7 +354,7 @@ impl Kubelet {
                 .map(|(name, image)| Container::creating(name.to_string(), image.clone()))
                 .collect();
             let qos = qos_class(status, spec);
-            *status = Starting::pending(containers, now, qos).to_value();
+            *status = Starting::pending(containers, now, qos, host).to_value();
             step.changed = true;
         }
         if phase == "Pending" && age >= self.start_after && !pulls {
@@ -425,6 +438,17 @@ fn qos_class(status: &Value, spec: &Value) -> &'static str {
 
 /// Whether the kubelet writes a pod's first status now: it is Pending and lists no
 /// containers yet.
+/// A node's InternalIP, which the kubelet reports as its pods' `hostIP`.
+fn node_ip(api: &ApiServer, node: &str) -> Option<String> {
+    let node = api.get(Kind::Node, node).ok()?;
+    node["status"]["addresses"]
+        .as_array()?
+        .iter()
+        .find(|a| a["type"] == "InternalIP")
+        .and_then(|a| a["address"].as_str())
+        .map(str::to_string)
+}
+
 fn first_status(status: &Value) -> bool {
     status["phase"].as_str().unwrap_or("Pending") == "Pending"
         && status.get("containerStatuses").is_none()

@@ -119,7 +119,8 @@ pub fn node_object(spec: &NodeSpec, index: usize, now: u64) -> Value {
                 "bootID": format!("{:08x}-0000-4000-8000-{:012x}", index + 1, index + 1),
                 "containerRuntimeVersion": "containerd://1.7.24",
                 "kernelVersion": "6.1.0-28-amd64",
-                "kubeProxyVersion": "",
+                // Still reported in 1.32: DisableNodeKubeProxyVersion is off by default.
+                "kubeProxyVersion": KUBELET_VERSION,
                 "kubeletVersion": KUBELET_VERSION,
                 "machineID": format!("{:032x}", index + 1),
                 "operatingSystem": "linux",

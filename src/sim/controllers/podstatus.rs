@@ -35,6 +35,8 @@ pub struct Starting {
     /// Each condition of [`CONDITIONS`]: its status and the second it last changed.
     conditions: [(bool, u64); 5],
     ip: Option<String>,
+    /// The node's address, once the pod is on a node (`hostIP`, `hostIPs`).
+    host_ip: Option<String>,
     containers: Vec<Container>,
     /// `qosClass`, as the API server set it at creation.
     qos: &'static str,
@@ -70,7 +72,12 @@ impl Container {
 impl Starting {
     /// What the kubelet writes first: the pod scheduled and initialized, its containers
     /// being created.
-    pub fn pending(containers: Vec<Container>, now: u64, qos: &'static str) -> Self {
+    pub fn pending(
+        containers: Vec<Container>,
+        now: u64,
+        qos: &'static str,
+        host_ip: Option<String>,
+    ) -> Self {
         let mut conditions = [(false, now); 5];
         conditions[1].0 = true;
         conditions[4].0 = true;
@@ -79,6 +86,7 @@ impl Starting {
             start: now,
             conditions,
             ip: None,
+            host_ip,
             containers,
             qos,
         }
@@ -189,6 +197,10 @@ impl Starting {
             ("qosClass", Value::from(self.qos)),
             ("startTime", ts(self.start)),
         ]);
+        if let Some(ip) = &self.host_ip {
+            status["hostIP"] = Value::from(ip.as_str());
+            status["hostIPs"] = Value::Array(vec![obj::object([("ip", Value::from(ip.as_str()))])]);
+        }
         if let Some(ip) = &self.ip {
             status["podIP"] = Value::from(ip.as_str());
             status["podIPs"] = Value::Array(vec![obj::object([("ip", Value::from(ip.as_str()))])]);

@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use super::controller::Controller;
-use crate::sim::api::{ApiServer, EventType, Note};
+use crate::sim::api::{ApiServer, EventType, EventV1};
 use crate::sim::client::RateLimit;
 use crate::sim::directive::Component;
 use crate::sim::informer::{Delta, Informer, RunState};
@@ -24,6 +24,8 @@ use crate::sim::stored::Stored;
 pub const WATCHES: &[Kind] = &[Kind::Pod, Kind::Node];
 /// The scheduler's name, its events' source and the `schedulerName` it serves.
 pub const COMPONENT: &str = "default-scheduler";
+/// `reportingInstance`: the scheduler's name and its host's (the demo's control plane).
+pub const INSTANCE: &str = "default-scheduler-control-plane";
 
 #[derive(Clone)]
 pub struct Scheduler {
@@ -86,7 +88,13 @@ impl Reason {
             Reason::Unschedulable => vec!["node(s) were unschedulable".into()],
             Reason::Taint(t) => vec![format!("node(s) had untolerated taint {{{t}}}")],
             Reason::Affinity => vec!["node(s) didn't match Pod's node affinity/selector".into()],
-            Reason::Insufficient(r) => r.iter().map(|r| format!("Insufficient {r}")).collect(),
+            Reason::Insufficient(r) => r
+                .iter()
+                .map(|r| match *r {
+                    "pods" => "Too many pods".to_string(),
+                    r => format!("Insufficient {r}"),
+                })
+                .collect(),
         }
     }
 
@@ -244,44 +252,34 @@ fn filter(spec: &Value, want: Requests, node: &Value, usage: &Usage) -> Option<R
     (!short.is_empty()).then_some(Reason::Insufficient(short))
 }
 
-/// FitError's message: how many nodes are available, then each reason with the number
-/// of nodes it applies to, sorted; then what preemption found.
+/// FitError's message (framework/types.go `FitError.Error`): how many nodes are
+/// available, then `<count> <reason>` for each reason, sorted as strings (digits too), then
+/// what preemption found, in the same form.
 fn fit_error(nodes: usize, reasons: &[Reason]) -> String {
-    let mut counts: std::collections::BTreeMap<String, usize> = Default::default();
-    for r in reasons {
-        for t in r.texts() {
-            *counts.entry(t).or_default() += 1;
-        }
-    }
-    let list = |m: &std::collections::BTreeMap<String, usize>| {
-        m.iter()
-            .map(|(t, n)| format!("{n} {t}"))
-            .collect::<Vec<_>>()
-            .join(", ")
+    let sorted = |counts: std::collections::BTreeMap<String, usize>| {
+        let mut list: Vec<String> = counts.iter().map(|(t, n)| format!("{n} {t}")).collect();
+        list.sort();
+        list.join(", ")
     };
+    let mut filters: std::collections::BTreeMap<String, usize> = Default::default();
     let mut preemption: std::collections::BTreeMap<String, usize> = Default::default();
     for r in reasons {
-        let t = if r.resolvable() {
-            "No preemption victims found for incoming pod."
+        for t in r.texts() {
+            *filters.entry(t).or_default() += 1;
+        }
+        // Pods here all have priority 0, so no node has a victim to evict.
+        let p = if r.resolvable() {
+            "No preemption victims found for incoming pod"
         } else {
-            "Preemption is not helpful for scheduling."
+            "Preemption is not helpful for scheduling"
         };
-        *preemption.entry(t.to_string()).or_default() += 1;
+        *preemption.entry(p.to_string()).or_default() += 1;
     }
-    let mut message = format!("0/{nodes} nodes are available");
-    if !counts.is_empty() {
-        message.push_str(": ");
-        message.push_str(&list(&counts));
-    }
-    message.push('.');
-    message.push_str(&format!(" preemption: 0/{nodes} nodes are available"));
-    if !preemption.is_empty() {
-        message.push_str(": ");
-        message.push_str(&list(&preemption).replace(".,", ","));
-    } else {
-        message.push('.');
-    }
-    message
+    format!(
+        "0/{nodes} nodes are available: {}. preemption: 0/{nodes} nodes are available: {}.",
+        sorted(filters),
+        sorted(preemption)
+    )
 }
 
 impl Scheduler {
@@ -446,16 +444,34 @@ impl Scheduler {
     }
 }
 
+/// The scheduler's recorder: events.k8s.io/v1, reporting as its profile's scheduler on
+/// its host.
 fn note(api: &mut ApiServer, pod: &Stored, type_: &str, reason: &str, message: &str, now: u64) {
-    api.record_event(
+    let action = if reason == "Scheduled" {
+        "Binding"
+    } else {
+        "Scheduling"
+    };
+    // FailedScheduling notes are cut to 1024 bytes (truncateMessage).
+    let note = if message.len() > 1024 {
+        let mut cut = 1024 - " ...".len();
+        while !message.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        format!("{} ...", &message[..cut])
+    } else {
+        message.to_string()
+    };
+    api.record_event_v1(
         pod,
         Kind::Pod,
-        Note {
+        EventV1 {
             type_,
             reason,
-            message,
-            component: COMPONENT,
-            field_path: None,
+            action,
+            note: &note,
+            controller: COMPONENT,
+            instance: INSTANCE,
         },
         now,
     );

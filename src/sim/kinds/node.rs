@@ -4,10 +4,9 @@
 
 use serde_json::Value;
 
-use super::{Reader, Strategy};
+use super::{Kind, Reader, Strategy};
 use crate::sim::schema::{Type, types};
-use crate::sim::table::Lookup;
-use crate::sim::table::rows;
+use crate::sim::table::{Lookup, describe_node, rows};
 
 pub struct Node;
 
@@ -44,7 +43,19 @@ impl Strategy for Node {
     }
 
     fn describe(&self, obj: &Value, reader: &dyn Reader, now: u64) -> Option<String> {
-        let _ = (obj, reader, now);
-        None
+        let name = obj["metadata"]["name"].as_str().unwrap_or("");
+        let lease = reader
+            .objects(Kind::Lease)
+            .into_iter()
+            .find(|l| l["metadata"]["name"] == name);
+        // spec.nodeName=<node>,status.phase!=Succeeded,status.phase!=Failed
+        let pods: Vec<&Value> = reader
+            .objects(Kind::Pod)
+            .into_iter()
+            .filter(|p| p["spec"]["nodeName"] == name)
+            .filter(|p| !matches!(p["status"]["phase"].as_str(), Some("Succeeded" | "Failed")))
+            .collect();
+        let events: Vec<Value> = reader.objects(Kind::Event).into_iter().cloned().collect();
+        Some(describe_node(obj, lease, &pods, &events, now))
     }
 }

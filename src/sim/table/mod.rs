@@ -8,7 +8,7 @@ pub mod rows;
 mod stored;
 mod tabwriter;
 
-pub use describe::{describe_deployment, describe_pod, describe_replicaset};
+pub use describe::{describe_deployment, describe_node, describe_pod, describe_replicaset};
 pub use fields::Lookup;
 pub use get::{TableOpts, get_table};
 pub use tabwriter::{TabWriter, tabulate};

@@ -127,7 +127,7 @@ pub fn event<T: Lookup + ?Sized>(e: &T, now: u64, wide: bool) -> Vec<String> {
     };
     let component = first_non_empty(
         str_at(e, &["source", "component"]),
-        str_at(e, &["reportingController"]),
+        str_at(e, &["reportingComponent"]),
     );
     let host = first_non_empty(
         str_at(e, &["source", "host"]),

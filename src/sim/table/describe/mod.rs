@@ -5,11 +5,13 @@ use super::fields::{array_at, at, bool_at, int_at, selector_string, since, sorte
 use super::tabwriter::TabWriter;
 use pod_template::pod_template;
 
+mod node;
 mod pod;
 mod pod_template;
 mod replicaset;
 
 use crate::sim::time;
+pub use node::describe_node;
 pub use pod::describe_pod;
 pub use replicaset::describe_replicaset;
 use serde_json::Value;
@@ -297,7 +299,7 @@ pub(super) fn describe_events(
             first
         };
         let source = match str_at(e, &["source", "component"]) {
-            "" => str_at(e, &["reportingController"]),
+            "" => str_at(e, &["reportingComponent"]),
             c => c,
         };
         *w += &format!(
