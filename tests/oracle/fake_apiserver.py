@@ -57,9 +57,15 @@ RESOURCES = {
     # plural: (group, version, kind, shortNames, categories)
     "pods": ("", "v1", "Pod", ["po"], ["all"]),
     "events": ("", "v1", "Event", ["ev"], []),
+    "nodes": ("", "v1", "Node", ["no"], []),
     "deployments": ("apps", "v1", "Deployment", ["deploy"], ["all"]),
     "replicasets": ("apps", "v1", "ReplicaSet", ["rs"], ["all"]),
+    "leases": ("coordination.k8s.io", "v1", "Lease", [], []),
 }
+# Cluster-scoped resources: no namespace in their paths.
+CLUSTER_SCOPED = {"nodes"}
+# The API groups served besides the core group, with their group/version paths.
+GROUPS = {"apps": "apps/v1", "coordination.k8s.io": "coordination.k8s.io/v1"}
 
 VERBS = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"]
 
@@ -224,6 +230,23 @@ DEPLOY_COLUMNS = [
     col("Images", "string", 1),
     col("Selector", "string", 1),
 ]
+NODE_COLUMNS = [
+    col("Name", "string", fmt="name"),
+    col("Status", "string"),
+    col("Roles", "string"),
+    col("Age", "string"),
+    col("Version", "string"),
+    col("Internal-IP", "string", 1),
+    col("External-IP", "string", 1),
+    col("OS-Image", "string", 1),
+    col("Kernel-Version", "string", 1),
+    col("Container-Runtime", "string", 1),
+]
+LEASE_COLUMNS = [
+    col("Name", "string", fmt="name"),
+    col("Holder", "string"),
+    col("Age", "string"),
+]
 EVENT_COLUMNS = [
     col("Last Seen", "string"),
     col("Type", "string"),
@@ -254,13 +277,16 @@ def format_label_selector(sel):
 
 
 class Tables:
-    def __init__(self, sim_now):
+    def __init__(self, sim_now, shift=None):
         self.sim_now = sim_now
+        # How far pods' creationTimestamps were moved (see shift_objects).
+        self.shift = shift or dt.timedelta(0)
 
-    def age(self, ts):
+    def age(self, ts, shifted=False):
         if not ts:
             return "<unknown>"
-        return human_duration((self.sim_now - parse_ts(ts)).total_seconds())
+        t = parse_ts(ts) - (self.shift if shifted else dt.timedelta(0))
+        return human_duration((self.sim_now - t).total_seconds())
 
     def pod_row(self, pod):
         spec, status, meta = pod.get("spec", {}), pod.get("status", {}), pod.get("metadata", {})
@@ -351,7 +377,7 @@ class Tables:
         else:
             gates_str = "<none>"
         return [meta.get("name"), "%d/%d" % (ready, total), reason, restarts_str,
-                self.age(meta.get("creationTimestamp")),
+                self.age(meta.get("creationTimestamp"), shifted=True),
                 status.get("podIP") or "<none>", spec.get("nodeName") or "<none>",
                 status.get("nominatedNodeName") or "<none>", gates_str]
 
@@ -382,8 +408,45 @@ class Tables:
                 "%s/%s" % ((io.get("kind") or "").lower(), io.get("name", "")),
                 (e.get("message") or "").strip()]
 
+    def node_row(self, n):
+        """printNode (pkg/printers/internalversion/printers.go, 1.32)."""
+        status = []
+        for c in (n.get("status") or {}).get("conditions") or []:
+            if c.get("type") == "Ready":
+                status.append("Ready" if c.get("status") == "True" else "NotReady")
+                break
+        if not status:
+            status.append("Unknown")
+        if (n.get("spec") or {}).get("unschedulable"):
+            status.append("SchedulingDisabled")
+        roles = set()
+        for k, v in ((n.get("metadata") or {}).get("labels") or {}).items():
+            if k.startswith("node-role.kubernetes.io/") and k[len("node-role.kubernetes.io/"):]:
+                roles.add(k[len("node-role.kubernetes.io/"):])
+            elif k == "kubernetes.io/role" and v:
+                roles.add(v)
+        info = (n.get("status") or {}).get("nodeInfo") or {}
+
+        def addr(t):
+            for a in (n.get("status") or {}).get("addresses") or []:
+                if a.get("type") == t:
+                    return a.get("address", "")
+            return "<none>"
+        return [n["metadata"]["name"], ",".join(status), ",".join(sorted(roles)) or "<none>",
+                self.age(n["metadata"].get("creationTimestamp")), info.get("kubeletVersion", ""),
+                addr("InternalIP"), addr("ExternalIP"), info.get("osImage") or "<unknown>",
+                info.get("kernelVersion") or "<unknown>",
+                info.get("containerRuntimeVersion") or "<unknown>"]
+
+    def lease_row(self, l):
+        """printLease."""
+        return [l["metadata"]["name"], (l.get("spec") or {}).get("holderIdentity", ""),
+                self.age(l["metadata"].get("creationTimestamp"))]
+
     def build(self, plural, items, include_object, resource_version):
         columns, rowf = {
+            "nodes": (NODE_COLUMNS, self.node_row),
+            "leases": (LEASE_COLUMNS, self.lease_row),
             "pods": (POD_COLUMNS, self.pod_row),
             "replicasets": (RS_COLUMNS, self.rs_row),
             "deployments": (DEPLOY_COLUMNS, self.deploy_row),
@@ -426,6 +489,11 @@ def shift_objects(store, shift):
             meta = obj.get("metadata") or {}
             if meta.get("deletionTimestamp"):
                 meta["deletionTimestamp"] = mv(meta["deletionTimestamp"])
+    # describe node prints each pod's age from the wall clock; the pods table undoes this.
+    for p in store.get("pods", []):
+        meta = p.get("metadata") or {}
+        if meta.get("creationTimestamp"):
+            meta["creationTimestamp"] = mv(meta["creationTimestamp"])
     for e in store.get("events", []):
         for f in RELATIVE_EVENT_FIELDS:
             if e.get(f):
@@ -500,17 +568,19 @@ def make_handler(store, tables, log, port_holder, resource_version, reply):
             if path == "/apis":
                 return self.send_json(200, {
                     "kind": "APIGroupList", "apiVersion": "v1",
-                    "groups": [{"name": "apps",
-                                "versions": [{"groupVersion": "apps/v1", "version": "v1"}],
-                                "preferredVersion": {"groupVersion": "apps/v1", "version": "v1"}}]})
-            if path in ("/api/v1", "/apis/apps/v1"):
-                gv = "v1" if path == "/api/v1" else "apps/v1"
-                group = "" if path == "/api/v1" else "apps"
+                    "groups": [{"name": g,
+                                "versions": [{"groupVersion": gv, "version": "v1"}],
+                                "preferredVersion": {"groupVersion": gv, "version": "v1"}}
+                               for g, gv in GROUPS.items()]})
+            if path == "/api/v1" or path in ("/apis/" + gv for gv in GROUPS.values()):
+                gv = "v1" if path == "/api/v1" else path[len("/apis/"):]
+                group = "" if path == "/api/v1" else gv.split("/")[0]
                 res = []
                 for plural, (g, v, kind, short, cats) in RESOURCES.items():
                     if g != group:
                         continue
-                    r = {"name": plural, "singularName": kind.lower(), "namespaced": True,
+                    r = {"name": plural, "singularName": kind.lower(),
+                         "namespaced": plural not in CLUSTER_SCOPED,
                          "kind": kind, "verbs": VERBS}
                     if short:
                         r["shortNames"] = short
@@ -525,19 +595,32 @@ def make_handler(store, tables, log, port_holder, resource_version, reply):
                     for gv in ("api/v1", "apis/apps/v1")}})
             if path in ("/openapi/v3/api/v1", "/openapi/v3/apis/apps/v1"):
                 return self.send_json(200, openapi_v3(path[len("/openapi/v3"):]))
-            m = re.match(r"^/(?:api/v1|apis/apps/v1)/namespaces/([^/]+)/([^/]+)(?:/([^/]+))?$", path)
-            if not m:
+            prefix = r"^/(?:api/v1|apis/(?:%s))" % "|".join(re.escape(gv) for gv in GROUPS.values())
+            m = re.match(prefix + r"/namespaces/([^/]+)/([^/]+)(?:/([^/]+))?$", path)
+            cluster = re.match(prefix + r"/([^/]+)(?:/([^/]+))?$", path)
+            if m:
+                ns, plural, name = m.group(1), m.group(2), m.group(3)
+            elif cluster:
+                # A cluster-scoped resource, or a list across all namespaces.
+                ns, plural, name = None, cluster.group(1), cluster.group(2)
+            else:
                 return self.not_found()
-            ns, plural, name = m.group(1), m.group(2), m.group(3)
             if plural not in RESOURCES:
                 return self.not_found()
             group, version, kind, _, _ = RESOURCES[plural]
-            if (group == "apps") != path.startswith("/apis/apps/"):
+            gv_path = "/api/v1" if not group else "/apis/%s/%s" % (group, version)
+            if not path.startswith(gv_path + "/"):
                 return self.not_found()
-            # etcd lists come back in key order, which is name order within a namespace
+            if ns is not None and plural in CLUSTER_SCOPED:
+                return self.not_found()
+            if ns is None and plural not in CLUSTER_SCOPED and name is not None:
+                return self.not_found()
+            # etcd lists come back in key order: namespace, then name
             items = sorted((o for o in store.get(plural, [])
-                            if (o.get("metadata") or {}).get("namespace", NAMESPACE) == ns),
-                           key=lambda o: o["metadata"]["name"])
+                            if ns is None
+                            or (o.get("metadata") or {}).get("namespace", NAMESPACE) == ns),
+                           key=lambda o: ((o.get("metadata") or {}).get("namespace", ""),
+                                          o["metadata"]["name"]))
             want_table = "as=Table" in accept
             include_object = (q.get("includeObject") or ["PartialObjectMetadata"])[0]
             qualified = plural + ("." + group if group else "")
@@ -611,7 +694,8 @@ def main():
         items = doc.get(plural) or []
         for o in items:
             o.setdefault("kind", kind)
-            o.setdefault("apiVersion", "apps/v1" if RESOURCES[plural][0] == "apps" else "v1")
+            group = RESOURCES[plural][0]
+            o.setdefault("apiVersion", group + "/v1" if group else "v1")
         store[plural] = items
     rv = str(max([int((o.get("metadata") or {}).get("resourceVersion") or 0)
                   for items in store.values() for o in items] + [1]))
@@ -623,7 +707,7 @@ def main():
     log = open(args.log, "a") if args.log else None
     port_holder = [0]
     server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(
-        store, Tables(sim_now), log, port_holder, rv, doc.get("reply")))
+        store, Tables(sim_now, shift), log, port_holder, rv, doc.get("reply")))
     server.daemon_threads = True
     port_holder[0] = server.server_address[1]
 
