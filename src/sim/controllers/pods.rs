@@ -141,12 +141,17 @@ impl PodFacts {
         available(self.ready, self.ready_since, min_ready_seconds, now_unix)
     }
 
-    /// [`deletion_order`] as a sort key: keys compare as the order does.
-    pub fn deletion_key(self, uid: &str) -> impl Ord + use<'_> {
+    /// [`deletion_order`] as a sort key: keys compare as the order does. `assigned`: the
+    /// pod has a node; `doubled`: how many active pods of its Deployment share that node.
+    pub fn deletion_key(self, uid: &str, assigned: bool, doubled: usize) -> impl Ord + use<'_> {
         (
+            // Unscheduled first.
+            assigned,
             self.phase_rank,
             self.ready,
             self.deletion_cost,
+            // More of its Deployment's pods on the same node first.
+            std::cmp::Reverse(doubled),
             // Ready for less time first: the later Ready time goes first.
             std::cmp::Reverse(self.ready_since.unwrap_or(0)),
             std::cmp::Reverse(self.restarts),
@@ -157,11 +162,13 @@ impl PodFacts {
     }
 }
 
-/// C5 order, first to delete first. The demo has no nodes, so rules 1 (unscheduled
-/// first) and 5 (co-located pods) never separate two pods.
+/// C5 order, first to delete first, for pods whose neighbours are not counted (rule 5
+/// then never separates two pods).
 pub fn deletion_order(a: &Value, b: &Value) -> Ordering {
-    let key = |p| PodFacts::of(p).deletion_key(obj::uid(p));
-    key(a).cmp(&key(b))
+    let assigned = |p: &Value| p["spec"]["nodeName"].as_str().is_some_and(|n| !n.is_empty());
+    let ka = PodFacts::of(a).deletion_key(obj::uid(a), assigned(a), 0);
+    let kb = PodFacts::of(b).deletion_key(obj::uid(b), assigned(b), 0);
+    ka.cmp(&kb)
 }
 
 #[cfg(test)]

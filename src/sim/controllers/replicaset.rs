@@ -34,6 +34,28 @@ struct Expectation {
     set_at: u64,
 }
 
+/// Active pods per node (`""` for none) of every ReplicaSet that shares `rs`'s controller
+/// owner, or of `rs` alone when it has none.
+fn related_on_nodes(informer: &Informer, rs: &Value) -> HashMap<String, usize> {
+    let owner = obj::controller_uid(rs);
+    let siblings: Vec<String> = match owner {
+        Some(o) => informer
+            .owned_by(Kind::ReplicaSet, o)
+            .map(|r| r.uid().to_string())
+            .collect(),
+        None => vec![obj::uid(rs).to_string()],
+    };
+    let mut counts: HashMap<String, usize> = HashMap::default();
+    for uid in &siblings {
+        for p in informer.owned_by(Kind::Pod, uid) {
+            if p.pod().active {
+                *counts.entry(p.pod_node().unwrap_or("").to_string()).or_default() += 1;
+            }
+        }
+    }
+    counts
+}
+
 /// Two name-ordered lists merged into one (names are unique across them).
 fn merged<'a>(
     a: impl Iterator<Item = &'a Arc<Stored>>,
@@ -503,9 +525,16 @@ impl ReplicaSetController {
             if satisfied && diff > 0 {
                 // The C5 ranking, each pod's key computed once; only the first `diff`
                 // need ordering.
+                // Rule 5 counts the active pods of every ReplicaSet of the same
+                // Deployment on each node (getPodsRankedByRelatedPodsOnSameNode).
+                let on_node = related_on_nodes(&self.informer, &rs);
                 let mut ranked: Vec<_> = active
                     .iter()
-                    .map(|p| (p.pod().deletion_key(p.uid()), *p))
+                    .map(|p| {
+                        let node = p.pod_node();
+                        let doubled = on_node.get(node.unwrap_or("")).copied().unwrap_or(0);
+                        (p.pod().deletion_key(p.uid(), node.is_some(), doubled), *p)
+                    })
                     .collect();
                 let k = diff.min(BURST) as usize;
                 if k < ranked.len() {

@@ -8,7 +8,7 @@
 //! a FailedScheduling event and waits until the cluster changes: a node added or changed,
 //! a pod deleted. There is no preemption: pods here all have priority 0.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 use serde_json::Value;
 
@@ -19,6 +19,7 @@ use crate::sim::directive::Component;
 use crate::sim::informer::{Delta, Informer, RunState};
 use crate::sim::kind::Kind;
 use crate::sim::quantity::Quantity;
+use crate::sim::HashMap;
 use crate::sim::stored::Stored;
 
 pub const WATCHES: &[Kind] = &[Kind::Pod, Kind::Node];
@@ -31,8 +32,12 @@ pub const INSTANCE: &str = "default-scheduler-control-plane";
 pub struct Scheduler {
     pub informer: Informer,
     pub client: RateLimit,
-    /// Pods tried and found to fit nowhere, retried when the cluster changes.
-    unschedulable: BTreeSet<String>,
+    /// Pods tried and found to fit nowhere, retried when the cluster changes, in the
+    /// order they failed (the queue's PrioritySort: equal priorities by the time a pod
+    /// went back to the queue).
+    unschedulable: BTreeMap<u64, String>,
+    failed_at: HashMap<String, u64>,
+    failures: u64,
 }
 
 /// What a pod asks of a node: CPU in millicores, memory in bytes, and one pod slot.
@@ -287,7 +292,9 @@ impl Scheduler {
         Scheduler {
             informer: Informer::new(WATCHES, resync),
             client: RateLimit::default(),
-            unschedulable: BTreeSet::new(),
+            unschedulable: BTreeMap::new(),
+            failed_at: HashMap::default(),
+            failures: 0,
         }
     }
 
@@ -307,11 +314,26 @@ impl Scheduler {
         self.unschedulable.len()
     }
 
-    /// Every unschedulable pod back to the queue: something changed that may let it fit.
+    /// Every unschedulable pod back to the queue, first failed first: something changed
+    /// that may let it fit.
     fn retry(&mut self) {
-        for name in std::mem::take(&mut self.unschedulable) {
+        self.failed_at.clear();
+        for name in std::mem::take(&mut self.unschedulable).into_values() {
             self.informer.enqueue(&name);
         }
+    }
+
+    fn forget(&mut self, name: &str) {
+        if let Some(seq) = self.failed_at.remove(name) {
+            self.unschedulable.remove(&seq);
+        }
+    }
+
+    fn park(&mut self, name: String) {
+        self.forget(&name);
+        self.failures += 1;
+        self.failed_at.insert(name.clone(), self.failures);
+        self.unschedulable.insert(self.failures, name);
     }
 
     fn usage(&self) -> std::collections::BTreeMap<String, Usage> {
@@ -370,7 +392,7 @@ impl Scheduler {
         for d in deltas {
             match (d.kind, d.event) {
                 (Kind::Pod, EventType::Deleted) => {
-                    self.unschedulable.remove(d.object.name());
+                    self.forget(d.object.name());
                     // Its resources are free again.
                     if d.object.pod_node().is_some() {
                         self.retry();
@@ -378,11 +400,11 @@ impl Scheduler {
                 }
                 (Kind::Pod, _) => {
                     if Self::wants(&d.object) {
-                        if !self.unschedulable.contains(d.object.name()) {
+                        if !self.failed_at.contains_key(d.object.name()) {
                             self.informer.enqueue(d.object.name());
                         }
                     } else {
-                        self.unschedulable.remove(d.object.name());
+                        self.forget(d.object.name());
                     }
                 }
                 (Kind::Node, _) => self.retry(),
@@ -436,7 +458,7 @@ impl Scheduler {
                     self.client.spend(1);
                     api.mark_unschedulable(&name, &message, now);
                     note(api, &pod, "Warning", "FailedScheduling", &message, now);
-                    self.unschedulable.insert(name);
+                    self.park(name);
                 }
             }
         }
