@@ -12,6 +12,8 @@
 //!   requests per second, bursts of 30), as on a default cluster.
 //! - `rollout-unlimited/N`: the same with a rate limit that never binds, so every write
 //!   the rollout needs is made as soon as a controller wants it: the per-write cost.
+//! - `nodes-steady/NODES/PODS` and `nodes-rollout/NODES/PODS`: the same on 10 and 100
+//!   nodes, each kubelet renewing its lease and the scheduler placing every new pod.
 
 use std::time::{Duration, Instant};
 
@@ -19,7 +21,7 @@ use criterion::{BenchmarkId, Criterion, SamplingMode, criterion_group, criterion
 
 #[path = "simdrive.rs"]
 mod simdrive;
-use simdrive::{Limit, converged, rollout};
+use simdrive::{Limit, converged, converged_on, rollout};
 
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("sim_second");
@@ -54,6 +56,29 @@ fn bench(c: &mut Criterion) {
                 })
             });
         }
+    }
+    for (nodes, n) in [(10usize, 100i64), (100, 1_000)] {
+        let id = format!("{nodes}/{n}");
+        g.sampling_mode(SamplingMode::Auto);
+        g.bench_with_input(BenchmarkId::new("nodes-steady", &id), &n, |b, _| {
+            let mut steady = converged_on(n, Limit::Default, nodes);
+            b.iter(|| steady.tick())
+        });
+        g.sampling_mode(SamplingMode::Flat);
+        g.bench_with_input(BenchmarkId::new("nodes-rollout", &id), &n, |b, _| {
+            let mut rolling = converged_on(n, Limit::Default, nodes);
+            let mut image = 28;
+            b.iter_custom(|iters| {
+                let (mut spent, mut secs) = (Duration::ZERO, 0u32);
+                for _ in 0..iters {
+                    image += 1;
+                    let t = Instant::now();
+                    secs += rollout(&mut rolling, image, n);
+                    spent += t.elapsed();
+                }
+                spent * iters as u32 / secs
+            })
+        });
     }
     g.finish();
 }

@@ -3,6 +3,7 @@
 
 use kubedrill::sim::client::{DEFAULT_BURST, DEFAULT_QPS};
 use kubedrill::sim::cluster::Cluster;
+use kubedrill::sim::controllers::node_agent::{NodeAgents, NodeSpec};
 use kubedrill::sim::kind::Kind;
 use kubedrill::sim::obj;
 use kubedrill::sim::scenario::deployment;
@@ -21,8 +22,24 @@ const UNLIMITED: u32 = 1_000_000;
 /// A Deployment `web` of `replicas` pods, all available, whose controllers then run with
 /// `limit`. It is built without one, so that setup is quick at any size.
 pub fn converged(replicas: i64, limit: Limit) -> Cluster {
+    converged_on(replicas, limit, 0)
+}
+
+/// [`converged`] on `nodes` nodes (none: the scheduler idles and pods run unscheduled),
+/// each with room for its share of the pods, so the scheduler places every one.
+pub fn converged_on(replicas: i64, limit: Limit, nodes: usize) -> Cluster {
     let mut c = Cluster::new(1);
     c.set_client_limit(UNLIMITED, UNLIMITED);
+    let specs: Vec<NodeSpec> = (0..nodes)
+        .map(|i| NodeSpec {
+            name: Box::leak(format!("node-{}", i + 1).into_boxed_str()),
+            cpu: "64",
+            memory: "256Gi",
+            labels: &[],
+            taints: &[],
+        })
+        .collect();
+    c.nodes = NodeAgents::register(&mut c.api, &specs, 0);
     c.api
         .create(
             Kind::Deployment,

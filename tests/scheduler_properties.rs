@@ -50,7 +50,10 @@ fn check(lines: &[String]) -> Result<(), TestCaseError> {
             let cpu: i128 = on.iter().map(|p| requests(&p["spec"]).cpu_milli).sum();
             prop_assert!(cpu <= 2000, "{name} holds {cpu}m of 2000m after `{l}`");
             for p in &on {
-                let taints = node["spec"]["taints"].as_array().cloned().unwrap_or_default();
+                let taints = node["spec"]["taints"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default();
                 for t in taints.iter().filter(|t| t["effect"] != "PreferNoSchedule") {
                     prop_assert!(
                         tolerated(p, t),

@@ -46,6 +46,10 @@ pub const SHIPPED: &[(&str, &str)] = &[
         "content/controller-design.toml",
         include_str!("../../content/controller-design.toml"),
     ),
+    (
+        "content/nodes.toml",
+        include_str!("../../content/nodes.toml"),
+    ),
 ];
 
 pub fn shipped_sources() -> Vec<Source> {

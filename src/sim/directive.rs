@@ -16,10 +16,11 @@ pub enum Component {
 }
 
 impl Component {
-    pub const ALL: [Component; 5] = [
+    pub const ALL: [Component; 6] = [
         Component::Deployment,
         Component::ReplicaSet,
         Component::Kubelet,
+        Component::Scheduler,
         Component::Autoscaler,
         Component::Gitops,
     ];
@@ -50,10 +51,7 @@ impl Component {
     /// Components with an informer and a work queue (the ones that can be edge-triggered
     /// or lose events).
     pub fn is_controller(self) -> bool {
-        matches!(
-            self,
-            Component::Deployment | Component::ReplicaSet | Component::Scheduler
-        )
+        matches!(self, Component::Deployment | Component::ReplicaSet)
     }
 }
 
@@ -137,9 +135,14 @@ kubedrill sim: one command per line.
                               NAME, and return to it later; `restore` alone lists the names
   help                        this text
   # ...                       a comment
-CONTROLLER is deployment, replicaset, kubelet, autoscaler or gitops; a paused or crashed
-autoscaler or gitops syncer stops writing and keeps its settings for resume|restart.
-The demo simplifies: one namespace (default), no scheduler and no nodes (pods run at once),
+CONTROLLER is deployment, replicaset, kubelet, scheduler (scenarios with nodes),
+autoscaler or gitops; a paused or crashed autoscaler or gitops syncer stops writing and
+keeps its settings for resume|restart.
+The demo simplifies: one namespace (default); nodes and a scheduler only in the scheduling
+scenario (elsewhere pods run at once, on no node), where the scheduler has no preemption
+(every pod has priority 0), no backoff between attempts, and ties go to the first node by
+name (kube-scheduler picks among equal scores at random); nodes cannot yet be cordoned,
+drained, tainted or fail;
 no real containers (a pod is Running one second after creation and Ready a second later;
 a deleted pod's containers exit within a second of their stop signal, except an image whose
 reference contains `ignores-sigterm`, killed when its grace period ends);

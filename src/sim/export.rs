@@ -95,6 +95,16 @@ impl Replay {
             Directive::Resume(c) | Directive::Restart(c) if c.is_controller() => format!(
                 "# {line}: {kcm_back}; on start it lists everything and reconciles from current state\n"
             ),
+            Directive::Pause(Component::Scheduler) | Directive::Crash(Component::Scheduler) => {
+                format!(
+                    "# {line}: stop kube-scheduler (on kind: docker exec kind-control-plane mv /etc/kubernetes/manifests/kube-scheduler.yaml /root/); new pods stay Pending\n"
+                )
+            }
+            Directive::Resume(Component::Scheduler) | Directive::Restart(Component::Scheduler) => {
+                format!(
+                    "# {line}: start kube-scheduler again (on kind: docker exec kind-control-plane mv /root/kube-scheduler.yaml /etc/kubernetes/manifests/)\n"
+                )
+            }
             Directive::Pause(Component::Kubelet) | Directive::Crash(Component::Kubelet) => format!(
                 "# {line}: stop a node's kubelet (on kind: docker exec kind-worker systemctl stop kubelet)\n"
             ),

@@ -35,7 +35,7 @@ pub struct NodeSpec {
 
 #[derive(Debug, Clone)]
 struct Agent {
-    name: &'static str,
+    name: String,
     /// Whether its kubelet runs (the `node-down` directive stops it).
     up: bool,
     renewed: u64,
@@ -153,7 +153,7 @@ fn lease_object(node: &Value, now: u64) -> Value {
 
 impl NodeAgents {
     /// Each node registers: its Node, then its Lease.
-    pub fn register(api: &mut ApiServer, nodes: &'static [NodeSpec], now: u64) -> Self {
+    pub fn register(api: &mut ApiServer, nodes: &[NodeSpec], now: u64) -> Self {
         let mut agents = Vec::new();
         for (i, spec) in nodes.iter().enumerate() {
             let Ok(node) = api.create(Kind::Node, node_object(spec, i, now), now) else {
@@ -161,7 +161,7 @@ impl NodeAgents {
             };
             let _ = api.create(Kind::Lease, lease_object(&node, now), now);
             agents.push(Agent {
-                name: spec.name,
+                name: spec.name.to_string(),
                 up: true,
                 renewed: now,
                 reported: now,
@@ -180,14 +180,14 @@ impl NodeAgents {
         for a in self.agents.iter_mut().filter(|a| a.up) {
             if now >= a.renewed + RENEW_SECONDS {
                 a.renewed = now;
-                if let Ok(mut lease) = api.get(Kind::Lease, a.name).cloned() {
+                if let Ok(mut lease) = api.get(Kind::Lease, &a.name).cloned() {
                     lease["spec"]["renewTime"] = json!(rfc3339_micro(now));
                     let _ = api.update(Kind::Lease, lease, None);
                 }
             }
             if now >= a.reported + REPORT_SECONDS {
                 a.reported = now;
-                if let Ok(mut node) = api.get(Kind::Node, a.name).cloned()
+                if let Ok(mut node) = api.get(Kind::Node, &a.name).cloned()
                     && let Some(conditions) = node["status"]["conditions"].as_array_mut()
                 {
                     for c in conditions {

@@ -165,7 +165,11 @@ impl PodFacts {
 /// C5 order, first to delete first, for pods whose neighbours are not counted (rule 5
 /// then never separates two pods).
 pub fn deletion_order(a: &Value, b: &Value) -> Ordering {
-    let assigned = |p: &Value| p["spec"]["nodeName"].as_str().is_some_and(|n| !n.is_empty());
+    let assigned = |p: &Value| {
+        p["spec"]["nodeName"]
+            .as_str()
+            .is_some_and(|n| !n.is_empty())
+    };
     let ka = PodFacts::of(a).deletion_key(obj::uid(a), assigned(a), 0);
     let kb = PodFacts::of(b).deletion_key(obj::uid(b), assigned(b), 0);
     ka.cmp(&kb)

@@ -49,7 +49,9 @@ fn related_on_nodes(informer: &Informer, rs: &Value) -> HashMap<String, usize> {
     for uid in &siblings {
         for p in informer.owned_by(Kind::Pod, uid) {
             if p.pod().active {
-                *counts.entry(p.pod_node().unwrap_or("").to_string()).or_default() += 1;
+                *counts
+                    .entry(p.pod_node().unwrap_or("").to_string())
+                    .or_default() += 1;
             }
         }
     }

@@ -13,13 +13,13 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::controller::Controller;
+use crate::sim::HashMap;
 use crate::sim::api::{ApiServer, EventType, EventV1};
 use crate::sim::client::RateLimit;
 use crate::sim::directive::Component;
 use crate::sim::informer::{Delta, Informer, RunState};
 use crate::sim::kind::Kind;
 use crate::sim::quantity::Quantity;
-use crate::sim::HashMap;
 use crate::sim::stored::Stored;
 
 pub const WATCHES: &[Kind] = &[Kind::Pod, Kind::Node];

@@ -145,13 +145,15 @@ impl Func {
     /// Allowed string arguments, where the set is closed.
     fn choices(self) -> Option<&'static [&'static str]> {
         match self {
-            Func::Pods => Some(&["ready", "pending", "running", "terminating"]),
+            // Plus `node:NAME`, checked where the argument is (see `valid_choice`).
+            Func::Pods => Some(&["ready", "pending", "running", "terminating", "unscheduled"]),
             Func::Deleted | Func::Created => Some(&["pods"]),
             Func::Orphans => Some(&["pods", "replicasets"]),
             Func::Controller | Func::Trigger => Some(&[
                 "deployment",
                 "replicaset",
                 "kubelet",
+                "scheduler",
                 "autoscaler",
                 "gitops",
             ]),
@@ -707,9 +709,15 @@ impl Parser<'_> {
             }
             if let (CallArg::Str(s), Some(choices)) = (arg, func.choices())
                 && !choices.contains(&s.as_str())
+                && !(func == Func::Pods && s.strip_prefix("node:").is_some_and(|n| !n.is_empty()))
             {
+                let also = if func == Func::Pods {
+                    ", node:NAME"
+                } else {
+                    ""
+                };
                 return Err(GoalError {
-                    help: Some(format!("valid values: {}", choices.join(", "))),
+                    help: Some(format!("valid values: {}{also}", choices.join(", "))),
                     ..err(aspan.clone(), format!("`{name}()` does not know \"{s}\""))
                 });
             }

@@ -42,6 +42,14 @@ impl Facts for Session {
                         .filter(|p| p.pod().active && p.pod_phase() == Some("Running"))
                         .count(),
                     "terminating" => pods.filter(|p| p.facts().deleting).count(),
+                    // Waiting for the scheduler: no node yet.
+                    "unscheduled" => pods
+                        .filter(|p| p.pod().active && p.pod_node().is_none())
+                        .count(),
+                    // On one node: `node:node-3`.
+                    other if other.starts_with("node:") => pods
+                        .filter(|p| p.pod().active && p.pod_node() == other.strip_prefix("node:"))
+                        .count(),
                     _ => pods.filter(|p| p.pod().active).count(),
                 };
                 json!(n)

@@ -518,6 +518,15 @@ impl Session {
     }
 
     fn set_state(&mut self, c: Component, s: RunState, word: &str) -> Output {
+        if c == Component::Scheduler && self.cluster.nodes.is_empty() {
+            return Output {
+                stdout: String::new(),
+                stderr: "error: this scenario has no nodes, so no scheduler runs (pods run \
+                         unscheduled); the scheduling scenario has nodes\n"
+                    .into(),
+                ..Default::default()
+            };
+        }
         match c {
             Component::Autoscaler | Component::Gitops => {
                 let state = match c {
@@ -568,6 +577,9 @@ impl Session {
         let mut s = String::new();
         for c in Component::ALL {
             let state = self.component_state(c);
+            if c == Component::Scheduler && state == "off" {
+                continue;
+            }
             let extra = match (self.cluster.trigger(c), c) {
                 (Some(t), _) => format!(
                     "  {}-triggered  queue {}",
@@ -602,6 +614,8 @@ impl Session {
         match c {
             Component::Autoscaler => self.autoscaler.as_ref().map_or("off", |a| a.state.as_str()),
             Component::Gitops => self.gitops.as_ref().map_or("off", |g| g.state.as_str()),
+            // Scenarios without nodes run pods unscheduled.
+            Component::Scheduler if self.cluster.nodes.is_empty() => "off",
             _ => self.cluster.state(c).as_str(),
         }
     }

@@ -27,6 +27,10 @@ use super::demo::{Demo, OutKind, SPEEDS};
 pub const SIMPLIFIES: &str = "simplified: one namespace · no scheduler, nodes or probes · resync every 30 s · drop and edge are teaching faults";
 const SIMPLIFIES_SHORT: &str =
     "simplified: 1 namespace, no nodes/probes, 30 s resync; drop/edge are not real";
+/// The same for a scenario with nodes and a scheduler.
+pub const SIMPLIFIES_NODES: &str =
+    "simplified: one namespace · no preemption, probes or node failure · resync every 30 s";
+const SIMPLIFIES_NODES_SHORT: &str = "simplified: 1 namespace, no preemption/probes, 30 s resync";
 
 /// Seconds of history the chart shows.
 const CHART_SECONDS: u64 = 120;
@@ -102,10 +106,15 @@ impl Widget for &View<'_> {
         let theme = self.ctx.theme;
         let d = self.demo;
         let a = areas(area, d.wide);
-        let banner = if a.banner.width as usize > SIMPLIFIES.chars().count() {
-            SIMPLIFIES
+        let (long, short) = if d.session.cluster.nodes.is_empty() {
+            (SIMPLIFIES, SIMPLIFIES_SHORT)
         } else {
-            SIMPLIFIES_SHORT
+            (SIMPLIFIES_NODES, SIMPLIFIES_NODES_SHORT)
+        };
+        let banner = if a.banner.width as usize > long.chars().count() {
+            long
+        } else {
+            short
         };
         Paragraph::new(Span::styled(format!(" {banner}"), theme.dim)).render(a.banner, buf);
 
