@@ -109,7 +109,7 @@ fn the_readme_names_every_simplification_help_names() {
     let help = kubedrill::sim::directive::HELP.replace('\n', " ");
     for phrase in [
         "one namespace",
-        "no scheduler",
+        "no preemption",
         "managedFields",
         "volumes, probes, security contexts and affinity unchecked",
         "rate limit",
