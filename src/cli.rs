@@ -137,8 +137,17 @@ pub enum Command {
         #[arg(long)]
         include_partial: bool,
     },
-    /// Write all progress as JSON to FILE (or stdout)
-    Export { file: Option<PathBuf> },
+    /// Write all progress as JSON to FILE (or stdout); or the deck and its schedule as an
+    /// Anki package (--anki) or CSV (--csv)
+    Export {
+        file: Option<PathBuf>,
+        /// Write the deck, the schedule and the review log as an Anki package (.apkg)
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["file", "csv"])]
+        anki: Option<PathBuf>,
+        /// Write one row per question, with its schedule, as CSV
+        #[arg(long, value_name = "FILE", conflicts_with = "file")]
+        csv: Option<PathBuf>,
+    },
     /// Merge progress from a JSON export; rows already present are skipped
     Import { file: PathBuf },
 }
@@ -242,6 +251,13 @@ fn no_such_question(deck: &crate::content::Deck, id: &str) -> ExitCode {
         None => eprintln!("help: `kubedrill list` shows every id"),
     }
     ExitCode::from(1)
+}
+
+/// `export --anki FILE` / `export --csv FILE`: the loaded deck with the schedule.
+fn package(cli: &Cli, format: progress::DeckFormat, path: &std::path::Path) -> Result<ExitCode> {
+    let loaded = load_all(cli);
+    warn_broken(&loaded);
+    progress::export_deck(cli, &loaded.deck, format, path)
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
@@ -387,7 +403,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             warn_broken(&loaded);
             progress::stats(&cli, &loaded.deck, *format, *include_partial)
         }
-        Command::Export { file } => progress::export(&cli, file.as_deref()),
+        Command::Export { file, anki, csv } => match (anki, csv) {
+            (Some(path), _) => package(&cli, progress::DeckFormat::Anki, path),
+            (None, Some(path)) => package(&cli, progress::DeckFormat::Csv, path),
+            (None, None) => progress::export(&cli, file.as_deref()),
+        },
         Command::Import { file } => progress::import(&cli, file),
         Command::Check { paths } => {
             let loaded = if paths.is_empty() {

@@ -137,6 +137,55 @@ pub fn export(cli: &Cli, file: Option<&Path>) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// What `export --anki` / `--csv` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeckFormat {
+    Anki,
+    Csv,
+}
+
+/// The deck and its schedule as an Anki package or CSV. Without the progress store (a
+/// store in memory) the deck is still written, every card new, with a warning.
+pub fn export_deck(cli: &Cli, deck: &Deck, format: DeckFormat, path: &Path) -> Result<ExitCode> {
+    use crate::study::package::{Schedule, anki, csv};
+    let (progress, notices) = open(cli)?;
+    warn_all(&notices);
+    let retention = progress.config.desired_retention;
+    let schedule = if progress.store.holds_progress() {
+        Schedule::from_store(&progress.store, retention)?
+    } else {
+        eprintln!(
+            "warning: the progress store is not available, so the schedule was not included: \
+             every card is exported as new"
+        );
+        Schedule::empty(retention)
+    };
+    let now = time::now();
+    let name = shown(path);
+    let (bytes, summary) = match format {
+        DeckFormat::Anki => {
+            let w = anki::package(deck, &schedule, now).context("cannot build the Anki package")?;
+            let summary = format!(
+                "exported {} questions ({} with a schedule, {} reviews) as an Anki package to {}",
+                w.notes, w.scheduled, w.revlog, name
+            );
+            (w.bytes, summary)
+        }
+        DeckFormat::Csv => {
+            let bytes = csv::csv(deck, &schedule).context("cannot build the CSV")?;
+            let summary = format!(
+                "exported {} questions as CSV to {}",
+                deck.questions.len(),
+                name
+            );
+            (bytes, summary)
+        }
+    };
+    super::write::write_file(path, &bytes).with_context(|| format!("cannot write {name}"))?;
+    eprintln!("{summary}");
+    Ok(ExitCode::SUCCESS)
+}
+
 /// An export larger than this is refused: years of daily study come to a few MiB.
 const MAX_IMPORT_BYTES: u64 = 64 * 1024 * 1024;
 

@@ -5,6 +5,7 @@ pub mod answer;
 pub mod config;
 pub mod history;
 pub mod mock;
+pub mod package;
 pub mod quiz;
 pub mod schedule;
 pub mod session;
