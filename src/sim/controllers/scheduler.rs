@@ -430,6 +430,10 @@ impl Scheduler {
             while self.informer.pop().is_some() {}
             return 0;
         }
+        // What the nodes hold is summed once per batch of work, not on every call.
+        if self.informer.queue_len() == 0 {
+            return 0;
+        }
         let mut usage = self.usage();
         let mut n = 0;
         while self.client.ready() {
