@@ -30,3 +30,20 @@ pub trait Controller {
         0
     }
 }
+
+/// The accessors every informer-driven controller implements the same way, from its
+/// `informer` and `client` fields.
+macro_rules! informer_and_client {
+    () => {
+        fn informer(&self) -> &crate::sim::informer::Informer {
+            &self.informer
+        }
+        fn informer_mut(&mut self) -> &mut crate::sim::informer::Informer {
+            &mut self.informer
+        }
+        fn client_mut(&mut self) -> &mut crate::sim::client::RateLimit {
+            &mut self.client
+        }
+    };
+}
+pub(crate) use informer_and_client;

@@ -780,15 +780,7 @@ impl Controller for ReplicaSetController {
     fn source(&self) -> &'static str {
         COMPONENT
     }
-    fn informer(&self) -> &Informer {
-        &self.informer
-    }
-    fn informer_mut(&mut self) -> &mut Informer {
-        &mut self.informer
-    }
-    fn client_mut(&mut self) -> &mut RateLimit {
-        &mut self.client
-    }
+    super::controller::informer_and_client!();
     fn handle(&mut self, deltas: Vec<Delta>) {
         ReplicaSetController::handle(self, deltas);
     }

@@ -510,15 +510,7 @@ impl Controller for Scheduler {
     fn source(&self) -> &'static str {
         COMPONENT
     }
-    fn informer(&self) -> &Informer {
-        &self.informer
-    }
-    fn informer_mut(&mut self) -> &mut Informer {
-        &mut self.informer
-    }
-    fn client_mut(&mut self) -> &mut RateLimit {
-        &mut self.client
-    }
+    super::controller::informer_and_client!();
     fn handle(&mut self, deltas: Vec<Delta>) {
         Scheduler::handle(self, deltas);
     }

@@ -67,6 +67,29 @@ impl Check {
         }
     }
 
+    /// What was ticked against a question: indices into its key points (of which there
+    /// are `total`) and into its pitfalls.
+    fn ticks(&mut self, at: &dyn Fn(&str) -> String, total: u32, covered: &[u32], said: &[u32]) {
+        if total > MAX_ITEMS {
+            self.fail(
+                &at("keypoints_total"),
+                format!("{total} is over {MAX_ITEMS}"),
+            );
+        }
+        if let Some(k) = covered.iter().find(|&&k| k >= total) {
+            self.fail(
+                &at("keypoints_covered"),
+                format!("keypoint {k} of {total} does not exist"),
+            );
+        }
+        if let Some(p) = said.iter().find(|&&p| p >= MAX_ITEMS) {
+            self.fail(
+                &at("pitfalls_said"),
+                format!("pitfall {p} is over {MAX_ITEMS}"),
+            );
+        }
+    }
+
     fn id(&mut self, at: &str, s: &str) {
         if s.is_empty() {
             self.fail(at, "empty".into());
@@ -144,28 +167,12 @@ pub fn problems(doc: &Export) -> Vec<String> {
             c.time(&at("asked_at"), a.asked_at);
             c.duration(&at("took_ms"), a.took_ms);
             c.duration(&at("budget_ms"), a.budget_ms);
-            if a.keypoints_total > MAX_ITEMS {
-                c.fail(
-                    &at("keypoints_total"),
-                    format!("{} is over {MAX_ITEMS}", a.keypoints_total),
-                );
-            }
-            if let Some(k) = a
-                .keypoints_covered
-                .iter()
-                .find(|&&k| k >= a.keypoints_total)
-            {
-                c.fail(
-                    &at("keypoints_covered"),
-                    format!("keypoint {k} of {} does not exist", a.keypoints_total),
-                );
-            }
-            if let Some(p) = a.pitfalls_said.iter().find(|&&p| p >= MAX_ITEMS) {
-                c.fail(
-                    &at("pitfalls_said"),
-                    format!("pitfall {p} is over {MAX_ITEMS}"),
-                );
-            }
+            c.ticks(
+                &at,
+                a.keypoints_total,
+                &a.keypoints_covered,
+                &a.pitfalls_said,
+            );
             if let Some(f) = &a.followup {
                 c.text(&at("followup"), f, MAX_TEXT);
             }
@@ -216,28 +223,12 @@ pub fn problems(doc: &Export) -> Vec<String> {
         c.id(&at("question_id"), &a.question_id);
         c.time(&at("answered_at"), a.answered_at);
         c.text(&at("text"), &a.text, MAX_ANSWER);
-        if a.keypoints_total > MAX_ITEMS {
-            c.fail(
-                &at("keypoints_total"),
-                format!("{} is over {MAX_ITEMS}", a.keypoints_total),
-            );
-        }
-        if let Some(k) = a
-            .keypoints_covered
-            .iter()
-            .find(|&&k| k >= a.keypoints_total)
-        {
-            c.fail(
-                &at("keypoints_covered"),
-                format!("keypoint {k} of {} does not exist", a.keypoints_total),
-            );
-        }
-        if let Some(p) = a.pitfalls_said.iter().find(|&&p| p >= MAX_ITEMS) {
-            c.fail(
-                &at("pitfalls_said"),
-                format!("pitfall {p} is over {MAX_ITEMS}"),
-            );
-        }
+        c.ticks(
+            &at,
+            a.keypoints_total,
+            &a.keypoints_covered,
+            &a.pitfalls_said,
+        );
     }
     c.problems
 }
