@@ -155,6 +155,12 @@ pub(super) fn with_manifests(
 pub(super) fn manifest_kind(o: &Value) -> Result<Kind, String> {
     let kind = o["kind"].as_str().unwrap_or("");
     match Kind::from_kind_name(kind) {
+        // Nodes and leases are the scenario's kubelets' to register, not a manifest's.
+        Some(k @ (Kind::Node | Kind::Lease)) => Err(format!(
+            "error: kubedrill's demo keeps the nodes and leases its scenario registers; it \
+             does not create, replace or apply a {}\n",
+            k.kind_name()
+        )),
         Some(k) if k != Kind::Event => Ok(k),
         _ => Err(format!(
             "error: resource mapping not found for name: \"{}\" namespace: \"\" from \"\": no matches for kind \"{kind}\" in version \"{}\"\nensure CRDs are installed first\n",

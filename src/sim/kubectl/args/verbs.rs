@@ -91,9 +91,9 @@ pub(super) fn describe(rest: &[String]) -> Result<Command, UsageError> {
     let t = target(&f.positional)?.ok_or_else(|| {
         usage("error: You must specify the type of resource to describe. Use \"kubectl api-resources\" for a complete list of supported resources.")
     })?;
-    if t.kind == Kind::Event {
+    if matches!(t.kind, Kind::Event | Kind::Lease) {
         return Err(usage(
-            "error: kubedrill's demo describes deployments, replicasets and pods; events show in each one's describe, or with `kubectl get events`",
+            "error: kubedrill's demo describes deployments, replicasets, pods and nodes; events show in each one's describe, or with `kubectl get events`; a lease with `kubectl get lease NAME -n kube-node-lease -o yaml` or in `describe node`",
         ));
     }
     Ok(Command::Describe {
@@ -152,6 +152,21 @@ pub(super) fn delete(rest: &[String]) -> Result<Command, UsageError> {
         ],
     )?;
     let target = target(&f.positional)?;
+    if let Some(t) = target
+        .as_ref()
+        .filter(|t| matches!(t.kind, Kind::Node | Kind::Lease))
+    {
+        let what = if t.kind == Kind::Node {
+            "nodes"
+        } else {
+            "node leases"
+        };
+        return Err(usage(format!(
+            "error: kubedrill's demo keeps the {what} its scenario registers: it has no pod \
+             garbage collector to clean up after a deleted node, and its kubelets do not \
+             re-register; `help` lists what it runs"
+        )));
+    }
     let file = f.get("filename").map(str::to_string);
     // `--all` selects every object of the type, as an empty selector does.
     let all = f.bool("delete", "all")?;
