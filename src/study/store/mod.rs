@@ -27,6 +27,7 @@ pub use export::{
 };
 pub use history::{MockStart, MockSummary, QuizProgress, QuizStart, QuizSummary};
 pub use open::{FILE_NAME, Opened};
+pub use validate::MAX_ANSWER;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {

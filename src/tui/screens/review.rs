@@ -15,7 +15,8 @@ use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use crate::content::{Deck, Level};
 use crate::study::answer::AnswerCheck;
-use crate::study::store::TypedAnswerRecord;
+// MAX_ANSWER: the longest answer the box takes, what the store accepts on import.
+use crate::study::store::{MAX_ANSWER, TypedAnswerRecord};
 use crate::study::time::Millis;
 use crate::study::{Grade, Kind, Progress, Session};
 use crate::tui::keymap::{Action, Context};
@@ -47,9 +48,6 @@ pub struct ReviewState {
     /// What was typed the last time this card was answered, shown with the check.
     pub last: Option<TypedAnswerRecord>,
 }
-
-/// Longest answer the box takes (what the store accepts on import).
-const MAX_ANSWER: usize = 16_384;
 
 impl ReviewState {
     pub fn new(session: Session, level: Level, now: Millis) -> Self {
