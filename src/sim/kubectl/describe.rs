@@ -1,4 +1,4 @@
-//! `kubectl describe` (kubectl pkg/cmd/describe): Deployments, ReplicaSets and pods, with
+//! `kubectl describe` (kubectl pkg/cmd/describe): Deployments, ReplicaSets, pods and nodes, with
 //! kubectl's fallback to names that start with the one given.
 
 use serde_json::Value;

@@ -12,9 +12,6 @@ pub(super) const REAL_TYPES: &[&str] = &[
     "ns",
     "namespace",
     "namespaces",
-    "no",
-    "node",
-    "nodes",
     "cm",
     "configmap",
     "configmaps",
@@ -54,8 +51,6 @@ pub(super) const REAL_TYPES: &[&str] = &[
     "crds",
     "customresourcedefinition",
     "customresourcedefinitions",
-    "lease",
-    "leases",
     "controllerrevision",
     "controllerrevisions",
     "rc",
@@ -142,7 +137,7 @@ pub(super) fn unknown_type(s: &str) -> UsageError {
     // A type a real server has: saying it does not exist would teach something false.
     if REAL_TYPES.contains(&s.to_ascii_lowercase().as_str()) {
         return usage(format!(
-            "error: kubedrill's demo has Deployments, ReplicaSets, pods and events only, not \"{s}\""
+            "error: kubedrill's demo has Deployments, ReplicaSets, pods, events, nodes and leases only, not \"{s}\""
         ));
     }
     usage(format!(
