@@ -139,6 +139,40 @@ pub fn canonical(v: &Value) -> Result<String, QuantityError> {
 }
 
 /// `ParseQuantity`.
+/// A quantity field in nano-units (cores or bytes × 10⁹); 0 when absent or unreadable.
+pub fn nanos(v: Option<&Value>) -> i128 {
+    v.and_then(|v| Quantity::from_json(v).ok())
+        .map_or(0, |q| q.nanos())
+}
+
+/// What a pod spec asks for and is limited to, as the scheduler and `describe node` count
+/// it (`computePodResourceRequest`): the sum over its containers, or the largest init
+/// container's when that is more. [cpu requests, cpu limits, memory requests, memory
+/// limits], in nano-units.
+pub fn pod_totals(spec: &Value) -> [i128; 4] {
+    let of = |c: &Value| {
+        [
+            nanos(c.pointer("/resources/requests/cpu")),
+            nanos(c.pointer("/resources/limits/cpu")),
+            nanos(c.pointer("/resources/requests/memory")),
+            nanos(c.pointer("/resources/limits/memory")),
+        ]
+    };
+    let list = |k: &str| spec[k].as_array().map(Vec::as_slice).unwrap_or_default();
+    let mut sum = [0; 4];
+    for c in list("containers") {
+        for (s, v) in sum.iter_mut().zip(of(c)) {
+            *s += v;
+        }
+    }
+    for c in list("initContainers") {
+        for (s, v) in sum.iter_mut().zip(of(c)) {
+            *s = (*s).max(v);
+        }
+    }
+    sum
+}
+
 pub fn parse(s: &str) -> Result<Quantity, QuantityError> {
     if s.is_empty() {
         return Err(QuantityError::Format);

@@ -19,7 +19,7 @@ use crate::sim::client::RateLimit;
 use crate::sim::directive::Component;
 use crate::sim::informer::{Delta, Informer, RunState};
 use crate::sim::kind::Kind;
-use crate::sim::quantity::Quantity;
+use crate::sim::quantity;
 use crate::sim::stored::Stored;
 
 pub const WATCHES: &[Kind] = &[Kind::Pod, Kind::Node];
@@ -47,31 +47,13 @@ pub struct Requests {
     pub memory: i128,
 }
 
-fn quantity(v: Option<&Value>) -> i128 {
-    v.and_then(|v| Quantity::from_json(v).ok())
-        .map_or(0, |q| q.nanos())
-}
-
-/// A pod's effective requests (the `computePodResourceRequest` rule): the sum over its
-/// containers, or the largest init container's if that is more.
+/// A pod's effective requests (see [`quantity::pod_totals`]).
 pub fn requests(spec: &Value) -> Requests {
-    let of = |c: &Value| Requests {
-        cpu_milli: quantity(c.pointer("/resources/requests/cpu")) / 1_000_000,
-        memory: quantity(c.pointer("/resources/requests/memory")) / 1_000_000_000,
-    };
-    let list = |k: &str| spec[k].as_array().map(Vec::as_slice).unwrap_or_default();
-    let mut sum = Requests::default();
-    for c in list("containers") {
-        let r = of(c);
-        sum.cpu_milli += r.cpu_milli;
-        sum.memory += r.memory;
+    let [cpu, _, memory, _] = quantity::pod_totals(spec);
+    Requests {
+        cpu_milli: cpu / 1_000_000,
+        memory: memory / 1_000_000_000,
     }
-    for c in list("initContainers") {
-        let r = of(c);
-        sum.cpu_milli = sum.cpu_milli.max(r.cpu_milli);
-        sum.memory = sum.memory.max(r.memory);
-    }
-    sum
 }
 
 /// Why a node cannot take a pod, as the filter plugins word it.
@@ -179,7 +161,7 @@ struct Usage {
 
 impl Usage {
     fn of(node: &Value) -> Self {
-        let alloc = |k: &str| quantity(node.pointer(&format!("/status/allocatable/{k}")));
+        let alloc = |k: &str| quantity::nanos(node.pointer(&format!("/status/allocatable/{k}")));
         Usage {
             alloc: Requests {
                 cpu_milli: alloc("cpu") / 1_000_000,

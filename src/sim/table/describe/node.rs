@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::super::fields::{array_at, at, since, sorted_pairs, str_at};
 use super::super::tabwriter::TabWriter;
 use super::{GO_ZERO_TIME_UNIX, annotations_multiline, describe_events, labels_multiline};
-use crate::sim::quantity::Quantity;
+use crate::sim::quantity;
 use crate::sim::time;
 
 fn rfc1123z(s: &str) -> String {
@@ -47,11 +47,6 @@ fn taint(t: &Value) -> String {
     }
 }
 
-fn quantity(v: Option<&Value>) -> i128 {
-    v.and_then(|v| Quantity::from_json(v).ok())
-        .map_or(0, |q| q.nanos())
-}
-
 /// A sum of requests or limits as `Quantity.String()` prints it, with its share of the
 /// node's allocatable, truncated.
 fn cell(total_nanos: i128, alloc_nanos: i128, memory: bool) -> String {
@@ -86,32 +81,6 @@ fn binary_si(bytes: i128) -> String {
         i += 1;
     }
     format!("{n}{}", ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"][i])
-}
-
-/// What a pod's containers ask for and are limited to (init containers count when they
-/// ask more): [cpu requests, cpu limits, memory requests, memory limits] in nano-units.
-fn pod_resources(pod: &Value) -> [i128; 4] {
-    let list = |k: &str| array_at(pod, &["spec", k]).to_vec();
-    let of = |c: &Value| {
-        [
-            quantity(at(c, &["resources", "requests", "cpu"])),
-            quantity(at(c, &["resources", "limits", "cpu"])),
-            quantity(at(c, &["resources", "requests", "memory"])),
-            quantity(at(c, &["resources", "limits", "memory"])),
-        ]
-    };
-    let mut sum = [0; 4];
-    for c in list("containers") {
-        for (s, v) in sum.iter_mut().zip(of(&c)) {
-            *s += v;
-        }
-    }
-    for c in list("initContainers") {
-        for (s, v) in sum.iter_mut().zip(of(&c)) {
-            *s = (*s).max(v);
-        }
-    }
-    sum
 }
 
 /// The describe text for `node`; `lease` is its lease in kube-node-lease if there is one,
@@ -239,14 +208,14 @@ pub fn describe_node(
     } else {
         "allocatable"
     };
-    let alloc = |r: &str| quantity(at(node, &["status", alloc_key, r]));
+    let alloc = |r: &str| quantity::nanos(at(node, &["status", alloc_key, r]));
     let (alloc_cpu, alloc_mem) = (alloc("cpu"), alloc("memory"));
     w += &format!("Non-terminated Pods:\t({} in total)\n", pods.len());
     w += "  Namespace\tName\t\tCPU Requests\tCPU Limits\tMemory Requests\tMemory Limits\tAge\n";
     w += "  ---------\t----\t\t------------\t----------\t---------------\t-------------\t---\n";
     let mut total = [0i128; 4];
     for p in pods {
-        let r = pod_resources(p);
+        let r = quantity::pod_totals(&p["spec"]);
         for (t, v) in total.iter_mut().zip(r) {
             *t += v;
         }
