@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::*;
 use crate::sim::kind::Kind;
@@ -135,55 +135,90 @@ impl ApiServer {
         // name and first time (recordEvent falls back to Create on NotFound).
         let (name, first) = match o.earlier {
             Some((name, first)) => (name, json!(rfc3339(first))),
-            None => {
-                self.event_seq += 1;
-                // The recorder names an event `<object>.<%x of UnixNano>`; events of one
-                // simulated second are told apart by microseconds.
-                let nanos = crate::sim::time::sim_unix(now) as u64 * 1_000_000_000
-                    + (self.event_seq % 1_000_000) * 1_000;
-                let name = format!("{involved_name}.{nanos:x}");
-                (name, ts.clone())
-            }
+            None => (self.new_event_name(involved_name, now), ts.clone()),
         };
         self.recorders.written(component, &o.key, &name);
         // client-go builds an aggregate event without the reporting controller.
         let reporting = if o.aggregate { "" } else { component };
-        let event = json!({
-            "apiVersion": "v1",
-            "kind": "Event",
+        let mut own = json!({
             "count": o.count,
             "firstTimestamp": first,
             "lastTimestamp": ts,
+            // A core/v1 Event's eventTime is a non-pointer MicroTime: null when unset.
+            "eventTime": null,
+            "reportingComponent": reporting,
+            "reportingInstance": "",
+            "source": {"component": component},
+        });
+        if let Some(path) = field_path {
+            own["involvedObject"] = json!({ "fieldPath": path });
+        }
+        let note = Note {
+            type_,
+            reason,
+            message: &o.message,
+            component,
+            field_path,
+        };
+        self.store_event(&name, kind, involved, &note, now, own);
+    }
+
+    /// The name a recorder gives a new event, `<object>.<%x of UnixNano>`; events of one
+    /// simulated second are told apart by microseconds.
+    pub(super) fn new_event_name(&mut self, object: &str, now: u64) -> String {
+        self.event_seq += 1;
+        let nanos = crate::sim::time::sim_unix(now) as u64 * 1_000_000_000
+            + (self.event_seq % 1_000_000) * 1_000;
+        format!("{object}.{nanos:x}")
+    }
+
+    /// Stores a new Event as both recorders write it: its metadata at the current
+    /// resourceVersion, the object it is about, its type, reason and message, and `own`,
+    /// what the recorder adds (merged one level deep, so `involvedObject` can gain a
+    /// fieldPath).
+    pub(super) fn store_event(
+        &mut self,
+        name: &str,
+        kind: ObjectType,
+        involved: &(impl Involved + ?Sized),
+        note: &Note<'_>,
+        now: u64,
+        own: Value,
+    ) {
+        let mut event = json!({
+            "apiVersion": "v1",
+            "kind": "Event",
             "involvedObject": {
                 "apiVersion": kind.api_version,
                 "kind": kind.kind,
-                "name": involved_name,
+                "name": involved.name(),
                 "namespace": "default",
                 "resourceVersion": involved.resource_version(),
                 "uid": involved.uid(),
             },
-            "message": o.message,
-            // A core/v1 Event's eventTime is a non-pointer MicroTime: null when unset.
-            "eventTime": null,
+            "message": note.message,
             "metadata": {
-                "creationTimestamp": ts,
+                "creationTimestamp": rfc3339(now),
                 "name": name,
                 "namespace": "default",
                 "resourceVersion": self.rv.to_string(),
-                "uid": derived_uid(&name),
+                "uid": derived_uid(name),
             },
-            "reason": reason,
-            "reportingComponent": reporting,
-            "reportingInstance": "",
-            "source": {"component": component},
-            "type": type_,
+            "reason": note.reason,
+            "type": note.type_,
         });
-        let mut event = event;
-        if let Some(path) = field_path {
-            event["involvedObject"]["fieldPath"] = json!(path);
+        if let (Some(base), Value::Object(own)) = (event.as_object_mut(), own) {
+            for (k, v) in own {
+                match (base.get_mut(&k), v) {
+                    (Some(Value::Object(b)), Value::Object(v)) => b.extend(v),
+                    (_, v) => {
+                        base.insert(k, v);
+                    }
+                }
+            }
         }
         self.objects.entry(Kind::Event).or_default().insert(
-            &name,
+            name,
             Arc::new(Stored::interned(Kind::Event, event, &mut self.labels)),
         );
     }

@@ -13,7 +13,7 @@ use serde_json::json;
 use super::*;
 use crate::sim::kind::Kind;
 use crate::sim::stored::Stored;
-use crate::sim::time::{rfc3339, rfc3339_micro, sim_unix};
+use crate::sim::time::rfc3339_micro;
 
 /// `finishTime`: a series (or a lone event) ends six minutes after it was last seen.
 const FINISH_SECONDS: u64 = 360;
@@ -79,44 +79,25 @@ impl ApiServer {
             }
             return;
         }
-        self.event_seq += 1;
-        let nanos = sim_unix(now) as u64 * 1_000_000_000 + (self.event_seq % 1_000_000) * 1_000;
-        let name = format!("{}.{nanos:x}", involved.name());
+        let name = self.new_event_name(involved.name(), now);
         self.rv += 1;
-        let ts = rfc3339(now);
-        let event = json!({
-            "apiVersion": "v1",
-            "kind": "Event",
+        let own = json!({
             "action": e.action,
             "eventTime": rfc3339_micro(now),
             "firstTimestamp": null,
             "lastTimestamp": null,
-            "involvedObject": {
-                "apiVersion": kind.api_version(),
-                "kind": kind.kind_name(),
-                "name": involved.name(),
-                "namespace": "default",
-                "resourceVersion": involved.resource_version(),
-                "uid": involved.uid(),
-            },
-            "message": e.note,
-            "metadata": {
-                "creationTimestamp": ts,
-                "name": name,
-                "namespace": "default",
-                "resourceVersion": self.rv.to_string(),
-                "uid": derived_uid(&name),
-            },
-            "reason": e.reason,
             "reportingComponent": e.controller,
             "reportingInstance": e.instance,
             "source": {},
-            "type": e.type_,
         });
-        self.objects.entry(Kind::Event).or_default().insert(
-            &name,
-            Arc::new(Stored::interned(Kind::Event, event, &mut self.labels)),
-        );
+        let note = Note {
+            type_: e.type_,
+            reason: e.reason,
+            message: e.note,
+            component: e.controller,
+            field_path: None,
+        };
+        self.store_event(&name, kind.into(), involved, &note, now, own);
         self.series.insert(
             key,
             SeriesEntry {
