@@ -17,11 +17,26 @@
 
 use std::time::{Duration, Instant};
 
+use kubedrill::sim::cluster::Cluster;
+
 use criterion::{BenchmarkId, Criterion, SamplingMode, criterion_group, criterion_main};
 
 #[path = "simdrive.rs"]
 mod simdrive;
 use simdrive::{Limit, converged, converged_on, rollout};
+
+/// `iters` rollouts back to back, each to the next image; the time returned is that of
+/// `iters` simulated seconds of rollout (criterion divides by `iters`).
+fn per_second(rolling: &mut Cluster, image: &mut u32, n: i64, iters: u64) -> Duration {
+    let (mut spent, mut secs) = (Duration::ZERO, 0u32);
+    for _ in 0..iters {
+        *image += 1;
+        let t = Instant::now();
+        secs += rollout(rolling, *image, n);
+        spent += t.elapsed();
+    }
+    spent * iters as u32 / secs
+}
 
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("sim_second");
@@ -43,17 +58,7 @@ fn bench(c: &mut Criterion) {
             g.bench_with_input(BenchmarkId::new(name, n), &n, |b, _| {
                 let mut rolling = converged(n, limit);
                 let mut image = 28;
-                b.iter_custom(|iters| {
-                    let (mut spent, mut secs) = (Duration::ZERO, 0u32);
-                    for _ in 0..iters {
-                        image += 1;
-                        let t = Instant::now();
-                        secs += rollout(&mut rolling, image, n);
-                        spent += t.elapsed();
-                    }
-                    // Per simulated second: criterion divides by `iters`.
-                    spent * iters as u32 / secs
-                })
+                b.iter_custom(|iters| per_second(&mut rolling, &mut image, n, iters))
             });
         }
     }
@@ -68,16 +73,7 @@ fn bench(c: &mut Criterion) {
         g.bench_with_input(BenchmarkId::new("nodes-rollout", &id), &n, |b, _| {
             let mut rolling = converged_on(n, Limit::Default, nodes);
             let mut image = 28;
-            b.iter_custom(|iters| {
-                let (mut spent, mut secs) = (Duration::ZERO, 0u32);
-                for _ in 0..iters {
-                    image += 1;
-                    let t = Instant::now();
-                    secs += rollout(&mut rolling, image, n);
-                    spent += t.elapsed();
-                }
-                spent * iters as u32 / secs
-            })
+            b.iter_custom(|iters| per_second(&mut rolling, &mut image, n, iters))
         });
     }
     g.finish();
