@@ -7,6 +7,7 @@
 use kubedrill::sim::controllers::scheduler::requests;
 use kubedrill::sim::kind::Kind;
 use kubedrill::sim::session::Session;
+use kubedrill::sim::taints;
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -25,13 +26,7 @@ fn line() -> impl Strategy<Value = String> {
 }
 
 fn tolerated(pod: &Value, taint: &Value) -> bool {
-    pod["spec"]["tolerations"].as_array().is_some_and(|ts| {
-        ts.iter().any(|t| {
-            (t["key"] == taint["key"] || (t["key"].is_null() && t["operator"] == "Exists"))
-                && (t["effect"].is_null() || t["effect"] == taint["effect"])
-                && (t["operator"] == "Exists" || t["value"] == taint["value"])
-        })
-    })
+    taints::tolerates(taints::of_pod(&pod["spec"]), taint)
 }
 
 fn check(lines: &[String]) -> Result<(), TestCaseError> {

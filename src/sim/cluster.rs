@@ -8,8 +8,10 @@ use super::controllers::Controller;
 use super::controllers::deployment::DeploymentController;
 use super::controllers::kubelet::Kubelet;
 use super::controllers::node_agent::NodeAgents;
+use super::controllers::node_lifecycle::NodeLifecycle;
 use super::controllers::replicaset::ReplicaSetController;
 use super::controllers::scheduler::Scheduler;
+use super::controllers::taint_eviction::TaintEviction;
 use super::directive::{Component, Trigger};
 use super::informer::RunState;
 use super::kind::Kind;
@@ -27,6 +29,8 @@ macro_rules! controllers_mut {
             &mut $c.deployments as &mut dyn Controller,
             &mut $c.replicasets,
             &mut $c.scheduler,
+            &mut $c.node_lifecycle,
+            &mut $c.taint_eviction,
         ]
     };
 }
@@ -40,6 +44,8 @@ pub struct Cluster {
     pub deployments: DeploymentController,
     pub replicasets: ReplicaSetController,
     pub scheduler: Scheduler,
+    pub node_lifecycle: NodeLifecycle,
+    pub taint_eviction: TaintEviction,
     pub kubelet: Kubelet,
     /// The nodes' kubelets, heartbeating; none in scenarios without nodes.
     pub nodes: NodeAgents,
@@ -60,6 +66,8 @@ impl Cluster {
             deployments: DeploymentController::new(DEMO_RESYNC_SECONDS),
             replicasets: ReplicaSetController::new(DEMO_RESYNC_SECONDS),
             scheduler: Scheduler::new(DEMO_RESYNC_SECONDS),
+            node_lifecycle: NodeLifecycle::new(DEMO_RESYNC_SECONDS),
+            taint_eviction: TaintEviction::new(DEMO_RESYNC_SECONDS),
             kubelet: Kubelet::new(),
             nodes: NodeAgents::default(),
             gc_client: RateLimit::default(),
@@ -76,11 +84,13 @@ impl Cluster {
 
     /// The informer-driven controllers, in the order kube-controller-manager's loop
     /// here runs them.
-    fn controllers(&self) -> [&dyn Controller; 3] {
+    fn controllers(&self) -> [&dyn Controller; 5] {
         [
             &self.deployments as &dyn Controller,
             &self.replicasets,
             &self.scheduler,
+            &self.node_lifecycle,
+            &self.taint_eviction,
         ]
     }
 
@@ -110,6 +120,7 @@ impl Cluster {
         self.kubelet.tick(&mut self.api, now);
         let all = controllers_mut!(self);
         for c in all {
+            c.tick(now);
             // Keys the controller asked to see again at this second (AddAfter).
             c.informer_mut().release_due(now);
             if c.informer_mut().due_for_resync(now) {
@@ -227,6 +238,15 @@ impl Cluster {
         self.settle();
     }
 
+    /// `node-down` / `node-up`: the node's kubelet stops or starts again.
+    pub fn set_node_up(&mut self, name: &str, up: bool) -> Result<(), String> {
+        let now = self.now;
+        self.nodes.set_up(&mut self.api, name, up, now)?;
+        self.kubelet.set_node_up(name, up);
+        self.settle();
+        Ok(())
+    }
+
     pub fn set_trigger(&mut self, c: Component, t: Trigger) {
         if let Some(x) = self.controller_mut(c) {
             x.informer_mut().trigger = t;
@@ -255,6 +275,7 @@ fn rebuilt_kubelet(api: &ApiServer, old: &Kubelet) -> Kubelet {
     k.start_after = old.start_after;
     k.ready_after = old.ready_after;
     k.typed = old.typed;
+    k.down = old.down.clone();
     k.relist(api);
     k
 }

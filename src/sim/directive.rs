@@ -13,14 +13,20 @@ pub enum Component {
     Gitops,
     /// kube-scheduler, in scenarios with nodes.
     Scheduler,
+    /// kube-controller-manager's node lifecycle controller, in scenarios with nodes.
+    NodeLifecycle,
+    /// kube-controller-manager's taint eviction controller, in scenarios with nodes.
+    TaintEviction,
 }
 
 impl Component {
-    pub const ALL: [Component; 6] = [
+    pub const ALL: [Component; 8] = [
         Component::Deployment,
         Component::ReplicaSet,
         Component::Kubelet,
         Component::Scheduler,
+        Component::NodeLifecycle,
+        Component::TaintEviction,
         Component::Autoscaler,
         Component::Gitops,
     ];
@@ -33,6 +39,8 @@ impl Component {
             Component::Autoscaler => "autoscaler",
             Component::Gitops => "gitops",
             Component::Scheduler => "scheduler",
+            Component::NodeLifecycle => "node-lifecycle",
+            Component::TaintEviction => "taint-eviction",
         }
     }
 
@@ -44,6 +52,13 @@ impl Component {
             "autoscaler" | "hpa" => Some(Component::Autoscaler),
             "gitops" => Some(Component::Gitops),
             "scheduler" | "kube-scheduler" | "default-scheduler" => Some(Component::Scheduler),
+            "node-lifecycle"
+            | "nodelifecycle"
+            | "node-lifecycle-controller"
+            | "node-controller" => Some(Component::NodeLifecycle),
+            "taint-eviction" | "taint-eviction-controller" | "taint-manager" => {
+                Some(Component::TaintEviction)
+            }
             _ => None,
         }
     }
@@ -52,6 +67,14 @@ impl Component {
     /// or lose events).
     pub fn is_controller(self) -> bool {
         matches!(self, Component::Deployment | Component::ReplicaSet)
+    }
+
+    /// Components that run only in scenarios with nodes.
+    pub fn needs_nodes(self) -> bool {
+        matches!(
+            self,
+            Component::Scheduler | Component::NodeLifecycle | Component::TaintEviction
+        )
     }
 }
 
@@ -101,6 +124,9 @@ pub enum Directive {
     Cat(String),
     /// Show the controllers' state.
     Status,
+    /// A node's kubelet stops (`false`) or starts again (`true`): no lease renewals, no
+    /// status, its pods left as they are.
+    Node(String, bool),
     /// Back to where the demo started (its scenario and setup lines); met challenges stay met.
     Reset,
     /// Save the whole demo under a name, or return to a saved one.
@@ -123,6 +149,9 @@ kubedrill sim: one command per line.
                               SuccessfulRescale events
   gitops every N [client-side|server-side] [FILE]
                               the GitOps syncer re-applies FILE (gitops.yaml) every N seconds
+  node-down NODE | node-up NODE
+                              stop a node's kubelet (no heartbeats; its containers keep
+                              running, unseen) or start it again (scenarios with nodes)
   api-qps QPS [BURST]         kube-controller-manager's client rate limit, per controller
                               (default 20 requests per second, bursts of 30)
   files | cat FILE            list the scenario's manifest files / print one
@@ -135,14 +164,14 @@ kubedrill sim: one command per line.
                               NAME, and return to it later; `restore` alone lists the names
   help                        this text
   # ...                       a comment
-CONTROLLER is deployment, replicaset, kubelet, scheduler (scenarios with nodes),
-autoscaler or gitops; a paused or crashed autoscaler or gitops syncer stops writing and
-keeps its settings for resume|restart.
-The demo simplifies: one namespace (default); nodes and a scheduler only in the scheduling
-scenario (elsewhere pods run at once, on no node), where the scheduler has no preemption
-(every pod has priority 0), no backoff between attempts, and ties go to the first node by
-name (kube-scheduler picks among equal scores at random); nodes cannot yet be cordoned,
-drained, tainted or fail;
+CONTROLLER is deployment, replicaset, kubelet, scheduler, node-lifecycle, taint-eviction
+(these three in scenarios with nodes), autoscaler or gitops; a paused or crashed
+autoscaler or gitops syncer stops writing and keeps its settings for resume|restart.
+The demo simplifies: one namespace (default); nodes, a scheduler and the node controllers
+only in the scheduling and node-failure scenarios (elsewhere pods run at once, on no node),
+where the scheduler has no preemption (every pod has priority 0), no backoff between
+attempts, and ties go to the first node by name (kube-scheduler picks among equal scores at
+random); the nodes form one zone; nodes cannot yet be cordoned, drained or tainted by kubectl;
 no real containers (a pod is Running one second after creation and Ready a second later;
 a deleted pod's containers exit within a second of their stop signal, except an image whose
 reference contains `ignores-sigterm`, killed when its grace period ends);
@@ -167,7 +196,7 @@ pub fn parse(words: &[String]) -> Option<Result<Directive, String>> {
         let w = args.get(i).map(String::as_str).unwrap_or("");
         Component::parse(w).ok_or_else(|| {
             format!(
-                "error: `{first}` needs a controller: deployment, replicaset, kubelet, autoscaler or gitops{}",
+                "error: `{first}` needs a controller: deployment, replicaset, kubelet, scheduler, node-lifecycle, taint-eviction, autoscaler or gitops{}",
                 if w.is_empty() { String::new() } else { format!(" (got `{w}`)") }
             )
         })
@@ -234,6 +263,10 @@ pub fn parse(words: &[String]) -> Option<Result<Directive, String>> {
                 .and_then(|q| q.ok_or_else(|| "error: usage: `api-qps QPS [BURST]`, e.g. `api-qps 20 30` (the defaults)".to_string()))
                 .and_then(|q| Ok(Directive::ApiQps(q, positive(1, "a burst")?)))
         }
+        "node-down" | "node-up" => match args {
+            [name] => Ok(Directive::Node(name.clone(), first == "node-up")),
+            _ => Err(format!("error: usage: `{first} NODE`, e.g. `{first} node-2`")),
+        },
         "files" => Ok(Directive::Files),
         "cat" => args
             .first()
@@ -271,6 +304,8 @@ pub const WORDS: &[&str] = &[
     "autoscaler",
     "gitops",
     "api-qps",
+    "node-down",
+    "node-up",
     "files",
     "cat",
     "status",
@@ -322,6 +357,20 @@ mod tests {
         );
         assert_eq!(p("api-qps 5"), Some(Ok(Directive::ApiQps(5, None))));
         assert_eq!(p("reset"), Some(Ok(Directive::Reset)));
+        assert_eq!(
+            p("node-down node-2"),
+            Some(Ok(Directive::Node("node-2".into(), false)))
+        );
+        assert_eq!(
+            p("node-up node-2"),
+            Some(Ok(Directive::Node("node-2".into(), true)))
+        );
+        assert!(
+            p("node-down")
+                .unwrap()
+                .unwrap_err()
+                .contains("node-down NODE")
+        );
         assert_eq!(p("snapshot a"), Some(Ok(Directive::Snapshot("a".into()))));
         assert_eq!(p("restore"), Some(Ok(Directive::Restore(None))));
         assert!(p("snapshot").unwrap().unwrap_err().contains("usage"));

@@ -105,6 +105,19 @@ impl Replay {
                     "# {line}: start kube-scheduler again (on kind: docker exec kind-control-plane mv /root/kube-scheduler.yaml /etc/kubernetes/manifests/)\n"
                 )
             }
+            Directive::Pause(c) | Directive::Crash(c)
+                if matches!(c, Component::NodeLifecycle | Component::TaintEviction) =>
+            {
+                format!(
+                    "# {line}: run kube-controller-manager with --controllers=*,-{c}-controller to leave it out\n"
+                )
+            }
+            Directive::Node(name, false) => format!(
+                "# {line}: stop the node's kubelet; its containers keep running (on kind, where nodes are kind-worker, kind-worker2, ...: docker exec kind-worker2 systemctl stop kubelet)\ndocker exec {name} systemctl stop kubelet\n"
+            ),
+            Directive::Node(name, true) => format!(
+                "# {line}: start the node's kubelet again\ndocker exec {name} systemctl start kubelet\n"
+            ),
             Directive::Pause(Component::Kubelet) | Directive::Crash(Component::Kubelet) => format!(
                 "# {line}: stop a node's kubelet (on kind: docker exec kind-worker systemctl stop kubelet)\n"
             ),

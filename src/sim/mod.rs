@@ -34,6 +34,7 @@ pub mod shell;
 pub mod status;
 pub mod stored;
 pub mod table;
+pub mod taints;
 pub mod time;
 pub mod validation;
 

@@ -14,6 +14,7 @@ pub const SCENARIO_IDS: &[&str] = &[
     "ownership",
     "rollout",
     "scheduling",
+    "node-failure",
 ];
 
 /// How the starting Deployment got into the cluster, which shows in its annotations.
@@ -181,6 +182,39 @@ pub const SCENARIOS: &[Scenario] = &[
         files: &[("web.yaml", WEB_REQUESTS_YAML)],
         origin: Origin::Created,
         nodes: THREE_NODES,
+    },
+    Scenario {
+        id: "node-failure",
+        title: "a node stops: NotReady, taints and eviction",
+        summary: "Three nodes, web's three pods one on each. Stop a node's kubelet (`node-down node-2`) and follow it in simulated time: after the 50 s grace period the node turns NotReady (Unknown) and is tainted, its pods stay Running but not ready; 300 s later their tolerations run out and they are evicted, replaced on the other nodes, and stay Terminating until the kubelet is back (`node-up node-2`).",
+        files: &[("web.yaml", WEB_REQUESTS_YAML)],
+        origin: Origin::Created,
+        nodes: PLAIN_NODES,
+    },
+];
+
+/// Three general nodes, 2 CPUs and 4 GiB each.
+const PLAIN_NODES: &[NodeSpec] = &[
+    NodeSpec {
+        name: "node-1",
+        cpu: "2",
+        memory: "4Gi",
+        labels: &[],
+        taints: &[],
+    },
+    NodeSpec {
+        name: "node-2",
+        cpu: "2",
+        memory: "4Gi",
+        labels: &[],
+        taints: &[],
+    },
+    NodeSpec {
+        name: "node-3",
+        cpu: "2",
+        memory: "4Gi",
+        labels: &[],
+        taints: &[],
     },
 ];
 

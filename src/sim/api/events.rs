@@ -192,7 +192,7 @@ impl ApiServer {
                 "apiVersion": kind.api_version,
                 "kind": kind.kind,
                 "name": involved.name(),
-                "namespace": "default",
+                "namespace": involved.namespace(),
                 "resourceVersion": involved.resource_version(),
                 "uid": involved.uid(),
             },
@@ -207,6 +207,11 @@ impl ApiServer {
             "reason": note.reason,
             "type": note.type_,
         });
+        if involved.bare()
+            && let Some(refd) = event["involvedObject"].as_object_mut()
+        {
+            refd.retain(|_, v| v != "");
+        }
         if let (Some(base), Value::Object(own)) = (event.as_object_mut(), own) {
             for (k, v) in own {
                 match (base.get_mut(&k), v) {

@@ -68,6 +68,42 @@ pub trait Involved {
     fn name(&self) -> &str;
     fn uid(&self) -> &str;
     fn resource_version(&self) -> &str;
+    /// `involvedObject.namespace`: the demo's objects all live in `default`.
+    fn namespace(&self) -> &str {
+        "default"
+    }
+    /// Whether the reference was built by hand, so its empty fields are left out.
+    fn bare(&self) -> bool {
+        false
+    }
+}
+
+/// An object reference a recorder builds by hand rather than from the object: the node
+/// lifecycle controller names a Node with its name as uid and no namespace
+/// (`RecordNodeStatusChange`), the taint eviction controller a Pod with no uid.
+#[derive(Debug, Clone, Copy)]
+pub struct Ref<'a> {
+    pub name: &'a str,
+    pub uid: &'a str,
+    pub namespace: &'a str,
+}
+
+impl Involved for Ref<'_> {
+    fn name(&self) -> &str {
+        self.name
+    }
+    fn uid(&self) -> &str {
+        self.uid
+    }
+    fn resource_version(&self) -> &str {
+        ""
+    }
+    fn namespace(&self) -> &str {
+        self.namespace
+    }
+    fn bare(&self) -> bool {
+        true
+    }
 }
 
 impl Involved for Value {

@@ -21,6 +21,9 @@ pub trait Controller {
     fn process(&mut self, api: &mut ApiServer, now: u64) -> usize;
     /// The periodic resync: every cached object's key queued again.
     fn resync(&mut self);
+    /// A simulated second has begun: periodic loops that run beside the work queue
+    /// (`wait.Until`) come due here.
+    fn tick(&mut self, _now: u64) {}
     /// The process dies, taking its memory with it.
     fn crash(&mut self) {
         self.informer_mut().crash();

@@ -6,6 +6,7 @@
 //! soon as it exists. The nodes' own heartbeats are [`super::node_agent`]'s.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use serde_json::{Value, json};
 
@@ -43,6 +44,11 @@ pub struct Kubelet {
     /// Pods bound to a node after they were created: the Unix second of the binding,
     /// from which their start is counted.
     bound_at: HashMap<String, i64>,
+    /// Nodes whose kubelet is stopped (`node-down`): their pods stay as they are, unseen.
+    pub(crate) down: BTreeSet<String>,
+    /// Nodes back up whose pods' status is to be synced at the next second (the status
+    /// manager's periodic sync finds the API's copy differs from its own).
+    back: Vec<String>,
 }
 
 /// How many images [`Kubelet::images`] keeps.
@@ -62,6 +68,59 @@ impl Kubelet {
             typed: true,
             images: HashMap::default(),
             bound_at: HashMap::default(),
+            down: BTreeSet::new(),
+            back: Vec::new(),
+        }
+    }
+
+    /// The node's kubelet stops or starts again.
+    pub fn set_node_up(&mut self, node: &str, up: bool) {
+        if up {
+            if self.down.remove(node) {
+                self.back.push(node.to_string());
+            }
+        } else {
+            self.down.insert(node.to_string());
+        }
+    }
+
+    /// Whether the pod's node has a stopped kubelet.
+    fn frozen(&self, pod: &Stored) -> bool {
+        !self.down.is_empty() && pod.pod_node().is_some_and(|n| self.down.contains(n))
+    }
+
+    /// A kubelet back in touch writes its own view of its pods again: Ready, which the
+    /// node lifecycle controller set False while the node was unreachable, is True again
+    /// for containers that kept running, with the transition time it had.
+    fn resync_back(&mut self, api: &mut ApiServer) {
+        for node in std::mem::take(&mut self.back) {
+            let pods: Vec<Arc<Stored>> = api
+                .list_shared(Kind::Pod)
+                .filter(|p| p.pod_node() == Some(node.as_str()) && !p.facts().deleting)
+                .cloned()
+                .collect();
+            for pod in pods {
+                let mut status = pod.field("status").cloned().unwrap_or(Value::Null);
+                let Some(conditions) = status["conditions"].as_array_mut() else {
+                    continue;
+                };
+                let containers = conditions
+                    .iter()
+                    .find(|c| c["type"] == "ContainersReady")
+                    .cloned();
+                let Some(containers) = containers.filter(|c| c["status"] == "True") else {
+                    continue;
+                };
+                let Some(ready) = conditions.iter_mut().find(|c| c["type"] == "Ready") else {
+                    continue;
+                };
+                if ready["status"] == "True" {
+                    continue;
+                }
+                ready["status"] = json!("True");
+                ready["lastTransitionTime"] = containers["lastTransitionTime"].clone();
+                let _ = api.store_pod_status(&pod, status);
+            }
         }
     }
 
@@ -157,6 +216,7 @@ impl Kubelet {
         if self.state == RunState::Paused {
             return;
         }
+        self.resync_back(api);
         let now_unix = sim_unix(now);
         // Due pods go in name order, as they always have.
         let mut due: Vec<String> = self
@@ -170,6 +230,10 @@ impl Kubelet {
                 self.untrack_terminating(&name);
                 continue;
             };
+            // Its node's kubelet is stopped: nobody stops the containers yet.
+            if self.frozen(&pod) {
+                continue;
+            }
             let finalizers = pod
                 .meta("finalizers")
                 .and_then(Value::as_array)
@@ -196,6 +260,10 @@ impl Kubelet {
             let Ok(pod) = api.get_shared(Kind::Pod, &name) else {
                 continue;
             };
+            if self.frozen(&pod) {
+                still.push(name);
+                continue;
+            }
             // The facts hold creationTimestamp parsed (0 without one).
             let created = match pod.pod().created {
                 0 => now_unix,

@@ -9,10 +9,12 @@ pub mod deployment;
 pub mod hash;
 pub mod kubelet;
 pub mod node_agent;
+pub mod node_lifecycle;
 pub mod pods;
 pub mod podstatus;
 pub mod replicaset;
 pub mod scheduler;
+pub mod taint_eviction;
 
 #[cfg(test)]
 mod collision_tests;

@@ -8,7 +8,7 @@
 
 use serde_json::{Value, json};
 
-use crate::sim::api::ApiServer;
+use crate::sim::api::{ApiServer, Note, Ref};
 use crate::sim::kind::Kind;
 use crate::sim::time::{rfc3339, rfc3339_micro};
 
@@ -174,28 +174,153 @@ impl NodeAgents {
         self.agents.is_empty()
     }
 
+    /// The nodes' names, in the order they registered.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.agents.iter().map(|a| a.name.as_str())
+    }
+
+    /// Whether the node's kubelet runs.
+    pub fn is_up(&self, name: &str) -> bool {
+        self.agents.iter().any(|a| a.name == name && a.up)
+    }
+
+    /// `node-down` / `node-up`: the node's kubelet stops reaching the API server, or
+    /// reaches it again; back, it renews its lease and posts its status at once, each
+    /// condition that changes with its event (the kubelet's condition setters).
+    pub fn set_up(
+        &mut self,
+        api: &mut ApiServer,
+        name: &str,
+        up: bool,
+        now: u64,
+    ) -> Result<(), String> {
+        let Some(a) = self.agents.iter_mut().find(|a| a.name == name) else {
+            let names: Vec<&str> = self.agents.iter().map(|a| a.name.as_str()).collect();
+            return Err(if names.is_empty() {
+                "error: this scenario has no nodes; the scheduling and node-failure scenarios have them\n".into()
+            } else {
+                format!(
+                    "error: no node `{name}`; the nodes are {}\n",
+                    names.join(", ")
+                )
+            });
+        };
+        if a.up == up {
+            return Err(format!(
+                "error: {name}'s kubelet is already {}\n",
+                if up { "running" } else { "stopped" }
+            ));
+        }
+        a.up = up;
+        if up {
+            a.renewed = now;
+            a.reported = now;
+            renew(api, name, now);
+            post_status(api, name, now);
+        }
+        Ok(())
+    }
+
     /// One simulated second: each running kubelet renews its lease when due and posts
     /// its status when the report period has passed.
     pub fn tick(&mut self, api: &mut ApiServer, now: u64) {
         for a in self.agents.iter_mut().filter(|a| a.up) {
             if now >= a.renewed + RENEW_SECONDS {
                 a.renewed = now;
-                if let Ok(mut lease) = api.get(Kind::Lease, &a.name).cloned() {
-                    lease["spec"]["renewTime"] = json!(rfc3339_micro(now));
-                    let _ = api.update(Kind::Lease, lease, None);
-                }
+                renew(api, &a.name, now);
             }
             if now >= a.reported + REPORT_SECONDS {
                 a.reported = now;
-                if let Ok(mut node) = api.get(Kind::Node, &a.name).cloned()
-                    && let Some(conditions) = node["status"]["conditions"].as_array_mut()
-                {
-                    for c in conditions {
-                        c["lastHeartbeatTime"] = json!(rfc3339(now));
-                    }
-                    let _ = api.update_status(Kind::Node, node);
-                }
+                post_status(api, &a.name, now);
             }
         }
+    }
+}
+
+fn renew(api: &mut ApiServer, name: &str, now: u64) {
+    if let Ok(mut lease) = api.get(Kind::Lease, name).cloned() {
+        lease["spec"]["renewTime"] = json!(rfc3339_micro(now));
+        let _ = api.update(Kind::Lease, lease, None);
+    }
+}
+
+/// The kubelet's condition setters, in their order: the status each condition should
+/// have, and its reason, message and event when it changes to it.
+const SETTERS: [(&str, &str, &str, &str, &str); 4] = [
+    (
+        "MemoryPressure",
+        "False",
+        "KubeletHasSufficientMemory",
+        "kubelet has sufficient memory available",
+        "NodeHasSufficientMemory",
+    ),
+    (
+        "DiskPressure",
+        "False",
+        "KubeletHasNoDiskPressure",
+        "kubelet has no disk pressure",
+        "NodeHasNoDiskPressure",
+    ),
+    (
+        "PIDPressure",
+        "False",
+        "KubeletHasSufficientPID",
+        "kubelet has sufficient PID available",
+        "NodeHasSufficientPID",
+    ),
+    (
+        "Ready",
+        "True",
+        "KubeletReady",
+        "kubelet is posting ready status",
+        "NodeReady",
+    ),
+];
+
+/// A status update of a kubelet that was away: every condition's heartbeat now, and each
+/// one the node lifecycle controller changed set back, recorded as the kubelet does
+/// (`Node NAME status is now: NodeReady`).
+fn post_status(api: &mut ApiServer, name: &str, now: u64) {
+    let Ok(mut node) = api.get(Kind::Node, name).cloned() else {
+        return;
+    };
+    let Some(conditions) = node["status"]["conditions"].as_array_mut() else {
+        return;
+    };
+    let mut changed = Vec::new();
+    for (type_, status, reason, message, event) in SETTERS {
+        let Some(c) = conditions.iter_mut().find(|c| c["type"] == type_) else {
+            continue;
+        };
+        c["lastHeartbeatTime"] = json!(rfc3339(now));
+        if c["status"] != status {
+            c["status"] = json!(status);
+            c["reason"] = json!(reason);
+            c["message"] = json!(message);
+            c["lastTransitionTime"] = json!(rfc3339(now));
+            changed.push(event);
+        }
+    }
+    if api.update_status(Kind::Node, node).is_err() {
+        return;
+    }
+    for event in changed {
+        let message = format!("Node {name} status is now: {event}");
+        api.record_event(
+            &Ref {
+                name,
+                uid: name,
+                namespace: "",
+            },
+            Kind::Node,
+            Note {
+                type_: "Normal",
+                reason: event,
+                message: &message,
+                component: super::kubelet::COMPONENT,
+                field_path: None,
+            },
+            now,
+        );
     }
 }

@@ -21,6 +21,7 @@ use crate::sim::informer::{Delta, Informer, RunState};
 use crate::sim::kind::Kind;
 use crate::sim::quantity;
 use crate::sim::stored::Stored;
+use crate::sim::taints;
 
 pub const WATCHES: &[Kind] = &[Kind::Pod, Kind::Node];
 /// The scheduler's name, its events' source and the `schedulerName` it serves.
@@ -89,21 +90,6 @@ impl Reason {
     fn resolvable(&self) -> bool {
         matches!(self, Reason::Insufficient(_))
     }
-}
-
-fn tolerates(tolerations: &[Value], taint: &Value) -> bool {
-    tolerations.iter().any(|t| {
-        let key_ok = match t["key"].as_str().unwrap_or("") {
-            "" => t["operator"] == "Exists",
-            k => k == taint["key"].as_str().unwrap_or(""),
-        };
-        let effect_ok = match t["effect"].as_str().unwrap_or("") {
-            "" => true,
-            e => e == taint["effect"].as_str().unwrap_or(""),
-        };
-        let value_ok = t["operator"] == "Exists" || t["value"] == taint["value"];
-        key_ok && effect_ok && value_ok
-    })
 }
 
 /// `matchExpressions` of one node selector term, against the node's labels.
@@ -211,22 +197,16 @@ impl Usage {
 
 /// The first reason `node` cannot take a pod with `spec` and `want`, if any.
 fn filter(spec: &Value, want: Requests, node: &Value, usage: &Usage) -> Option<Reason> {
-    let tolerations = spec["tolerations"]
-        .as_array()
-        .map(Vec::as_slice)
-        .unwrap_or_default();
+    let tolerations = taints::of_pod(spec);
     if node.pointer("/spec/unschedulable") == Some(&Value::Bool(true)) {
-        let cordon = serde_json::json!({
-            "key": "node.kubernetes.io/unschedulable", "effect": "NoSchedule"
-        });
-        if !tolerates(tolerations, &cordon) {
+        let cordon = taints::taint(taints::UNSCHEDULABLE, "NoSchedule");
+        if !taints::tolerates(tolerations, &cordon) {
             return Some(Reason::Unschedulable);
         }
     }
-    let taints = node.pointer("/spec/taints").and_then(Value::as_array);
-    for t in taints.map(Vec::as_slice).unwrap_or_default() {
+    for t in taints::of_node(node) {
         let effect = t["effect"].as_str().unwrap_or("");
-        if matches!(effect, "NoSchedule" | "NoExecute") && !tolerates(tolerations, t) {
+        if matches!(effect, "NoSchedule" | "NoExecute") && !taints::tolerates(tolerations, t) {
             let key = t["key"].as_str().unwrap_or("");
             let value = t["value"].as_str().unwrap_or("");
             return Some(Reason::Taint(format!("{key}: {value}")));

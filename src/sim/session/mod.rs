@@ -464,6 +464,20 @@ impl Session {
                 },
             },
             Directive::Status => say(self.status_text()),
+            Directive::Node(name, up) => match self.cluster.set_node_up(&name, up) {
+                Ok(()) if up => say(format!(
+                    "{name}: kubelet back: it renews its lease and posts the node's status now\n"
+                )),
+                Ok(()) => say(format!(
+                    "{name}: kubelet stopped: no more lease renewals or status; the node's \
+                     containers keep running, unseen, until `node-up {name}`\n"
+                )),
+                Err(e) => Output {
+                    stdout: String::new(),
+                    stderr: e,
+                    ..Default::default()
+                },
+            },
             Directive::Reset => {
                 if let Some(start) = self.saved.start.take() {
                     self.become_copy(&start);
@@ -518,12 +532,13 @@ impl Session {
     }
 
     fn set_state(&mut self, c: Component, s: RunState, word: &str) -> Output {
-        if c == Component::Scheduler && self.cluster.nodes.is_empty() {
+        if c.needs_nodes() && self.cluster.nodes.is_empty() {
             return Output {
                 stdout: String::new(),
-                stderr: "error: this scenario has no nodes, so no scheduler runs (pods run \
-                         unscheduled); the scheduling scenario has nodes\n"
-                    .into(),
+                stderr: format!(
+                    "error: this scenario has no nodes, so no {c} runs (pods run \
+                     unscheduled); the scheduling and node-failure scenarios have nodes\n"
+                ),
                 ..Default::default()
             };
         }
@@ -575,9 +590,15 @@ impl Session {
     /// Each component's state, trigger mode and queue length.
     pub fn status_text(&self) -> String {
         let mut s = String::new();
+        // The names line up: 11 columns, wider when the node controllers are listed.
+        let width = if self.cluster.nodes.is_empty() {
+            11
+        } else {
+            15
+        };
         for c in Component::ALL {
             let state = self.component_state(c);
-            if c == Component::Scheduler && state == "off" {
+            if c.needs_nodes() && state == "off" {
                 continue;
             }
             let extra = match (self.cluster.trigger(c), c) {
@@ -595,7 +616,7 @@ impl Session {
                 }),
                 _ => String::new(),
             };
-            s.push_str(&format!("{:<11} {state}{extra}\n", c.name()));
+            s.push_str(&format!("{:<width$} {state}{extra}\n", c.name()));
         }
         let limit = self.cluster.replicasets.client;
         s.push_str(&format!(
@@ -615,7 +636,7 @@ impl Session {
             Component::Autoscaler => self.autoscaler.as_ref().map_or("off", |a| a.state.as_str()),
             Component::Gitops => self.gitops.as_ref().map_or("off", |g| g.state.as_str()),
             // Scenarios without nodes run pods unscheduled.
-            Component::Scheduler if self.cluster.nodes.is_empty() => "off",
+            c if c.needs_nodes() && self.cluster.nodes.is_empty() => "off",
             _ => self.cluster.state(c).as_str(),
         }
     }

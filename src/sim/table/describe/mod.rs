@@ -265,9 +265,13 @@ pub(super) fn describe_events(
             let obj = at(e, &["involvedObject"]).unwrap_or(&Value::Null);
             kind.is_none_or(|k| str_at(obj, &["kind"]) == k)
                 && str_at(obj, &["name"]) == name
+                // The field selector names the uid: an event whose reference has none
+                // (the taint eviction controller's) is not found. A node's events are
+                // looked up under its uid and, for the kubelet's and the node
+                // controller's, under its name as uid.
                 && (uid.is_empty()
-                    || str_at(obj, &["uid"]).is_empty()
-                    || str_at(obj, &["uid"]) == uid)
+                    || str_at(obj, &["uid"]) == uid
+                    || (kind == Some("Node") && str_at(obj, &["uid"]) == name))
         })
         .collect();
     if mine.is_empty() {
