@@ -6,6 +6,7 @@ use super::api::{ApiServer, EventType};
 use super::client::RateLimit;
 use super::controllers::Controller;
 use super::controllers::deployment::DeploymentController;
+use super::controllers::disruption::DisruptionController;
 use super::controllers::kubelet::Kubelet;
 use super::controllers::node_agent::NodeAgents;
 use super::controllers::node_lifecycle::NodeLifecycle;
@@ -31,6 +32,7 @@ macro_rules! controllers_mut {
             &mut $c.scheduler,
             &mut $c.node_lifecycle,
             &mut $c.taint_eviction,
+            &mut $c.disruption,
         ]
     };
 }
@@ -46,6 +48,7 @@ pub struct Cluster {
     pub scheduler: Scheduler,
     pub node_lifecycle: NodeLifecycle,
     pub taint_eviction: TaintEviction,
+    pub disruption: DisruptionController,
     pub kubelet: Kubelet,
     /// The nodes' kubelets, heartbeating; none in scenarios without nodes.
     pub nodes: NodeAgents,
@@ -68,6 +71,7 @@ impl Cluster {
             scheduler: Scheduler::new(DEMO_RESYNC_SECONDS),
             node_lifecycle: NodeLifecycle::new(DEMO_RESYNC_SECONDS),
             taint_eviction: TaintEviction::new(DEMO_RESYNC_SECONDS),
+            disruption: DisruptionController::new(DEMO_RESYNC_SECONDS),
             kubelet: Kubelet::new(),
             nodes: NodeAgents::default(),
             gc_client: RateLimit::default(),
@@ -84,13 +88,14 @@ impl Cluster {
 
     /// The informer-driven controllers, in the order kube-controller-manager's loop
     /// here runs them.
-    fn controllers(&self) -> [&dyn Controller; 5] {
+    fn controllers(&self) -> [&dyn Controller; 6] {
         [
             &self.deployments as &dyn Controller,
             &self.replicasets,
             &self.scheduler,
             &self.node_lifecycle,
             &self.taint_eviction,
+            &self.disruption,
         ]
     }
 

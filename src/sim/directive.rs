@@ -17,16 +17,19 @@ pub enum Component {
     NodeLifecycle,
     /// kube-controller-manager's taint eviction controller, in scenarios with nodes.
     TaintEviction,
+    /// kube-controller-manager's disruption controller (PodDisruptionBudgets).
+    Disruption,
 }
 
 impl Component {
-    pub const ALL: [Component; 8] = [
+    pub const ALL: [Component; 9] = [
         Component::Deployment,
         Component::ReplicaSet,
         Component::Kubelet,
         Component::Scheduler,
         Component::NodeLifecycle,
         Component::TaintEviction,
+        Component::Disruption,
         Component::Autoscaler,
         Component::Gitops,
     ];
@@ -41,6 +44,7 @@ impl Component {
             Component::Scheduler => "scheduler",
             Component::NodeLifecycle => "node-lifecycle",
             Component::TaintEviction => "taint-eviction",
+            Component::Disruption => "disruption",
         }
     }
 
@@ -59,6 +63,7 @@ impl Component {
             "taint-eviction" | "taint-eviction-controller" | "taint-manager" => {
                 Some(Component::TaintEviction)
             }
+            "disruption" | "disruption-controller" | "pdb" => Some(Component::Disruption),
             _ => None,
         }
     }
@@ -165,7 +170,8 @@ kubedrill sim: one command per line.
   help                        this text
   # ...                       a comment
 CONTROLLER is deployment, replicaset, kubelet, scheduler, node-lifecycle, taint-eviction
-(these three in scenarios with nodes), autoscaler or gitops; a paused or crashed
+(these three in scenarios with nodes), disruption (PodDisruptionBudgets), autoscaler or
+gitops; a paused or crashed
 autoscaler or gitops syncer stops writing and keeps its settings for resume|restart.
 The demo simplifies: one namespace (default); nodes, a scheduler and the node controllers
 only in the scheduling and node-failure scenarios (elsewhere pods run at once, on no node),
@@ -196,7 +202,7 @@ pub fn parse(words: &[String]) -> Option<Result<Directive, String>> {
         let w = args.get(i).map(String::as_str).unwrap_or("");
         Component::parse(w).ok_or_else(|| {
             format!(
-                "error: `{first}` needs a controller: deployment, replicaset, kubelet, scheduler, node-lifecycle, taint-eviction, autoscaler or gitops{}",
+                "error: `{first}` needs a controller: deployment, replicaset, kubelet, scheduler, node-lifecycle, taint-eviction, disruption, autoscaler or gitops{}",
                 if w.is_empty() { String::new() } else { format!(" (got `{w}`)") }
             )
         })

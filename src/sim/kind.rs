@@ -9,16 +9,18 @@ pub enum Kind {
     Event,
     Node,
     Lease,
+    PodDisruptionBudget,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 6] = [
+    pub const ALL: [Kind; 7] = [
         Kind::Deployment,
         Kind::ReplicaSet,
         Kind::Pod,
         Kind::Event,
         Kind::Node,
         Kind::Lease,
+        Kind::PodDisruptionBudget,
     ];
 
     /// Resolves what a user may type: short names, singular, plural, with group.
@@ -37,6 +39,13 @@ impl Kind {
             "lease" | "leases" | "lease.coordination.k8s.io" | "leases.coordination.k8s.io" => {
                 Some(Kind::Lease)
             }
+            "pdb"
+            | "pdbs"
+            | "poddisruptionbudget"
+            | "poddisruptionbudgets"
+            | "poddisruptionbudget.policy"
+            | "poddisruptionbudgets.policy"
+            | "poddisruptionbudgets.policy/v1" => Some(Kind::PodDisruptionBudget),
             _ => None,
         }
     }
@@ -50,6 +59,7 @@ impl Kind {
             Kind::Event => "events",
             Kind::Node => "nodes",
             Kind::Lease => "leases.coordination.k8s.io",
+            Kind::PodDisruptionBudget => "poddisruptionbudgets.policy",
         }
     }
 
@@ -62,6 +72,7 @@ impl Kind {
             Kind::Event => "Event",
             Kind::Node => "Node",
             Kind::Lease => "Lease.coordination.k8s.io",
+            Kind::PodDisruptionBudget => "PodDisruptionBudget.policy",
         }
     }
 
@@ -74,6 +85,7 @@ impl Kind {
             Kind::Event => "event",
             Kind::Node => "node",
             Kind::Lease => "lease.coordination.k8s.io",
+            Kind::PodDisruptionBudget => "poddisruptionbudget.policy",
         }
     }
 
@@ -85,6 +97,7 @@ impl Kind {
             Kind::Event => "Event",
             Kind::Node => "Node",
             Kind::Lease => "Lease",
+            Kind::PodDisruptionBudget => "PodDisruptionBudget",
         }
     }
 
@@ -94,6 +107,7 @@ impl Kind {
             Kind::Deployment | Kind::ReplicaSet => "apps/v1",
             Kind::Pod | Kind::Event | Kind::Node => "v1",
             Kind::Lease => "coordination.k8s.io/v1",
+            Kind::PodDisruptionBudget => "policy/v1",
         }
     }
 

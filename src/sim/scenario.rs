@@ -15,6 +15,7 @@ pub const SCENARIO_IDS: &[&str] = &[
     "rollout",
     "scheduling",
     "node-failure",
+    "drain-pdb",
 ];
 
 /// How the starting Deployment got into the cluster, which shows in its annotations.
@@ -191,7 +192,27 @@ pub const SCENARIOS: &[Scenario] = &[
         origin: Origin::Created,
         nodes: PLAIN_NODES,
     },
+    Scenario {
+        id: "drain-pdb",
+        title: "cordon, drain and PodDisruptionBudgets",
+        summary: "Three nodes, web's three pods one on each, and a PodDisruptionBudget in pdb.yaml (minAvailable: 2) to apply. Cordon a node and see what it does and does not do; drain it and watch each eviction ask the budget; make the budget impossible to meet and watch drain retry every 5 s; then see that `kubectl delete pod`, a scale-down or a rollout never asks a budget.",
+        files: &[("web.yaml", WEB_REQUESTS_YAML), ("pdb.yaml", PDB_YAML)],
+        origin: Origin::Created,
+        nodes: PLAIN_NODES,
+    },
 ];
+
+/// A budget that keeps two of web's pods available.
+const PDB_YAML: &str = "apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata:
+  name: web
+spec:
+  minAvailable: 2
+  selector:
+    matchLabels:
+      app: web
+";
 
 /// Three general nodes, 2 CPUs and 4 GiB each.
 const PLAIN_NODES: &[NodeSpec] = &[

@@ -14,6 +14,10 @@ pub enum Reason {
     Conflict,
     Invalid,
     BadRequest,
+    /// 429: the Eviction API refusing to break a disruption budget.
+    TooManyRequests,
+    /// 403.
+    Forbidden,
     /// A storage error the API server did not convert: a 500 whose Status has no reason,
     /// which kubectl prints as `Error from server: ...`.
     Unknown,
@@ -27,6 +31,8 @@ impl Reason {
             Reason::Conflict => "Conflict",
             Reason::Invalid => "Invalid",
             Reason::BadRequest => "BadRequest",
+            Reason::TooManyRequests => "TooManyRequests",
+            Reason::Forbidden => "Forbidden",
             Reason::Unknown => "",
         }
     }

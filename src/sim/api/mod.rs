@@ -9,6 +9,7 @@ pub mod decode;
 mod delete;
 mod events;
 mod events_v1;
+pub mod eviction;
 pub use events_v1::EventV1;
 mod update;
 

@@ -6,6 +6,7 @@
 pub mod claim;
 mod controller;
 pub mod deployment;
+pub mod disruption;
 pub mod hash;
 pub mod kubelet;
 pub mod node_agent;

@@ -40,6 +40,8 @@ struct Agent {
     up: bool,
     renewed: u64,
     reported: u64,
+    /// `spec.unschedulable` as it last saw it (`lastNodeUnschedulable`).
+    unschedulable: bool,
 }
 
 /// The kubelets of the cluster's nodes.
@@ -165,6 +167,7 @@ impl NodeAgents {
                 up: true,
                 renewed: now,
                 reported: now,
+                unschedulable: false,
             });
         }
         NodeAgents { agents }
@@ -228,6 +231,20 @@ impl NodeAgents {
             if now >= a.renewed + RENEW_SECONDS {
                 a.renewed = now;
                 renew(api, &a.name, now);
+                // The status sync of the same period notices a cordon
+                // (`recordNodeSchedulableEvent`).
+                let unschedulable = api
+                    .get(Kind::Node, &a.name)
+                    .is_ok_and(|n| n["spec"]["unschedulable"] == true);
+                if unschedulable != a.unschedulable {
+                    a.unschedulable = unschedulable;
+                    let event = if unschedulable {
+                        "NodeNotSchedulable"
+                    } else {
+                        "NodeSchedulable"
+                    };
+                    record_node_event(api, &a.name, event, now);
+                }
             }
             if now >= a.reported + REPORT_SECONDS {
                 a.reported = now;
@@ -305,22 +322,28 @@ fn post_status(api: &mut ApiServer, name: &str, now: u64) {
         return;
     }
     for event in changed {
-        let message = format!("Node {name} status is now: {event}");
-        api.record_event(
-            &Ref {
-                name,
-                uid: name,
-                namespace: "",
-            },
-            Kind::Node,
-            Note {
-                type_: "Normal",
-                reason: event,
-                message: &message,
-                component: super::kubelet::COMPONENT,
-                field_path: None,
-            },
-            now,
-        );
+        record_node_event(api, name, event, now);
     }
+}
+
+/// `recordNodeStatusEvent`: `Node NAME status is now: EVENT`, on a reference that carries
+/// the node's name as its uid.
+fn record_node_event(api: &mut ApiServer, name: &str, event: &str, now: u64) {
+    let message = format!("Node {name} status is now: {event}");
+    api.record_event(
+        &Ref {
+            name,
+            uid: name,
+            namespace: "",
+        },
+        Kind::Node,
+        Note {
+            type_: "Normal",
+            reason: event,
+            message: &message,
+            component: super::kubelet::COMPONENT,
+            field_path: None,
+        },
+        now,
+    );
 }

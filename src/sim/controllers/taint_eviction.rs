@@ -10,9 +10,10 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::controller::Controller;
+use crate::sim::api::eviction::add_disruption_target;
 use crate::sim::api::{ApiServer, EventType, Note, Ref};
 use crate::sim::client::RateLimit;
 use crate::sim::directive::Component;
@@ -20,7 +21,6 @@ use crate::sim::informer::{Delta, Informer, RunState};
 use crate::sim::kind::Kind;
 use crate::sim::stored::Stored;
 use crate::sim::taints;
-use crate::sim::time::rfc3339;
 
 pub const WATCHES: &[Kind] = &[Kind::Pod, Kind::Node];
 /// Its name in kube-controller-manager, and its events' source.
@@ -179,46 +179,18 @@ impl TaintEviction {
         );
         if let Ok(current) = api.get_shared(Kind::Pod, &name) {
             let mut status = current.field("status").cloned().unwrap_or(Value::Null);
-            if add_disruption_target(&mut status, now) {
+            if add_disruption_target(
+                &mut status,
+                "DeletionByTaintManager",
+                "Taint manager: deleting due to NoExecute taint",
+                now,
+            ) {
                 self.client.spend(1);
                 let _ = api.store_pod_status(&current, status);
             }
         }
         self.client.spend(1);
         usize::from(api.delete(Kind::Pod, &name, None, now).is_ok())
-    }
-}
-
-/// The `DisruptionTarget` condition the controller sets before deleting; false when the
-/// pod has it already.
-fn add_disruption_target(status: &mut Value, now: u64) -> bool {
-    let condition = json!({
-        "type": "DisruptionTarget",
-        "status": "True",
-        "lastProbeTime": null,
-        "lastTransitionTime": rfc3339(now),
-        "reason": "DeletionByTaintManager",
-        "message": "Taint manager: deleting due to NoExecute taint",
-    });
-    if !status.is_object() {
-        *status = json!({});
-    }
-    if !status["conditions"].is_array() {
-        status["conditions"] = json!([]);
-    }
-    let Some(list) = status["conditions"].as_array_mut() else {
-        return false;
-    };
-    match list.iter_mut().find(|c| c["type"] == "DisruptionTarget") {
-        Some(c) if c["status"] == "True" && c["reason"] == condition["reason"] => false,
-        Some(c) => {
-            *c = condition;
-            true
-        }
-        None => {
-            list.push(condition);
-            true
-        }
     }
 }
 

@@ -108,6 +108,7 @@ pub enum Func {
     Orphans,
     Survivors,
     Annotated,
+    Nodes,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -140,6 +141,7 @@ impl Func {
         ("orphans", Func::Orphans, &[Arg::Str]),
         ("survivors", Func::Survivors, &[]),
         ("annotated", Func::Annotated, &[Arg::Str]),
+        ("nodes", Func::Nodes, &[Arg::OptStr]),
     ];
 
     /// Allowed string arguments, where the set is closed.
@@ -149,11 +151,15 @@ impl Func {
             Func::Pods => Some(&["ready", "pending", "running", "terminating", "unscheduled"]),
             Func::Deleted | Func::Created => Some(&["pods"]),
             Func::Orphans => Some(&["pods", "replicasets"]),
+            Func::Nodes => Some(&["ready", "notready", "unschedulable", "tainted"]),
             Func::Controller | Func::Trigger => Some(&[
                 "deployment",
                 "replicaset",
                 "kubelet",
                 "scheduler",
+                "node-lifecycle",
+                "taint-eviction",
+                "disruption",
                 "autoscaler",
                 "gitops",
             ]),

@@ -15,6 +15,7 @@ mod deployment;
 mod event;
 mod lease;
 mod node;
+pub mod pdb;
 mod pod;
 mod replicaset;
 
@@ -123,6 +124,7 @@ pub fn of(kind: Kind) -> &'static dyn Strategy {
         Kind::Event => &event::Event,
         Kind::Node => &node::Node,
         Kind::Lease => &lease::Lease,
+        Kind::PodDisruptionBudget => &pdb::PodDisruptionBudget,
     }
 }
 

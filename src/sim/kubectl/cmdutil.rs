@@ -48,6 +48,13 @@ impl Outcome {
             return self;
         };
         let step = w.step(cluster);
+        for (is_err, line) in step.lines {
+            if is_err {
+                self = self.warn(line);
+            } else {
+                self.stdout.push_str(&line);
+            }
+        }
         self.stdout.push_str(&step.out);
         if let Some(e) = step.err {
             return self.err(e);

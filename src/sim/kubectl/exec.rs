@@ -48,10 +48,13 @@ fn manager(cmd: &Command) -> (String, Option<&'static str>) {
         } => (m("kubectl-label"), None),
         Command::Label { annotate: true, .. } => (m("kubectl-annotate"), None),
         Command::SetImage { .. } => (m("kubectl-set"), None),
+        Command::Taint { .. } => (m("kubectl-taint"), None),
         Command::Get { .. }
         | Command::Describe { .. }
         | Command::Delete { .. }
-        | Command::ViewLastApplied { .. } => (m("kubectl"), None),
+        | Command::ViewLastApplied { .. }
+        | Command::Cordon { .. }
+        | Command::Drain { .. } => (m("kubectl"), None),
     }
 }
 
@@ -263,6 +266,20 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
         } => label::label(cluster, target, changes, *overwrite, *annotate),
         Command::SetImage { target, images, .. } => set::set_image(cluster, target, images),
         Command::ViewLastApplied { target, json } => view_last_applied(cluster, target, *json),
+        Command::Cordon {
+            nodes,
+            desired,
+            dry_run,
+        } => super::drain::cordon(cluster, nodes, *desired, *dry_run),
+        Command::Drain { nodes, opts } => super::drain::drain(cluster, nodes, opts),
+        Command::Taint {
+            nodes,
+            all,
+            add,
+            remove,
+            overwrite,
+            dry_run,
+        } => super::taint::taint(cluster, nodes, *all, add, remove, *overwrite, *dry_run),
     }
 }
 

@@ -7,6 +7,7 @@ pub mod cmdutil;
 pub mod create;
 pub mod delete;
 pub mod describe;
+pub mod drain;
 pub mod duration;
 pub mod exec;
 pub mod get;
@@ -17,6 +18,7 @@ pub mod rollout;
 pub mod scale;
 pub mod set;
 pub mod ssa;
+pub mod taint;
 pub mod wait;
 
 #[cfg(test)]

@@ -43,6 +43,8 @@ pub enum Wait {
         /// The watch log read so far; `None` before the first look (the list).
         cursor: Option<u64>,
     },
+    /// `drain`: evictions retried and pods waited for, node after node.
+    Drain(Box<super::drain::DrainWait>),
 }
 
 impl Wait {
@@ -77,6 +79,9 @@ impl Wait {
 #[derive(Debug, Default)]
 pub struct Step {
     pub out: String,
+    /// Lines printed as they came, stdout (false) and stderr (true) interleaved, before
+    /// `out`.
+    pub lines: Vec<(bool, String)>,
     pub err: Option<String>,
     pub next: Option<Wait>,
 }
@@ -90,6 +95,21 @@ impl Wait {
             ..Step::default()
         };
         match self {
+            Wait::Drain(d) => {
+                let mut lines = Vec::new();
+                match d.step(cluster, &mut lines) {
+                    Ok(next) => Step {
+                        lines,
+                        next: next.map(|d| Wait::Drain(Box::new(d))),
+                        ..Step::default()
+                    },
+                    Err(e) => Step {
+                        lines,
+                        err: Some(e),
+                        ..Step::default()
+                    },
+                }
+            }
             Wait::Deletion {
                 objects,
                 limit,
@@ -147,7 +167,7 @@ impl Wait {
                         return Step {
                             out,
                             err: Some("error: object has been deleted\n".into()),
-                            next: None,
+                            ..Step::default()
                         };
                     };
                     let (line, done) = status_line(&d);
@@ -156,7 +176,7 @@ impl Wait {
                         return Step {
                             out,
                             err: Some(line),
-                            next: None,
+                            ..Step::default()
                         };
                     }
                     out.push_str(&line);
@@ -179,14 +199,13 @@ impl Wait {
                                 "error: kubedrill's demo stopped watching after {ROLLOUT_STATUS_CAP} simulated seconds; kubectl would keep waiting (use --timeout to bound it)\n"
                             )
                         }),
-                        next: None,
+                        ..Step::default()
                     };
                 }
                 let seq = cluster.api.next_seq();
                 cluster.kubectl_watch = Some(seq);
                 Step {
                     out,
-                    err: None,
                     next: Some(Wait::Rollout {
                         name,
                         watch,
@@ -195,6 +214,7 @@ impl Wait {
                         waited: waited + 1,
                         cursor: Some(seq),
                     }),
+                    ..Step::default()
                 }
             }
         }

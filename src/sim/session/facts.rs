@@ -128,6 +128,27 @@ impl Facts for Session {
                     .filter(|p| p.pod().active && self.survivors.contains(p.uid()))
                     .count()
             ),
+            Func::Nodes => {
+                let ready = |n: &Value| {
+                    n.pointer("/status/conditions")
+                        .and_then(Value::as_array)
+                        .and_then(|cs| cs.iter().find(|c| c["type"] == "Ready"))
+                        .is_some_and(|c| c["status"] == "True")
+                };
+                let nodes = self.cluster.api.list(Kind::Node);
+                let n = match s(0) {
+                    "ready" => nodes.filter(|n| ready(n)).count(),
+                    "notready" => nodes.filter(|n| !ready(n)).count(),
+                    "unschedulable" => nodes
+                        .filter(|n| n.pointer("/spec/unschedulable") == Some(&Value::Bool(true)))
+                        .count(),
+                    "tainted" => nodes
+                        .filter(|n| !crate::sim::taints::of_node(n).is_empty())
+                        .count(),
+                    _ => nodes.count(),
+                };
+                json!(n)
+            }
             Func::Annotated => json!(
                 self.cluster
                     .api

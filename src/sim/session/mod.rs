@@ -601,6 +601,9 @@ impl Session {
             if c.needs_nodes() && state == "off" {
                 continue;
             }
+            if c == Component::Disruption && state == "off" {
+                continue;
+            }
             let extra = match (self.cluster.trigger(c), c) {
                 (Some(t), _) => format!(
                     "  {}-triggered  queue {}",
@@ -637,6 +640,14 @@ impl Session {
             Component::Gitops => self.gitops.as_ref().map_or("off", |g| g.state.as_str()),
             // Scenarios without nodes run pods unscheduled.
             c if c.needs_nodes() && self.cluster.nodes.is_empty() => "off",
+            // Shown where it has work: a cluster with nodes to drain, or budgets.
+            Component::Disruption
+                if self.cluster.nodes.is_empty()
+                    && self.cluster.api.count(Kind::PodDisruptionBudget) == 0
+                    && self.cluster.state(Component::Disruption) == RunState::Running =>
+            {
+                "off"
+            }
             _ => self.cluster.state(c).as_str(),
         }
     }

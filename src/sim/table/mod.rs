@@ -8,10 +8,17 @@ pub mod rows;
 mod stored;
 mod tabwriter;
 
-pub use describe::{describe_deployment, describe_node, describe_pod, describe_replicaset};
+pub use describe::{
+    describe_deployment, describe_node, describe_pdb, describe_pod, describe_replicaset,
+};
 pub use fields::Lookup;
 pub use get::{TableOpts, get_table};
 pub use tabwriter::{TabWriter, tabulate};
 
 #[cfg(test)]
 mod tests;
+
+/// `metav1.FormatLabelSelector` of a label selector, as events and describe print it.
+pub fn selector_text(selector: &serde_json::Value) -> String {
+    fields::selector_string(Some(selector))
+}

@@ -249,3 +249,22 @@ pub fn lease<T: Lookup + ?Sized>(l: &T, now: u64) -> Vec<String> {
         age(l, now),
     ]
 }
+
+/// `IntOrString.String()`, or `N/A` when the field is unset (`printPodDisruptionBudget`).
+fn int_or_string_cell<T: Lookup + ?Sized>(obj: &T, path: &[&str]) -> String {
+    match at(obj, path) {
+        Some(serde_json::Value::Number(n)) => n.to_string(),
+        Some(serde_json::Value::String(s)) => s.clone(),
+        _ => "N/A".into(),
+    }
+}
+
+pub fn pdb<T: Lookup + ?Sized>(p: &T, now: u64) -> Vec<String> {
+    vec![
+        name(p),
+        int_or_string_cell(p, &["spec", "minAvailable"]),
+        int_or_string_cell(p, &["spec", "maxUnavailable"]),
+        int_at(p, &["status", "disruptionsAllowed"]).to_string(),
+        age(p, now),
+    ]
+}

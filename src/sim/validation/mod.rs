@@ -6,9 +6,12 @@
 use serde_json::Value;
 
 mod meta;
+mod pdb;
 mod pod;
 
-pub use meta::{LABEL_VALUE_RULE, valid_label_value};
+pub use pdb::pdb;
+
+pub use meta::{LABEL_VALUE_RULE, qualified_name, valid_label_value};
 
 use super::kind::Kind;
 use super::obj;
@@ -226,7 +229,7 @@ fn quantities(kind: Kind, o: &Value) -> Result<(), ApiError> {
     let spec = match kind {
         Kind::Deployment | Kind::ReplicaSet => &o["spec"]["template"]["spec"],
         Kind::Pod => &o["spec"],
-        Kind::Event | Kind::Node | Kind::Lease => return Ok(()),
+        Kind::Event | Kind::Node | Kind::Lease | Kind::PodDisruptionBudget => return Ok(()),
     };
     let lists = ["containers", "initContainers"]
         .iter()
@@ -290,6 +293,31 @@ pub const MAX_REPLICAS: i64 = 10_000;
 /// IsValidPercent's message.
 const PERCENT_RULE: &str = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
 
+/// ValidatePositiveIntOrPercent, and with `at_most_100` IsNotMoreThan100Percent: an
+/// IntOrString that is a non-negative number or a percentage.
+fn int_or_percent_field(errs: &mut Vec<String>, field: &str, value: &Value, at_most_100: bool) {
+    match value {
+        Value::Number(_) => nonnegative(errs, field, int_or_percent(value)),
+        Value::String(s) => {
+            // field.Error prints a value that is no Stringer with %#v, and
+            // IntOrString's String() has a pointer receiver.
+            let shown = format!(
+                "intstr.IntOrString{{Type:1, IntVal:0, StrVal:{}}}",
+                crate::sim::output::go_quote(s)
+            );
+            let digits = s.strip_suffix('%').unwrap_or("");
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                errs.push(format!("{field}: Invalid value: {shown}: {PERCENT_RULE}"));
+            } else if at_most_100 && int_or_percent(value).is_none_or(|p| p > 100) {
+                errs.push(format!(
+                    "{field}: Invalid value: {shown}: must not be greater than 100%"
+                ));
+            }
+        }
+        _ => {}
+    }
+}
+
 /// ValidateDeploymentStrategy.
 fn strategy(errs: &mut Vec<String>, s: &Value) {
     let rolling = s.get("rollingUpdate").filter(|r| !r.is_null());
@@ -308,28 +336,9 @@ fn strategy(errs: &mut Vec<String>, s: &Value) {
             };
             let unavailable = int_or_percent(&r["maxUnavailable"]);
             let surge = int_or_percent(&r["maxSurge"]);
-            for (f, v) in [("maxUnavailable", unavailable), ("maxSurge", surge)] {
+            for f in ["maxUnavailable", "maxSurge"] {
                 let field = format!("spec.strategy.rollingUpdate.{f}");
-                match &r[f] {
-                    Value::Number(_) => nonnegative(errs, &field, v),
-                    Value::String(s) => {
-                        // field.Error prints a value that is no Stringer with %#v, and
-                        // IntOrString's String() has a pointer receiver.
-                        let shown = format!(
-                            "intstr.IntOrString{{Type:1, IntVal:0, StrVal:{}}}",
-                            crate::sim::output::go_quote(s)
-                        );
-                        let digits = s.strip_suffix('%').unwrap_or("");
-                        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-                            errs.push(format!("{field}: Invalid value: {shown}: {PERCENT_RULE}"));
-                        } else if f == "maxUnavailable" && v.is_none_or(|p| p > 100) {
-                            errs.push(format!(
-                                "{field}: Invalid value: {shown}: must not be greater than 100%"
-                            ));
-                        }
-                    }
-                    _ => {}
-                }
+                int_or_percent_field(errs, &field, &r[f], f == "maxUnavailable");
             }
             if unavailable == Some(0) && surge == Some(0) {
                 errs.push(

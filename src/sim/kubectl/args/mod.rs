@@ -4,12 +4,14 @@
 use std::fmt;
 
 mod flags;
+mod node;
 mod resources;
 #[cfg(test)]
 mod tests;
 mod verbs;
 
 use flags::*;
+pub use node::{DrainOpts, DryRun, Nodes, TaintSpec};
 use resources::*;
 use verbs::*;
 
@@ -221,7 +223,28 @@ pub enum Command {
         output: Option<Output>,
     },
     /// `apply view-last-applied`: the annotation client-side apply keeps, as YAML or JSON.
-    ViewLastApplied { target: Target, json: bool },
+    ViewLastApplied {
+        target: Target,
+        json: bool,
+    },
+    /// `cordon` (`desired` true) or `uncordon`.
+    Cordon {
+        nodes: Nodes,
+        desired: bool,
+        dry_run: DryRun,
+    },
+    Drain {
+        nodes: Nodes,
+        opts: DrainOpts,
+    },
+    Taint {
+        nodes: Nodes,
+        all: bool,
+        add: Vec<TaintSpec>,
+        remove: Vec<TaintSpec>,
+        overwrite: bool,
+        dry_run: DryRun,
+    },
 }
 
 impl Command {
@@ -262,13 +285,17 @@ impl Command {
             } => "label",
             Command::Label { annotate: true, .. } => "annotate",
             Command::SetImage { .. } => "set",
+            Command::Cordon { desired: true, .. } => "cordon",
+            Command::Cordon { desired: false, .. } => "uncordon",
+            Command::Drain { .. } => "drain",
+            Command::Taint { .. } => "taint",
         }
     }
 }
 
 pub const VERBS: &[&str] = &[
     "get", "describe", "scale", "delete", "patch", "create", "replace", "apply", "rollout",
-    "label", "annotate", "set",
+    "label", "annotate", "set", "cordon", "uncordon", "drain", "taint",
 ];
 
 /// kubectl's commands in the order it registers them, which is the order cobra suggests
@@ -475,6 +502,9 @@ pub fn parse(words: &[String]) -> Result<Command, UsageError> {
         "rollout" => rollout(rest),
         "label" | "annotate" => label(verb, rest),
         "set" => set(rest),
+        "cordon" | "uncordon" => node::cordon(verb, rest),
+        "drain" => node::drain(rest),
+        "taint" => node::taint(rest),
         other => {
             let mut msg = format!("error: unknown command \"{other}\" for \"kubectl\"");
             let near = suggestions(other);

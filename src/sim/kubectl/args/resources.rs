@@ -56,9 +56,6 @@ pub(super) const REAL_TYPES: &[&str] = &[
     "rc",
     "replicationcontroller",
     "replicationcontrollers",
-    "pdb",
-    "poddisruptionbudget",
-    "poddisruptionbudgets",
     "role",
     "roles",
     "rolebinding",
@@ -97,13 +94,6 @@ pub(super) const REAL_VERBS: &[(&str, &str)] = &[
     ("auth", ""),
     ("config", ""),
     ("cluster-info", ""),
-    ("cordon", "its nodes cannot be cordoned yet"),
-    ("uncordon", "its nodes cannot be cordoned yet"),
-    ("drain", "it has no eviction API yet"),
-    (
-        "taint",
-        "its nodes keep the taints their scenario gives them",
-    ),
     ("certificate", ""),
     ("events", "kubectl get events works"),
     ("kustomize", ""),
@@ -137,7 +127,7 @@ pub(super) fn unknown_type(s: &str) -> UsageError {
     // A type a real server has: saying it does not exist would teach something false.
     if REAL_TYPES.contains(&s.to_ascii_lowercase().as_str()) {
         return usage(format!(
-            "error: kubedrill's demo has Deployments, ReplicaSets, pods, events, nodes and leases only, not \"{s}\""
+            "error: kubedrill's demo has Deployments, ReplicaSets, pods, events, nodes, leases and PodDisruptionBudgets only, not \"{s}\""
         ));
     }
     usage(format!(

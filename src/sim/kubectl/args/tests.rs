@@ -95,12 +95,12 @@ fn rollout_flags_per_subcommand() {
 fn real_but_unsimulated_is_not_called_unknown() {
     assert_eq!(
         err("get svc"),
-        "error: kubedrill's demo has Deployments, ReplicaSets, pods, events, nodes and leases only, not \"svc\""
+        "error: kubedrill's demo has Deployments, ReplicaSets, pods, events, nodes, leases and PodDisruptionBudgets only, not \"svc\""
     );
     assert!(err("logs web").starts_with(
         "error: kubedrill's demo does not run `kubectl logs` (its pods run no real containers); it runs get, describe,"
     ));
-    assert!(err("logs web").ends_with("annotate and set image"));
+    assert!(err("logs web").ends_with("set image, cordon, uncordon, drain and taint"));
     assert!(err("get pods -A").contains("one namespace, default"));
     assert_eq!(
         err("get foo"),

@@ -6,12 +6,14 @@ use super::tabwriter::TabWriter;
 use pod_template::pod_template;
 
 mod node;
+mod pdb;
 mod pod;
 mod pod_template;
 mod replicaset;
 
 use crate::sim::time;
 pub use node::describe_node;
+pub use pdb::describe_pdb;
 pub use pod::describe_pod;
 pub use replicaset::describe_replicaset;
 use serde_json::Value;
