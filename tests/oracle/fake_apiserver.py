@@ -61,11 +61,13 @@ RESOURCES = {
     "deployments": ("apps", "v1", "Deployment", ["deploy"], ["all"]),
     "replicasets": ("apps", "v1", "ReplicaSet", ["rs"], ["all"]),
     "leases": ("coordination.k8s.io", "v1", "Lease", [], []),
+    "poddisruptionbudgets": ("policy", "v1", "PodDisruptionBudget", ["pdb"], []),
 }
 # Cluster-scoped resources: no namespace in their paths.
 CLUSTER_SCOPED = {"nodes"}
 # The API groups served besides the core group, with their group/version paths.
-GROUPS = {"apps": "apps/v1", "coordination.k8s.io": "coordination.k8s.io/v1"}
+GROUPS = {"apps": "apps/v1", "coordination.k8s.io": "coordination.k8s.io/v1",
+          "policy": "policy/v1"}
 
 VERBS = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"]
 
@@ -245,6 +247,13 @@ NODE_COLUMNS = [
 LEASE_COLUMNS = [
     col("Name", "string", fmt="name"),
     col("Holder", "string"),
+    col("Age", "string"),
+]
+PDB_COLUMNS = [
+    col("Name", "string", fmt="name"),
+    col("Min Available", "string"),
+    col("Max Unavailable", "string"),
+    col("Allowed Disruptions", "integer"),
     col("Age", "string"),
 ]
 EVENT_COLUMNS = [
@@ -443,10 +452,22 @@ class Tables:
         return [l["metadata"]["name"], (l.get("spec") or {}).get("holderIdentity", ""),
                 self.age(l["metadata"].get("creationTimestamp"))]
 
+    def pdb_row(self, p):
+        """printPodDisruptionBudget: an unset bound prints N/A."""
+        spec = p.get("spec") or {}
+
+        def bound(k):
+            v = spec.get(k)
+            return "N/A" if v is None else str(v)
+        return [p["metadata"]["name"], bound("minAvailable"), bound("maxUnavailable"),
+                int((p.get("status") or {}).get("disruptionsAllowed", 0)),
+                self.age(p["metadata"].get("creationTimestamp"))]
+
     def build(self, plural, items, include_object, resource_version):
         columns, rowf = {
             "nodes": (NODE_COLUMNS, self.node_row),
             "leases": (LEASE_COLUMNS, self.lease_row),
+            "poddisruptionbudgets": (PDB_COLUMNS, self.pdb_row),
             "pods": (POD_COLUMNS, self.pod_row),
             "replicasets": (RS_COLUMNS, self.rs_row),
             "deployments": (DEPLOY_COLUMNS, self.deploy_row),
