@@ -360,6 +360,7 @@ impl DrainWait {
                         Err(e) if e.reason == Reason::NotFound => p.state = PodState::Done,
                         Err(e) => p.state = PodState::Failed(e.message),
                     }
+                    cluster.settle();
                     continue;
                 }
                 lines.push((false, format!("evicting pod default/{}\n", p.name)));
