@@ -14,6 +14,11 @@
 //!   the rollout needs is made as soon as a controller wants it: the per-write cost.
 //! - `nodes-steady/NODES/PODS` and `nodes-rollout/NODES/PODS`: the same on 10 and 100
 //!   nodes, each kubelet renewing its lease and the scheduler placing every new pod.
+//! - `nodes-drain/NODES/PODS`: one iteration is `kubectl drain` of the next node, to its
+//!   end, through the Eviction API and a PodDisruptionBudget (maxUnavailable 10%), then
+//!   `uncordon`; the time reported is the mean cost of a simulated second of drain (the
+//!   evictions, the replacements created and scheduled, the disruption controller's
+//!   recounts, the node lifecycle controller's taints).
 
 use std::time::{Duration, Instant};
 
@@ -23,7 +28,7 @@ use criterion::{BenchmarkId, Criterion, SamplingMode, criterion_group, criterion
 
 #[path = "simdrive.rs"]
 mod simdrive;
-use simdrive::{Limit, converged, converged_on, rollout};
+use simdrive::{Limit, converged, converged_on, drain, rollout, with_budget};
 
 /// `iters` rollouts back to back, each to the next image; the time returned is that of
 /// `iters` simulated seconds of rollout (criterion divides by `iters`).
@@ -74,6 +79,24 @@ fn bench(c: &mut Criterion) {
             let mut rolling = converged_on(n, Limit::Default, nodes);
             let mut image = 28;
             b.iter_custom(|iters| per_second(&mut rolling, &mut image, n, iters))
+        });
+    }
+    for (nodes, n) in [(10usize, 100i64), (100, 1_000)] {
+        let id = format!("{nodes}/{n}");
+        g.bench_with_input(BenchmarkId::new("nodes-drain", &id), &n, |b, _| {
+            let mut c = converged_on(n, Limit::Default, nodes);
+            with_budget(&mut c);
+            let mut next = 0;
+            b.iter_custom(|iters| {
+                let (mut spent, mut secs) = (Duration::ZERO, 0u32);
+                for _ in 0..iters {
+                    next = next % nodes + 1;
+                    let t = Instant::now();
+                    secs += drain(&mut c, &format!("node-{next}"));
+                    spent += t.elapsed();
+                }
+                spent * iters as u32 / secs
+            })
         });
     }
     g.finish();

@@ -26,7 +26,8 @@ pub fn converged(replicas: i64, limit: Limit) -> Cluster {
 }
 
 /// [`converged`] on `nodes` nodes (none: the scheduler idles and pods run unscheduled),
-/// each with room for its share of the pods, so the scheduler places every one.
+/// each with room for its share of the pods, so the scheduler places every one, about as
+/// many on each node.
 pub fn converged_on(replicas: i64, limit: Limit, nodes: usize) -> Cluster {
     let mut c = Cluster::new(1);
     c.set_client_limit(UNLIMITED, UNLIMITED);
@@ -40,13 +41,14 @@ pub fn converged_on(replicas: i64, limit: Limit, nodes: usize) -> Cluster {
         })
         .collect();
     c.nodes = NodeAgents::register(&mut c.api, &specs, 0);
-    c.api
-        .create(
-            Kind::Deployment,
-            deployment("web", "nginx:1.27", replicas),
-            0,
-        )
-        .unwrap();
+    let mut web = deployment("web", "nginx:1.27", replicas);
+    if nodes > 0 {
+        // Requests, so that LeastAllocated spreads the pods evenly over the nodes (with
+        // none, every node scores the same and ties go to the first by name).
+        web["spec"]["template"]["spec"]["containers"][0]["resources"] =
+            json!({"requests": {"cpu": "100m", "memory": "64Mi"}});
+    }
+    c.api.create(Kind::Deployment, web, 0).unwrap();
     c.settle();
     for _ in 0..5 {
         c.tick();
@@ -83,4 +85,42 @@ pub fn rollout(c: &mut Cluster, image: u32, n: i64) -> u32 {
         assert!(secs < 7200, "rollout of {n} did not finish");
     }
     secs
+}
+
+/// A budget over web's pods allowing a tenth of them to be disrupted at once, as a
+/// platform team might set for a large stateless service.
+pub fn with_budget(c: &mut Cluster) {
+    c.api
+        .create(
+            Kind::PodDisruptionBudget,
+            json!({
+                "apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+                "metadata": {"name": "web"},
+                "spec": {"maxUnavailable": "10%", "selector": {"matchLabels": {"app": "web"}}},
+            }),
+            c.now(),
+        )
+        .unwrap();
+    c.settle();
+}
+
+/// `kubectl drain NODE` run to its end through the Eviction API, then the node
+/// uncordoned; returns the simulated seconds the drain took.
+pub fn drain(c: &mut Cluster, node: &str) -> u32 {
+    use kubedrill::sim::kubectl::{args, exec};
+    let files = exec::Files::new();
+    let words = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+    let cmd = args::parse(&words(&format!("drain {node}"))).unwrap();
+    let mut o = exec::run(c, &files, &cmd);
+    let mut secs = 0;
+    while o.is_waiting() {
+        c.tick();
+        secs += 1;
+        o = o.resume(c);
+        assert!(secs < 600, "drain of {node} did not finish");
+    }
+    assert!(!o.failed, "drain of {node} failed: {}", o.stderr);
+    let cmd = args::parse(&words(&format!("uncordon {node}"))).unwrap();
+    exec::run(c, &files, &cmd);
+    secs.max(1)
 }

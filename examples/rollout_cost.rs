@@ -5,6 +5,8 @@
 //! kube-controller-manager's, 20 requests per second with bursts of 30).
 //! With ROLLOUTS 0 it only builds the converged Deployment, so the difference between two
 //! runs under `valgrind --tool=cachegrind` is the rollouts' own count.
+// The benchmark's driver; this example uses only its rollout half.
+#[allow(dead_code)]
 #[path = "../benches/simdrive.rs"]
 mod simdrive;
 

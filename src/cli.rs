@@ -119,7 +119,8 @@ pub enum Command {
     },
     /// Run a demo scenario headless: one kubectl command or directive per stdin line
     Sim {
-        /// spec-status, self-healing, apply-semantics, field-fight, ownership or rollout
+        /// spec-status, self-healing, apply-semantics, field-fight, ownership, rollout,
+        /// scheduling, node-failure or drain-pdb
         scenario: Option<String>,
         /// Print each input line (as `$ line`) before its output, like a terminal session
         #[arg(long)]

@@ -2,7 +2,8 @@
 //! scenario: no pod is ever bound to a node it does not fit (the requests of the pods on
 //! a node never exceed its allocatable), to a node whose NoSchedule or NoExecute taints it
 //! does not tolerate, or to one its nodeSelector does not match; and a pod left unbound
-//! has a reason on record (PodScheduled False, Unschedulable).
+//! has a reason on record (PodScheduled False, Unschedulable). The scheduler's cache of
+//! what each node holds always equals a fresh sum.
 
 use kubedrill::sim::controllers::scheduler::requests;
 use kubedrill::sim::kind::Kind;
@@ -21,6 +22,8 @@ fn line() -> impl Strategy<Value = String> {
         (1u32..4).prop_map(|n| format!("kubectl patch deploy web --type=json -p '[{{\"op\":\"replace\",\"path\":\"/spec/template/spec/containers/0/resources/requests/cpu\",\"value\":\"{}m\"}}]'", 250 * n)),
         Just("pause scheduler".to_string()),
         Just("resume scheduler".to_string()),
+        Just("crash scheduler".to_string()),
+        Just("restart scheduler".to_string()),
         (1u64..8).prop_map(|n| format!("tick {n}")),
     ]
 }
@@ -33,6 +36,10 @@ fn check(lines: &[String]) -> Result<(), TestCaseError> {
     let mut s = Session::new("scheduling", 1).unwrap();
     for l in lines {
         s.run_line(l);
+        prop_assert!(
+            s.cluster.scheduler.cache_is_consistent(),
+            "the scheduler's cache of what each node holds drifted from a fresh sum after `{l}`"
+        );
         let nodes: Vec<Value> = s.cluster.api.list(Kind::Node).cloned().collect();
         let pods: Vec<Value> = s.cluster.api.list(Kind::Pod).cloned().collect();
         for node in &nodes {

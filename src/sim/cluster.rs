@@ -237,6 +237,8 @@ impl Cluster {
                     let d = x.informer_mut().relist(api, now);
                     x.handle(d);
                 }
+                // A crashed process has no workers to pause: it stays down.
+                RunState::Paused if x.informer().state == RunState::Crashed => {}
                 s => x.informer_mut().state = s,
             }
         }

@@ -174,10 +174,12 @@ CONTROLLER is deployment, replicaset, kubelet, scheduler, node-lifecycle, taint-
 gitops; a paused or crashed
 autoscaler or gitops syncer stops writing and keeps its settings for resume|restart.
 The demo simplifies: one namespace (default); nodes, a scheduler and the node controllers
-only in the scheduling and node-failure scenarios (elsewhere pods run at once, on no node),
-where the scheduler has no preemption (every pod has priority 0), no backoff between
-attempts, and ties go to the first node by name (kube-scheduler picks among equal scores at
-random); the nodes form one zone; nodes cannot yet be cordoned, drained or tainted by kubectl;
+only in the scheduling, node-failure and drain-pdb scenarios (elsewhere pods run at once,
+on no node), where the scheduler has no preemption (every pod has priority 0), no backoff
+between attempts, and ties go to the first node by name (kube-scheduler picks among equal
+scores at random); the nodes form one zone; there are no DaemonSets, and nodes cannot be
+deleted or re-registered; `kubectl drain` runs in simulated time and the demo stops one
+with no --timeout after 10 simulated minutes (kubectl would retry for ever);
 no real containers (a pod is Running one second after creation and Ready a second later;
 a deleted pod's containers exit within a second of their stop signal, except an image whose
 reference contains `ignores-sigterm`, killed when its grace period ends);

@@ -53,8 +53,9 @@ pub fn of_pod(spec: &Value) -> &[Value] {
 
 /// A node's taints.
 pub fn of_node(node: &Value) -> &[Value] {
-    node.pointer("/spec/taints")
-        .and_then(Value::as_array)
+    // Indexed, not `Value::pointer`: the scheduler reads this for every node it tries.
+    node["spec"]["taints"]
+        .as_array()
         .map(Vec::as_slice)
         .unwrap_or_default()
 }

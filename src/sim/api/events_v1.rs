@@ -55,7 +55,11 @@ impl ApiServer {
             involved.uid(),
             involved.resource_version()
         );
-        self.series.retain(|_, s| now < s.last + FINISH_SECONDS);
+        // Finished series are dropped once a second, not on every event.
+        if self.series_pruned != Some(now) {
+            self.series_pruned = Some(now);
+            self.series.retain(|_, s| now < s.last + FINISH_SECONDS);
+        }
         if let Some(s) = self.series.get_mut(&key) {
             s.count += 1;
             s.last = now;

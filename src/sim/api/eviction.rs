@@ -161,6 +161,6 @@ impl ApiServer {
         ) {
             self.store_pod_status(&pod, status)?;
         }
-        self.delete(Kind::Pod, name, grace, now).map(|_| ())
+        self.delete_shared(Kind::Pod, name, grace, now).map(|_| ())
     }
 }

@@ -161,6 +161,8 @@ pub struct ApiServer {
     recorders: Recorders,
     /// The events/v1 recorders' caches of what they wrote (see `record_event_v1`).
     series: HashMap<String, events_v1::SeriesEntry>,
+    /// The second `series` was last pruned.
+    series_pruned: Option<u64>,
     /// One shared copy of each stored label set.
     labels: LabelSets,
     /// The field manager (and subresource) of the writes now being made (F8); writers
@@ -190,6 +192,7 @@ impl ApiServer {
             clock: 0,
             recorders: Recorders::default(),
             series: HashMap::default(),
+            series_pruned: None,
             labels: LabelSets::default(),
             manager: (CONTROLLER_MANAGER.to_string(), None),
             pod_templates: VecDeque::new(),

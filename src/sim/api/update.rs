@@ -285,6 +285,22 @@ impl ApiServer {
         self.store_changed(Kind::Pod, old.name(), draft)
     }
 
+    /// A write of one top-level field by a system writer of a kind that keeps no
+    /// managedFields and validates nothing there (a kubelet renewing its Lease): the next
+    /// version shares every other field with the stored one.
+    pub(crate) fn store_field(
+        &mut self,
+        kind: Kind,
+        name: &str,
+        key: &str,
+        f: impl FnOnce(&mut Value),
+    ) -> Result<Arc<Stored>, ApiError> {
+        let old = self.get_shared(kind, name)?;
+        let mut draft = old.draft();
+        f(draft.edit(key));
+        self.store_changed(kind, name, draft)
+    }
+
     /// Metadata-only write by the server itself (ownerReferences, finalizers, labels).
     pub fn update_metadata(
         &mut self,

@@ -42,8 +42,8 @@ pub struct DisruptionController {
     pub client: RateLimit,
 }
 
-fn pod_labels(p: &Stored) -> Value {
-    p.meta("labels").cloned().unwrap_or(Value::Null)
+fn pod_labels(p: &Stored) -> &Value {
+    &p.facts().labels
 }
 
 /// `GetScaledValueFromIntOrPercent(..., roundUp=true)`.
@@ -80,11 +80,11 @@ impl DisruptionController {
                 Kind::PodDisruptionBudget => self.informer.enqueue(d.object.name()),
                 Kind::Pod => {
                     let mut names: BTreeSet<String> = self
-                        .budgets_for(&pod_labels(&d.object))
+                        .budgets_for(pod_labels(&d.object))
                         .into_iter()
                         .collect();
                     if let Some(old) = &d.old {
-                        names.extend(self.budgets_for(&pod_labels(old)));
+                        names.extend(self.budgets_for(pod_labels(old)));
                     }
                     for n in names {
                         self.informer.enqueue(&n);
@@ -115,7 +115,9 @@ impl DisruptionController {
     /// counted once, a ReplicaSet's Deployment standing for it. Pods with no controller
     /// are unmanaged; a controller that cannot be found is an error.
     fn expected_scale(&self, pods: &[&Stored]) -> Result<(i64, usize), String> {
-        let mut seen = BTreeSet::new();
+        // Most pods share a ReplicaSet: each owner is looked up once.
+        let mut owners: crate::sim::HashSet<&str> = Default::default();
+        let mut counted: crate::sim::HashSet<String> = Default::default();
         let mut total = 0;
         let mut unmanaged = 0;
         for p in pods {
@@ -123,6 +125,9 @@ impl DisruptionController {
                 unmanaged += 1;
                 continue;
             };
+            if !owners.insert(uid) {
+                continue;
+            }
             let Some(rs) = self
                 .informer
                 .name_by_uid(Kind::ReplicaSet, uid)
@@ -139,7 +144,7 @@ impl DisruptionController {
                 Some(d) => (obj::uid(d).to_string(), obj::int(d, &["spec", "replicas"])),
                 None => (uid.to_string(), obj::int(rs, &["spec", "replicas"])),
             };
-            if seen.insert(key) {
+            if counted.insert(key) {
                 total += replicas.unwrap_or(1);
             }
         }
@@ -152,10 +157,18 @@ impl DisruptionController {
             return 0;
         };
         let selector = &pdb["spec"]["selector"];
+        // The API interns label sets (equal labels, one allocation): the selector is
+        // matched once per set, not once per pod.
+        let mut matched: crate::sim::HashMap<*const Value, bool> = Default::default();
         let pods: Vec<&Stored> = self
             .informer
             .values_shared(Kind::Pod)
-            .filter(|p| selects(selector, &pod_labels(p)))
+            .filter(|p| {
+                let labels = &p.facts().labels;
+                *matched
+                    .entry(std::sync::Arc::as_ptr(labels))
+                    .or_insert_with(|| selects(selector, labels))
+            })
             .map(|p| &**p)
             .collect();
         let mut events: Vec<(&str, &str, String)> = Vec::new();

@@ -559,7 +559,8 @@ pub const IGNORES_SIGTERM: &str = "ignores-sigterm";
 
 /// Whether one of the pod's containers ignores its stop signal.
 fn ignores_sigterm(pod: &Stored) -> bool {
-    pod.field("spec")
+    // Images are the template's: read without building the pod's own spec.
+    pod.unfilled("spec")
         .and_then(|s| s.get("containers"))
         .and_then(Value::as_array)
         .is_some_and(|cs| {

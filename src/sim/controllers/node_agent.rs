@@ -255,10 +255,9 @@ impl NodeAgents {
 }
 
 fn renew(api: &mut ApiServer, name: &str, now: u64) {
-    if let Ok(mut lease) = api.get(Kind::Lease, name).cloned() {
-        lease["spec"]["renewTime"] = json!(rfc3339_micro(now));
-        let _ = api.update(Kind::Lease, lease, None);
-    }
+    let _ = api.store_field(Kind::Lease, name, "spec", |spec| {
+        spec["renewTime"] = json!(rfc3339_micro(now));
+    });
 }
 
 /// The kubelet's condition setters, in their order: the status each condition should

@@ -117,7 +117,7 @@ fn ready_status(node: &Value) -> &str {
 }
 
 fn condition<'a>(node: &'a Value, type_: &str) -> Option<&'a Value> {
-    node.pointer("/status/conditions")?
+    node["status"]["conditions"]
         .as_array()?
         .iter()
         .find(|c| c["type"] == type_)
@@ -219,7 +219,7 @@ impl NodeLifecycle {
             .flatten()
             .filter_map(|c| condition_taint(c["type"].as_str()?, c["status"].as_str()?))
             .collect();
-        if node.pointer("/spec/unschedulable") == Some(&Value::Bool(true)) {
+        if node["spec"]["unschedulable"] == true {
             want.push(taints::UNSCHEDULABLE);
         }
         let current = taints::of_node(node);
@@ -269,31 +269,30 @@ impl NodeLifecycle {
             .collect();
         let mut states = Vec::with_capacity(names.len());
         for name in names {
-            let Some(node) = self.informer.get(Kind::Node, &name).cloned() else {
+            // Read in place; copied only for the rare write.
+            let Some(node) = self.informer.get_shared(Kind::Node, &name).cloned() else {
                 continue;
             };
+            let node = node.value();
             let renew = self
                 .informer
                 .get(Kind::Lease, &name)
-                .and_then(|l| l["spec"]["renewTime"].as_str())
-                .map(str::to_string);
-            let heartbeat = condition(&node, "Ready")
-                .and_then(|c| c["lastHeartbeatTime"].as_str())
-                .map(str::to_string);
+                .and_then(|l| l["spec"]["renewTime"].as_str());
+            let heartbeat = condition(node, "Ready").and_then(|c| c["lastHeartbeatTime"].as_str());
             let h = self.health.entry(name.clone()).or_insert(Health {
                 probe: now,
                 ..Health::default()
             });
             // A renewed lease or a new heartbeat: the kubelet is alive.
-            if renew.is_some() && renew != h.renew {
-                h.renew = renew;
+            if renew.is_some() && renew != h.renew.as_deref() {
+                h.renew = renew.map(str::to_string);
                 h.probe = now;
             }
-            if heartbeat != h.heartbeat {
-                h.heartbeat = heartbeat;
+            if heartbeat != h.heartbeat.as_deref() {
+                h.heartbeat = heartbeat.map(str::to_string);
                 h.probe = now;
             }
-            let observed = ready_status(&node).to_string();
+            let observed = ready_status(node).to_string();
             let mut current = observed.clone();
             if now > h.probe + GRACE_PERIOD {
                 let mut next = node.clone();
@@ -307,7 +306,7 @@ impl NodeLifecycle {
             }
             n += self.taint_base_eviction(api, &name, &observed, now);
             if observed == "True" && current != "True" {
-                let uid = crate::sim::obj::uid(&node).to_string();
+                let uid = crate::sim::obj::uid(node).to_string();
                 record_status_change(api, &name, &uid, "NodeNotReady", now);
                 n += self.mark_pods_not_ready(api, &name, None, now);
             }

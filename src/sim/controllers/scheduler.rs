@@ -39,6 +39,12 @@ pub struct Scheduler {
     unschedulable: BTreeMap<u64, String>,
     failed_at: HashMap<String, u64>,
     failures: u64,
+    /// kube-scheduler's cache: each node's allocatable and the requests of the pods bound
+    /// to it, kept up to date from the watch rather than summed again for every pod.
+    cache: BTreeMap<String, Usage>,
+    /// Pods bound by this scheduler whose binding it has not yet seen come back through
+    /// the watch ("assumed" pods): already counted in `cache`.
+    assumed: crate::sim::HashSet<String>,
 }
 
 /// What a pod asks of a node: CPU in millicores, memory in bytes, and one pod slot.
@@ -128,9 +134,9 @@ fn affinity_matches(spec: &Value, labels: &Value) -> bool {
     let selector_ok = spec["nodeSelector"]
         .as_object()
         .is_none_or(|sel| sel.iter().all(|(k, v)| labels.get(k) == Some(v)));
-    let terms = spec
-        .pointer("/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms")
-        .and_then(Value::as_array);
+    let terms = spec["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+        ["nodeSelectorTerms"]
+        .as_array();
     // Terms are ORed; a required affinity with no terms matches nothing.
     let affinity_ok = terms.is_none_or(|t| t.iter().any(|term| term_matches(term, labels)));
     selector_ok && affinity_ok
@@ -147,7 +153,8 @@ struct Usage {
 
 impl Usage {
     fn of(node: &Value) -> Self {
-        let alloc = |k: &str| quantity::nanos(node.pointer(&format!("/status/allocatable/{k}")));
+        // Indexed, not `Value::pointer`, which allocates for every path it reads.
+        let alloc = |k: &str| quantity::nanos(node["status"]["allocatable"].get(k));
         Usage {
             alloc: Requests {
                 cpu_milli: alloc("cpu") / 1_000_000,
@@ -162,6 +169,12 @@ impl Usage {
         self.used.cpu_milli += r.cpu_milli;
         self.used.memory += r.memory;
         self.pods += 1;
+    }
+
+    fn sub(&mut self, r: Requests) {
+        self.used.cpu_milli -= r.cpu_milli;
+        self.used.memory -= r.memory;
+        self.pods -= 1;
     }
 
     /// The resources `want` would overrun, in NodeResourcesFit's order.
@@ -198,7 +211,7 @@ impl Usage {
 /// The first reason `node` cannot take a pod with `spec` and `want`, if any.
 fn filter(spec: &Value, want: Requests, node: &Value, usage: &Usage) -> Option<Reason> {
     let tolerations = taints::of_pod(spec);
-    if node.pointer("/spec/unschedulable") == Some(&Value::Bool(true)) {
+    if node["spec"]["unschedulable"] == true {
         let cordon = taints::taint(taints::UNSCHEDULABLE, "NoSchedule");
         if !taints::tolerates(tolerations, &cordon) {
             return Some(Reason::Unschedulable);
@@ -257,6 +270,8 @@ impl Scheduler {
             unschedulable: BTreeMap::new(),
             failed_at: HashMap::default(),
             failures: 0,
+            cache: BTreeMap::new(),
+            assumed: Default::default(),
         }
     }
 
@@ -298,35 +313,71 @@ impl Scheduler {
         self.unschedulable.insert(self.failures, name);
     }
 
-    fn usage(&self) -> std::collections::BTreeMap<String, Usage> {
-        let mut usage: std::collections::BTreeMap<String, Usage> = self
+    /// What the cache should hold, summed from scratch: for tests of the cache.
+    fn recomputed(&self) -> BTreeMap<String, Usage> {
+        let mut usage: BTreeMap<String, Usage> = self
             .informer
             .iter(Kind::Node)
-            .map(|n| {
-                (
-                    n["metadata"]["name"].as_str().unwrap_or("").to_string(),
-                    Usage::of(n),
-                )
-            })
+            .map(|n| (crate::sim::obj::name(n).to_string(), Usage::of(n)))
             .collect();
         for p in self.informer.values_shared(Kind::Pod) {
-            if matches!(p.pod_phase(), Some("Succeeded" | "Failed")) {
-                continue;
-            }
-            if let Some(u) = p.pod_node().and_then(|n| usage.get_mut(n)) {
-                u.add(requests(p.unfilled("spec").unwrap_or(&Value::Null)));
+            if let Some((node, r)) = contribution(p)
+                && let Some(u) = usage.get_mut(node)
+            {
+                u.add(r);
             }
         }
         usage
     }
 
+    /// Whether the incremental cache equals a fresh sum (the scheduler's property test
+    /// checks it after every command).
+    pub fn cache_is_consistent(&self) -> bool {
+        let fresh = self.recomputed();
+        fresh.len() == self.cache.len()
+            && fresh.iter().all(|(n, u)| {
+                self.cache
+                    .get(n)
+                    .is_some_and(|c| c.used == u.used && c.pods == u.pods && c.alloc == u.alloc)
+            })
+    }
+
+    /// A pod's change to the cache: its requests leave its old node and join its new one.
+    /// A pod this scheduler assumed is already counted where it was bound.
+    fn track(&mut self, old: Option<&Stored>, new: Option<&Stored>) {
+        let name = new
+            .or(old)
+            .map(|p| p.name().to_string())
+            .unwrap_or_default();
+        let confirmed = new.is_some_and(|n| n.pod_node().is_some()) && self.assumed.remove(&name);
+        let before = if confirmed {
+            None
+        } else {
+            old.and_then(contribution)
+        };
+        let after = if confirmed {
+            None
+        } else {
+            new.and_then(contribution)
+        };
+        if before == after {
+            return;
+        }
+        if let Some((node, r)) = before
+            && let Some(u) = self.cache.get_mut(node)
+        {
+            u.sub(r);
+        }
+        if let Some((node, r)) = after
+            && let Some(u) = self.cache.get_mut(node)
+        {
+            u.add(r);
+        }
+    }
+
     /// schedulingCycle for one pod: filters, scores, and the node it goes to, or why
     /// none will take it.
-    fn place(
-        &self,
-        pod: &Stored,
-        usage: &std::collections::BTreeMap<String, Usage>,
-    ) -> Result<String, String> {
+    fn place(&self, pod: &Stored, usage: &BTreeMap<String, Usage>) -> Result<String, String> {
         let spec = pod.unfilled("spec").unwrap_or(&Value::Null);
         let want = requests(spec);
         let mut reasons = Vec::new();
@@ -350,8 +401,25 @@ impl Scheduler {
         }
     }
 
-    pub fn handle(&mut self, deltas: Vec<Delta>) {
+    pub fn handle(&mut self, mut deltas: Vec<Delta>) {
+        // Nodes first: a relist delivers pods before nodes, and a pod's requests are
+        // counted on a node the cache knows.
+        deltas.sort_by_key(|d| d.kind != Kind::Node);
         for d in deltas {
+            match (d.kind, d.event) {
+                (Kind::Pod, EventType::Deleted) => self.track(Some(&d.object), None),
+                (Kind::Pod, _) => self.track(d.old.as_deref(), Some(&d.object)),
+                (Kind::Node, EventType::Deleted) => {
+                    self.cache.remove(d.object.name());
+                }
+                (Kind::Node, _) => {
+                    let fresh = Usage::of(d.object.value());
+                    let u = self.cache.entry(d.object.name().to_string()).or_default();
+                    u.alloc = fresh.alloc;
+                    u.alloc_pods = fresh.alloc_pods;
+                }
+                _ => {}
+            }
             match (d.kind, d.event) {
                 (Kind::Pod, EventType::Deleted) => {
                     self.forget(d.object.name());
@@ -396,7 +464,7 @@ impl Scheduler {
         if self.informer.queue_len() == 0 {
             return 0;
         }
-        let mut usage = self.usage();
+        let mut usage = std::mem::take(&mut self.cache);
         let mut n = 0;
         while self.client.ready() {
             let Some(name) = self.informer.pop() else {
@@ -415,6 +483,7 @@ impl Scheduler {
                     if api.bind(&name, &node, now).is_ok() {
                         if let Some(u) = usage.get_mut(&node) {
                             u.add(requests(pod.unfilled("spec").unwrap_or(&Value::Null)));
+                            self.assumed.insert(name.clone());
                         }
                         let msg = format!("Successfully assigned default/{name} to {node}");
                         note(api, &pod, "Normal", "Scheduled", &msg, now);
@@ -428,8 +497,19 @@ impl Scheduler {
                 }
             }
         }
+        self.cache = usage;
         n
     }
+}
+
+/// What a pod adds to its node's usage: its requests, while it is bound and not finished
+/// (a terminating pod still holds its room).
+fn contribution(p: &Stored) -> Option<(&str, Requests)> {
+    if matches!(p.pod_phase(), Some("Succeeded" | "Failed")) {
+        return None;
+    }
+    let node = p.pod_node()?;
+    Some((node, requests(p.unfilled("spec").unwrap_or(&Value::Null))))
 }
 
 /// The scheduler's recorder: events.k8s.io/v1, reporting as its profile's scheduler on
@@ -481,5 +561,12 @@ impl Controller for Scheduler {
     }
     fn resync(&mut self) {
         Scheduler::resync(self);
+    }
+    /// The cache and the assumed pods are memory: a restarted scheduler rebuilds them
+    /// from its relist.
+    fn crash(&mut self) {
+        self.informer.crash();
+        self.cache.clear();
+        self.assumed.clear();
     }
 }

@@ -24,6 +24,8 @@ pub enum Root {
     Rs,
     NewRs,
     OldRs,
+    /// The PodDisruptionBudget `web` (scenarios whose files hold one).
+    Pdb,
 }
 
 impl Root {
@@ -32,6 +34,7 @@ impl Root {
         ("rs", Root::Rs),
         ("newrs", Root::NewRs),
         ("oldrs", Root::OldRs),
+        ("pdb", Root::Pdb),
     ];
 }
 

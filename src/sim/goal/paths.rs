@@ -1,5 +1,6 @@
-//! The fields a goal path can reach: the apps/v1 Deployment and ReplicaSet as the demo
-//! stores them (k8s.io/api/apps/v1/types.go, Kubernetes 1.32). `check` rejects a path
+//! The fields a goal path can reach: the apps/v1 Deployment and ReplicaSet and the
+//! policy/v1 PodDisruptionBudget as the demo stores them (k8s.io/api types.go, Kubernetes
+//! 1.32). `check` rejects a path
 //! that leaves them, so a misspelt field is an error with a suggestion, not a challenge
 //! that silently never ticks.
 
@@ -182,10 +183,49 @@ const REPLICASET: Shape = Fields(&[
     ),
 ]);
 
+/// policy/v1 PodDisruptionBudget.
+const PDB: Shape = Fields(&[
+    ("apiVersion", Leaf),
+    ("kind", Leaf),
+    ("metadata", METADATA),
+    (
+        "spec",
+        Fields(&[
+            ("minAvailable", Leaf),
+            ("maxUnavailable", Leaf),
+            ("selector", SELECTOR),
+            ("unhealthyPodEvictionPolicy", Leaf),
+        ]),
+    ),
+    (
+        "status",
+        Fields(&[
+            ("observedGeneration", Leaf),
+            ("disruptedPods", Map),
+            ("disruptionsAllowed", Leaf),
+            ("currentHealthy", Leaf),
+            ("desiredHealthy", Leaf),
+            ("expectedPods", Leaf),
+            (
+                "conditions",
+                Conditions(&[
+                    ("type", Leaf),
+                    ("status", Leaf),
+                    ("observedGeneration", Leaf),
+                    ("lastTransitionTime", Leaf),
+                    ("reason", Leaf),
+                    ("message", Leaf),
+                ]),
+            ),
+        ]),
+    ),
+]);
+
 fn shape(root: Root) -> Shape {
     match root {
         Root::Deploy => DEPLOYMENT,
         Root::Rs | Root::NewRs | Root::OldRs => REPLICASET,
+        Root::Pdb => PDB,
     }
 }
 

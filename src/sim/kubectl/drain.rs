@@ -149,49 +149,53 @@ fn pods_for_deletion(
     let mut unmanaged_warn = Vec::new();
     let mut local_fatal = Vec::new();
     let selector = opts.pod_selector.as_deref();
-    let mut list: Vec<&serde_json::Value> = cluster
+    // Read in place: a drain looks at every pod of the cluster, and most are on other
+    // nodes (kubectl asks the server for `spec.nodeName=NODE`).
+    let mut list: Vec<&std::sync::Arc<crate::sim::stored::Stored>> = cluster
         .api
-        .list(Kind::Pod)
-        .filter(|p| p["spec"]["nodeName"] == node)
-        .filter(|p| {
-            selector
-                .is_none_or(|s| obj::label_query_matches_labels(s, Some(&p["metadata"]["labels"])))
-        })
+        .list_shared(Kind::Pod)
+        .filter(|p| p.pod_node() == Some(node))
+        .filter(|p| selector.is_none_or(|s| obj::label_query_matches_labels(s, p.meta("labels"))))
         .collect();
-    list.sort_by(|a, b| obj::name(a).cmp(obj::name(b)));
+    list.sort_by(|a, b| a.name().cmp(b.name()));
     for p in list {
-        let name = obj::name(p).to_string();
+        let name = p.name().to_string();
         let key = format!("default/{name}");
         // skipDeletedFilter.
         if opts.skip_wait_for_delete_timeout > 0
-            && let Some(ts) = obj::str(p, &["metadata", "deletionTimestamp"])
+            && let Some(ts) = p
+                .meta("deletionTimestamp")
+                .and_then(serde_json::Value::as_str)
                 .and_then(crate::sim::time::parse_rfc3339)
             && now - ts > opts.skip_wait_for_delete_timeout
         {
             continue;
         }
         // mirrorPodFilter.
-        if p["metadata"]["annotations"]["kubernetes.io/config.mirror"].is_string() {
+        if p.meta("annotations")
+            .is_some_and(|a| a["kubernetes.io/config.mirror"].is_string())
+        {
             continue;
         }
-        let finished = matches!(p["status"]["phase"].as_str(), Some("Succeeded" | "Failed"));
+        let finished = matches!(p.pod_phase(), Some("Succeeded" | "Failed"));
         // localStorageFilter: its warning is always overwritten by the next filter's.
-        let empty_dir = p["spec"]["volumes"]
-            .as_array()
+        let empty_dir = p
+            .unfilled("spec")
+            .and_then(|s| s["volumes"].as_array())
             .is_some_and(|vs| vs.iter().any(|v| v.get("emptyDir").is_some()));
         if empty_dir && !finished && !opts.delete_emptydir_data {
             local_fatal.push(key);
             continue;
         }
         // unreplicatedFilter.
-        if obj::controller_uid(p).is_none() && !finished {
+        if p.controller_uid().is_none() && !finished {
             if !opts.force {
                 unmanaged_fatal.push(key);
                 continue;
             }
             unmanaged_warn.push(key);
         }
-        pods.push((name, obj::uid(p).to_string()));
+        pods.push((name, p.uid().to_string()));
     }
     let mut errors = Vec::new();
     if !local_fatal.is_empty() {
@@ -360,7 +364,6 @@ impl DrainWait {
                         Err(e) if e.reason == Reason::NotFound => p.state = PodState::Done,
                         Err(e) => p.state = PodState::Failed(e.message),
                     }
-                    cluster.settle();
                     continue;
                 }
                 lines.push((false, format!("evicting pod default/{}\n", p.name)));
@@ -385,15 +388,16 @@ impl DrainWait {
                         ));
                     }
                 }
-                // The controllers react within the second (a replacement is created).
-                cluster.settle();
             }
         }
+        // The goroutines evict at once (the API spends the budget as it goes); then the
+        // controllers react within the second: replacements are created and placed.
+        cluster.settle();
         for p in pods.iter_mut().filter(|p| p.state == PodState::Gone) {
             let gone = cluster
                 .api
-                .get(Kind::Pod, &p.name)
-                .map_or(true, |x| obj::uid(x) != p.uid);
+                .get_shared(Kind::Pod, &p.name)
+                .map_or(true, |x| x.uid() != p.uid);
             if gone {
                 lines.push((false, format!("pod/{} {finished}\n", p.name)));
                 p.state = PodState::Done;

@@ -24,7 +24,27 @@ pub fn record_update(
     time: &str,
 ) {
     let (changed, removed) = compare_update(old, new, Vec::new());
-    record(entries, &changed, &removed, manager, subresource, time);
+    let w = Write {
+        manager,
+        subresource,
+        time,
+        api_version: api_version(new),
+    };
+    record(entries, &changed, &removed, &w);
+}
+
+/// The group/version a write was made at, which its managedFields entry records: the
+/// object's own (the demo serves each kind at one version).
+fn api_version(obj: &Value) -> &str {
+    obj["apiVersion"].as_str().unwrap_or(API_VERSION)
+}
+
+/// Who wrote, through which subresource, when, and at which version.
+struct Write<'a> {
+    manager: &'a str,
+    subresource: Option<&'a str>,
+    time: &'a str,
+    api_version: &'a str,
 }
 
 /// Records a write through `/status` by `manager` (subresource `status`): as
@@ -50,17 +70,22 @@ pub fn record_status_update(
             removed.union(&status_removed),
         )
     };
-    record(entries, &changed, &removed, manager, Some("status"), time);
+    let w = Write {
+        manager,
+        subresource: Some("status"),
+        time,
+        api_version: api_version(new),
+    };
+    record(entries, &changed, &removed, &w);
 }
 
-fn record(
-    entries: &mut Vec<ManagedField>,
-    changed: &FieldSet,
-    removed: &FieldSet,
-    manager: &str,
-    subresource: Option<&str>,
-    time: &str,
-) {
+fn record(entries: &mut Vec<ManagedField>, changed: &FieldSet, removed: &FieldSet, w: &Write) {
+    let Write {
+        manager,
+        subresource,
+        time,
+        api_version,
+    } = *w;
     let taken = changed.difference(removed);
     // In place: a write changes a few paths of sets that hold dozens.
     for entry in entries.iter_mut() {
@@ -69,7 +94,7 @@ fn record(
             entry.fields.remove_all(removed);
             if !taken.is_empty() {
                 entry.time = time.to_string();
-                entry.api_version = API_VERSION.to_string();
+                entry.api_version = api_version.to_string();
             }
         } else {
             entry.fields.remove_all(changed);
@@ -83,7 +108,7 @@ fn record(
         entries.push(ManagedField {
             manager: manager.to_string(),
             operation: Operation::Update,
-            api_version: API_VERSION.to_string(),
+            api_version: api_version.to_string(),
             time: time.to_string(),
             subresource: subresource.map(str::to_string),
             fields: taken,
@@ -160,7 +185,7 @@ pub fn apply(
         if is_self(entry) {
             entry.fields = config_set.clone();
             entry.time = time.to_string();
-            entry.api_version = API_VERSION.to_string();
+            entry.api_version = api_version(config).to_string();
         } else {
             entry.fields = entry.fields.difference(&changed).difference(&removed);
         }
@@ -169,7 +194,7 @@ pub fn apply(
         entries.push(ManagedField {
             manager: manager.to_string(),
             operation: Operation::Apply,
-            api_version: API_VERSION.to_string(),
+            api_version: api_version(config).to_string(),
             time: time.to_string(),
             subresource: None,
             fields: config_set,

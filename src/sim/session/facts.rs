@@ -1,5 +1,5 @@
 //! What a challenge goal can ask a running demo (the [`Facts`] of `goal`): the live
-//! objects behind `deploy`, `rs`, `newrs` and `oldrs`, and the demo's counters.
+//! objects behind `deploy`, `rs`, `newrs`, `oldrs` and `pdb`, and the demo's counters.
 
 use std::collections::HashMap;
 
@@ -15,6 +15,7 @@ impl Facts for Session {
     fn object(&self, root: Root) -> Option<&Value> {
         match root {
             Root::Deploy => self.cluster.api.get(Kind::Deployment, "web").ok(),
+            Root::Pdb => self.cluster.api.get(Kind::PodDisruptionBudget, "web").ok(),
             Root::Rs => self.cluster.api.list(Kind::ReplicaSet).next(),
             Root::NewRs => self.newest_rs(false),
             Root::OldRs => {

@@ -542,6 +542,15 @@ impl Session {
                 ..Default::default()
             };
         }
+        if s == RunState::Paused && self.cluster.state(c) == RunState::Crashed {
+            return Output {
+                stdout: String::new(),
+                stderr: format!(
+                    "error: {c} is crashed, so it has no workers to pause; `restart {c}` starts it\n"
+                ),
+                ..Default::default()
+            };
+        }
         match c {
             Component::Autoscaler | Component::Gitops => {
                 let state = match c {

@@ -1,0 +1,26 @@
+//! The cost of a simulated second of `kubectl drain`, outside criterion, for profilers:
+//! `cargo run --release --example drain_cost -- NODES PODS DRAINS`
+//! (a PodDisruptionBudget of maxUnavailable 10% over the pods; each drain is of the next
+//! node, uncordoned after).
+// The benchmark's driver; this example uses only its node and drain half.
+#[allow(dead_code)]
+#[path = "../benches/simdrive.rs"]
+mod simdrive;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let nodes: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(100);
+    let pods: i64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1000);
+    let drains: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(20);
+    let mut c = simdrive::converged_on(pods, simdrive::Limit::Default, nodes);
+    simdrive::with_budget(&mut c);
+    let t = std::time::Instant::now();
+    let secs: u32 = (0..drains)
+        .map(|i| simdrive::drain(&mut c, &format!("node-{}", i % nodes + 1)))
+        .sum();
+    let spent = t.elapsed();
+    println!(
+        "{nodes} nodes, {pods} pods, {drains} drains: {secs} simulated seconds, {:?} per simulated second",
+        spent / secs.max(1)
+    );
+}
