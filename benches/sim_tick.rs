@@ -15,14 +15,17 @@
 //! - `nodes-steady/NODES/PODS` and `nodes-rollout/NODES/PODS`: the same on 10 and 100
 //!   nodes, each kubelet renewing its lease and the scheduler placing every new pod.
 //! - `nodes-drain/NODES/PODS`: one iteration is `kubectl drain` of the next node, to its
-//!   end, through the Eviction API and a PodDisruptionBudget (maxUnavailable 10%), then
-//!   `uncordon`; the time reported is the mean cost of a simulated second of drain (the
-//!   evictions, the replacements created and scheduled, the disruption controller's
-//!   recounts, the node lifecycle controller's taints).
+//!   end, through the Eviction API and a PodDisruptionBudget (maxUnavailable 10%, so a
+//!   node's pods all go in its first second), then `uncordon`; the time reported is the
+//!   mean cost of a simulated second of drain (the evictions, the replacements created
+//!   and scheduled, the disruption controller's recounts, the node lifecycle controller's
+//!   taints). `nodes-drain-one`: the same with maxUnavailable 1, so drain evicts one pod,
+//!   is refused (429) until its replacement is Ready, and retries every 5 s.
 
 use std::time::{Duration, Instant};
 
 use kubedrill::sim::cluster::Cluster;
+use serde_json::json;
 
 use criterion::{BenchmarkId, Criterion, SamplingMode, criterion_group, criterion_main};
 
@@ -81,23 +84,25 @@ fn bench(c: &mut Criterion) {
             b.iter_custom(|iters| per_second(&mut rolling, &mut image, n, iters))
         });
     }
-    for (nodes, n) in [(10usize, 100i64), (100, 1_000)] {
-        let id = format!("{nodes}/{n}");
-        g.bench_with_input(BenchmarkId::new("nodes-drain", &id), &n, |b, _| {
-            let mut c = converged_on(n, Limit::Default, nodes);
-            with_budget(&mut c);
-            let mut next = 0;
-            b.iter_custom(|iters| {
-                let (mut spent, mut secs) = (Duration::ZERO, 0u32);
-                for _ in 0..iters {
-                    next = next % nodes + 1;
-                    let t = Instant::now();
-                    secs += drain(&mut c, &format!("node-{next}"));
-                    spent += t.elapsed();
-                }
-                spent * iters as u32 / secs
-            })
-        });
+    for (name, budget) in [("nodes-drain", json!("10%")), ("nodes-drain-one", json!(1))] {
+        for (nodes, n) in [(10usize, 100i64), (100, 1_000)] {
+            let id = format!("{nodes}/{n}");
+            g.bench_with_input(BenchmarkId::new(name, &id), &n, |b, _| {
+                let mut c = converged_on(n, Limit::Default, nodes);
+                with_budget(&mut c, budget.clone());
+                let mut next = 0;
+                b.iter_custom(|iters| {
+                    let (mut spent, mut secs) = (Duration::ZERO, 0u32);
+                    for _ in 0..iters {
+                        next = next % nodes + 1;
+                        let t = Instant::now();
+                        secs += drain(&mut c, &format!("node-{next}"));
+                        spent += t.elapsed();
+                    }
+                    spent * iters as u32 / secs
+                })
+            });
+        }
     }
     g.finish();
 }

@@ -87,16 +87,17 @@ pub fn rollout(c: &mut Cluster, image: u32, n: i64) -> u32 {
     secs
 }
 
-/// A budget over web's pods allowing a tenth of them to be disrupted at once, as a
-/// platform team might set for a large stateless service.
-pub fn with_budget(c: &mut Cluster) {
+/// A budget over web's pods with this `maxUnavailable` ("10%": a tenth of them may be
+/// disrupted at once, as a platform team might set for a large stateless service; 1: one
+/// at a time, the most common budget).
+pub fn with_budget(c: &mut Cluster, max_unavailable: serde_json::Value) {
     c.api
         .create(
             Kind::PodDisruptionBudget,
             json!({
                 "apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
                 "metadata": {"name": "web"},
-                "spec": {"maxUnavailable": "10%", "selector": {"matchLabels": {"app": "web"}}},
+                "spec": {"maxUnavailable": max_unavailable, "selector": {"matchLabels": {"app": "web"}}},
             }),
             c.now(),
         )
@@ -117,7 +118,7 @@ pub fn drain(c: &mut Cluster, node: &str) -> u32 {
         c.tick();
         secs += 1;
         o = o.resume(c);
-        assert!(secs < 600, "drain of {node} did not finish");
+        assert!(secs < 3600, "drain of {node} did not finish");
     }
     assert!(!o.failed, "drain of {node} failed: {}", o.stderr);
     let cmd = args::parse(&words(&format!("uncordon {node}"))).unwrap();

@@ -13,7 +13,7 @@ fn main() {
     let pods: i64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1000);
     let drains: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(20);
     let mut c = simdrive::converged_on(pods, simdrive::Limit::Default, nodes);
-    simdrive::with_budget(&mut c);
+    simdrive::with_budget(&mut c, serde_json::json!("10%"));
     let t = std::time::Instant::now();
     let secs: u32 = (0..drains)
         .map(|i| simdrive::drain(&mut c, &format!("node-{}", i % nodes + 1)))

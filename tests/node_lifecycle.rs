@@ -183,3 +183,20 @@ fn a_pod_that_tolerates_unreachable_for_ever_stays() {
     let pod = s.object(Kind::Pod, &on[0]).unwrap();
     assert!(!deleting(pod), "tolerated for ever: never evicted");
 }
+
+#[test]
+fn with_the_node_lifecycle_controller_paused_a_dead_node_still_reads_ready() {
+    let mut s = session();
+    run(
+        &mut s,
+        &["pause node-lifecycle", "node-down node-2", "tick 120"],
+    );
+    assert_eq!(ready(&s, "node-2"), "True", "nobody watches the heartbeats");
+    assert!(taint_keys(&s, "node-2").is_empty());
+    run(&mut s, &["resume node-lifecycle", "tick 5"]);
+    assert_eq!(
+        ready(&s, "node-2"),
+        "Unknown",
+        "the next monitor pass catches up"
+    );
+}

@@ -63,7 +63,8 @@ impl ApiServer {
     }
 }
 
-fn conditions(status: &mut Value) -> &mut Vec<Value> {
+/// A pod status's conditions, made an empty list where there were none.
+pub(super) fn conditions(status: &mut Value) -> &mut Vec<Value> {
     if !status.is_object() {
         *status = json!({});
     }

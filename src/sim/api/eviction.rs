@@ -32,15 +32,7 @@ pub fn add_disruption_target(status: &mut Value, reason: &str, message: &str, no
         "reason": reason,
         "message": message,
     });
-    if !status.is_object() {
-        *status = json!({});
-    }
-    if !status["conditions"].is_array() {
-        status["conditions"] = json!([]);
-    }
-    let Some(list) = status["conditions"].as_array_mut() else {
-        return false;
-    };
+    let list = super::binding::conditions(status);
     match list.iter_mut().find(|c| c["type"] == "DisruptionTarget") {
         Some(c) if c["status"] == "True" && c["reason"] == reason && c["message"] == message => {
             false

@@ -34,6 +34,15 @@ pub trait Controller {
     }
 }
 
+/// `processNextWorkItem`'s guard: the next key to work on, or none when the workers are
+/// stopped (paused or crashed), the queue is empty, or the client's rate limit says wait.
+pub(crate) fn next_key(informer: &mut Informer, client: &RateLimit) -> Option<String> {
+    if informer.state != crate::sim::informer::RunState::Running || !client.ready() {
+        return None;
+    }
+    informer.pop()
+}
+
 /// The accessors every informer-driven controller implements the same way, from its
 /// `informer` and `client` fields.
 macro_rules! informer_and_client {
@@ -50,3 +59,25 @@ macro_rules! informer_and_client {
     };
 }
 pub(crate) use informer_and_client;
+
+/// The parts of [`Controller`] every informer-driven controller implements the same way:
+/// its component and event source (the module's `COMPONENT`), its informer and client,
+/// and its handlers and workers, which are the type's own `handle` and `process`.
+macro_rules! controller_basics {
+    ($ty:ty, $component:expr) => {
+        fn component(&self) -> crate::sim::directive::Component {
+            $component
+        }
+        fn source(&self) -> &'static str {
+            COMPONENT
+        }
+        crate::sim::controllers::controller::informer_and_client!();
+        fn handle(&mut self, deltas: Vec<crate::sim::informer::Delta>) {
+            <$ty>::handle(self, deltas);
+        }
+        fn process(&mut self, api: &mut crate::sim::api::ApiServer, now: u64) -> usize {
+            <$ty>::process(self, api, now)
+        }
+    };
+}
+pub(crate) use controller_basics;

@@ -17,7 +17,7 @@ use super::controller::Controller;
 use crate::sim::api::{ApiServer, Note};
 use crate::sim::client::RateLimit;
 use crate::sim::directive::Component;
-use crate::sim::informer::{Delta, Informer, RunState};
+use crate::sim::informer::{Delta, Informer};
 use crate::sim::kind::Kind;
 use crate::sim::kinds::pdb::{selects, set_condition};
 use crate::sim::obj;
@@ -98,14 +98,8 @@ impl DisruptionController {
     }
 
     fn process(&mut self, api: &mut ApiServer, now: u64) -> usize {
-        if self.informer.state != RunState::Running {
-            return 0;
-        }
         let mut n = 0;
-        while self.client.ready() {
-            let Some(name) = self.informer.pop() else {
-                break;
-            };
+        while let Some(name) = super::controller::next_key(&mut self.informer, &self.client) {
             n += self.sync(api, &name, now);
         }
         n
@@ -314,19 +308,7 @@ fn unmanaged_message(selector: &Value) -> String {
 }
 
 impl Controller for DisruptionController {
-    fn component(&self) -> Component {
-        Component::Disruption
-    }
-    fn source(&self) -> &'static str {
-        COMPONENT
-    }
-    super::controller::informer_and_client!();
-    fn handle(&mut self, deltas: Vec<Delta>) {
-        DisruptionController::handle(self, deltas);
-    }
-    fn process(&mut self, api: &mut ApiServer, now: u64) -> usize {
-        DisruptionController::process(self, api, now)
-    }
+    super::controller::controller_basics!(DisruptionController, Component::Disruption);
     fn resync(&mut self) {
         let all: Vec<String> = self
             .informer

@@ -181,14 +181,12 @@ impl NodeLifecycle {
     }
 
     fn process(&mut self, api: &mut ApiServer, now: u64) -> usize {
+        // Stopped, it neither works its queue nor watches the nodes' health.
         if self.informer.state != RunState::Running {
             return 0;
         }
         let mut n = 0;
-        while self.client.ready() {
-            let Some(key) = self.informer.pop() else {
-                break;
-            };
+        while let Some(key) = super::controller::next_key(&mut self.informer, &self.client) {
             if let Some(node) = key.strip_prefix("node/") {
                 n += self.no_schedule_pass(api, node, now);
             } else if let Some(pod) = key.strip_prefix("pod/") {
@@ -553,19 +551,7 @@ fn record_status_change(api: &mut ApiServer, node: &str, uid: &str, status: &str
 }
 
 impl Controller for NodeLifecycle {
-    fn component(&self) -> Component {
-        Component::NodeLifecycle
-    }
-    fn source(&self) -> &'static str {
-        COMPONENT
-    }
-    super::controller::informer_and_client!();
-    fn handle(&mut self, deltas: Vec<Delta>) {
-        NodeLifecycle::handle(self, deltas);
-    }
-    fn process(&mut self, api: &mut ApiServer, now: u64) -> usize {
-        NodeLifecycle::process(self, api, now)
-    }
+    super::controller::controller_basics!(NodeLifecycle, Component::NodeLifecycle);
     /// Every node's NoSchedule taints checked again.
     fn resync(&mut self) {
         let names: Vec<String> = self

@@ -774,19 +774,7 @@ fn status_op(rs: &Value, status: Value) -> Option<Op> {
 }
 
 impl Controller for ReplicaSetController {
-    fn component(&self) -> Component {
-        Component::ReplicaSet
-    }
-    fn source(&self) -> &'static str {
-        COMPONENT
-    }
-    super::controller::informer_and_client!();
-    fn handle(&mut self, deltas: Vec<Delta>) {
-        ReplicaSetController::handle(self, deltas);
-    }
-    fn process(&mut self, api: &mut ApiServer, now: u64) -> usize {
-        ReplicaSetController::process(self, api, now)
-    }
+    super::controller::controller_basics!(ReplicaSetController, Component::ReplicaSet);
     fn resync(&mut self) {
         ReplicaSetController::resync(self);
     }

@@ -345,6 +345,18 @@ impl Scheduler {
     /// A pod's change to the cache: its requests leave its old node and join its new one.
     /// A pod this scheduler assumed is already counted where it was bound.
     fn track(&mut self, old: Option<&Stored>, new: Option<&Stored>) {
+        // Most pod events are status writes: same node, same template, still running.
+        if let (Some(o), Some(n)) = (old, new)
+            && o.pod_node() == n.pod_node()
+            && std::ptr::eq(
+                o.unfilled("spec").unwrap_or(&Value::Null),
+                n.unfilled("spec").unwrap_or(&Value::Null),
+            )
+            && terminal(o) == terminal(n)
+            && !(n.pod_node().is_some() && self.assumed.contains(n.name()))
+        {
+            return;
+        }
         let name = new
             .or(old)
             .map(|p| p.name().to_string())
@@ -382,10 +394,12 @@ impl Scheduler {
         let want = requests(spec);
         let mut reasons = Vec::new();
         let mut best: Option<(i128, &str)> = None;
-        for node in self.informer.iter(Kind::Node) {
-            let name = node["metadata"]["name"].as_str().unwrap_or("");
-            let Some(u) = usage.get(name) else { continue };
-            match filter(spec, want, node, u) {
+        // The cache holds every node, in name order.
+        for (name, u) in usage {
+            let Some(node) = self.informer.get_shared(Kind::Node, name) else {
+                continue;
+            };
+            match filter(spec, want, node.value(), u) {
                 Some(r) => reasons.push(r),
                 None => {
                     let score = u.score(want);
@@ -502,10 +516,14 @@ impl Scheduler {
     }
 }
 
+fn terminal(p: &Stored) -> bool {
+    matches!(p.pod_phase(), Some("Succeeded" | "Failed"))
+}
+
 /// What a pod adds to its node's usage: its requests, while it is bound and not finished
 /// (a terminating pod still holds its room).
 fn contribution(p: &Stored) -> Option<(&str, Requests)> {
-    if matches!(p.pod_phase(), Some("Succeeded" | "Failed")) {
+    if terminal(p) {
         return None;
     }
     let node = p.pod_node()?;
@@ -546,19 +564,7 @@ fn note(api: &mut ApiServer, pod: &Stored, type_: &str, reason: &str, message: &
 }
 
 impl Controller for Scheduler {
-    fn component(&self) -> Component {
-        Component::Scheduler
-    }
-    fn source(&self) -> &'static str {
-        COMPONENT
-    }
-    super::controller::informer_and_client!();
-    fn handle(&mut self, deltas: Vec<Delta>) {
-        Scheduler::handle(self, deltas);
-    }
-    fn process(&mut self, api: &mut ApiServer, now: u64) -> usize {
-        Scheduler::process(self, api, now)
-    }
+    super::controller::controller_basics!(Scheduler, Component::Scheduler);
     fn resync(&mut self) {
         Scheduler::resync(self);
     }

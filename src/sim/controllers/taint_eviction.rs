@@ -17,7 +17,7 @@ use crate::sim::api::eviction::add_disruption_target;
 use crate::sim::api::{ApiServer, EventType, Note, Ref};
 use crate::sim::client::RateLimit;
 use crate::sim::directive::Component;
-use crate::sim::informer::{Delta, Informer, RunState};
+use crate::sim::informer::{Delta, Informer};
 use crate::sim::kind::Kind;
 use crate::sim::stored::Stored;
 use crate::sim::taints;
@@ -85,14 +85,8 @@ impl TaintEviction {
     }
 
     fn process(&mut self, api: &mut ApiServer, now: u64) -> usize {
-        if self.informer.state != RunState::Running {
-            return 0;
-        }
         let mut n = 0;
-        while self.client.ready() {
-            let Some(key) = self.informer.pop() else {
-                break;
-            };
+        while let Some(key) = super::controller::next_key(&mut self.informer, &self.client) {
             if let Some(node) = key.strip_prefix("node/") {
                 let mut pods: Vec<String> = self
                     .informer
@@ -215,19 +209,7 @@ fn record(api: &mut ApiServer, pod: &str, message: &str, now: u64) {
 }
 
 impl Controller for TaintEviction {
-    fn component(&self) -> Component {
-        Component::TaintEviction
-    }
-    fn source(&self) -> &'static str {
-        COMPONENT
-    }
-    super::controller::informer_and_client!();
-    fn handle(&mut self, deltas: Vec<Delta>) {
-        TaintEviction::handle(self, deltas);
-    }
-    fn process(&mut self, api: &mut ApiServer, now: u64) -> usize {
-        TaintEviction::process(self, api, now)
-    }
+    super::controller::controller_basics!(TaintEviction, Component::TaintEviction);
     /// The controller has no resync of its own; the demo's looks at every tainted node
     /// again.
     fn resync(&mut self) {

@@ -260,19 +260,7 @@ enum Path {
 }
 
 impl Controller for DeploymentController {
-    fn component(&self) -> Component {
-        Component::Deployment
-    }
-    fn source(&self) -> &'static str {
-        COMPONENT
-    }
-    super::controller::informer_and_client!();
-    fn handle(&mut self, deltas: Vec<Delta>) {
-        DeploymentController::handle(self, deltas);
-    }
-    fn process(&mut self, api: &mut ApiServer, now: u64) -> usize {
-        DeploymentController::process(self, api, now)
-    }
+    super::controller::controller_basics!(DeploymentController, Component::Deployment);
     fn resync(&mut self) {
         DeploymentController::resync(self);
     }
