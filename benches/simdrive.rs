@@ -106,12 +106,14 @@ pub fn with_budget(c: &mut Cluster, max_unavailable: serde_json::Value) {
 }
 
 /// `kubectl drain NODE` run to its end through the Eviction API, then the node
-/// uncordoned; returns the simulated seconds the drain took.
-pub fn drain(c: &mut Cluster, node: &str) -> u32 {
+/// uncordoned; returns the simulated seconds the drain took and the time it took to run,
+/// the uncordon (the benchmark's reset between drains) left out.
+pub fn drain(c: &mut Cluster, node: &str) -> (u32, std::time::Duration) {
     use kubedrill::sim::kubectl::{args, exec};
     let files = exec::Files::new();
     let words = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
     let cmd = args::parse(&words(&format!("drain {node}"))).unwrap();
+    let t = std::time::Instant::now();
     let mut o = exec::run(c, &files, &cmd);
     let mut secs = 0;
     while o.is_waiting() {
@@ -120,8 +122,9 @@ pub fn drain(c: &mut Cluster, node: &str) -> u32 {
         o = o.resume(c);
         assert!(secs < 3600, "drain of {node} did not finish");
     }
+    let spent = t.elapsed();
     assert!(!o.failed, "drain of {node} failed: {}", o.stderr);
     let cmd = args::parse(&words(&format!("uncordon {node}"))).unwrap();
     exec::run(c, &files, &cmd);
-    secs.max(1)
+    (secs.max(1), spent)
 }

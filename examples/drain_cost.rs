@@ -14,11 +14,12 @@ fn main() {
     let drains: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(20);
     let mut c = simdrive::converged_on(pods, simdrive::Limit::Default, nodes);
     simdrive::with_budget(&mut c, serde_json::json!("10%"));
-    let t = std::time::Instant::now();
-    let secs: u32 = (0..drains)
-        .map(|i| simdrive::drain(&mut c, &format!("node-{}", i % nodes + 1)))
-        .sum();
-    let spent = t.elapsed();
+    let (mut secs, mut spent) = (0, std::time::Duration::ZERO);
+    for i in 0..drains {
+        let (s, t) = simdrive::drain(&mut c, &format!("node-{}", i % nodes + 1));
+        secs += s;
+        spent += t;
+    }
     println!(
         "{nodes} nodes, {pods} pods, {drains} drains: {secs} simulated seconds, {:?} per simulated second",
         spent / secs.max(1)
