@@ -8,6 +8,7 @@ mod controller;
 pub mod deployment;
 pub mod disruption;
 pub mod hash;
+mod image;
 pub mod kubelet;
 pub mod node_agent;
 pub mod node_lifecycle;
