@@ -183,8 +183,9 @@ with no --timeout after 10 simulated minutes (kubectl would retry for ever);
 no real containers (a pod is Running one second after creation and Ready a second later;
 a deleted pod's containers exit within a second of their stop signal, except an image whose
 reference contains `ignores-sigterm`, killed when its grace period ends);
-managedFields are kept for Deployments only; validation leaves volumes, probes, security
-contexts and affinity unchecked. The deployment and replicaset controllers
+managedFields are kept for Deployments and PodDisruptionBudgets only; validation leaves
+volumes, probes, security contexts and affinity unchecked. The deployment and replicaset
+controllers
 and the garbage collector wait for their client's rate limit as kube-controller-manager's
 do (Events count too), so a big scale-up creates about 20 pods a second; the kubelet,
 standing for many nodes, does not wait.
