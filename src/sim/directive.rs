@@ -186,9 +186,8 @@ reference contains `ignores-sigterm`, killed when its grace period ends);
 managedFields are kept for Deployments and PodDisruptionBudgets only; validation leaves
 volumes, probes, security contexts and affinity unchecked. The deployment and replicaset
 controllers and the garbage collector wait for their client's rate limit as
-kube-controller-manager's
-do (Events count too), so a big scale-up creates about 20 pods a second; the kubelet,
-standing for many nodes, does not wait.
+kube-controller-manager's do (Events count too), so a big scale-up creates about 20 pods
+a second; the kubelet, standing for many nodes, does not wait.
 The registry has every image except names containing `nonexistent` (ErrImagePull);
 the kubelet records events only for such failed pulls (Pulling, Failed, BackOff).
 `kubectl delete` waits in simulated time as kubectl does (--wait=false returns at once);
