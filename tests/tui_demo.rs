@@ -684,3 +684,21 @@ fn the_session_is_saved_as_a_replay_script() {
     );
     assert!(out.contains("wrote mine.sh"), "{out}");
 }
+
+/// A demo with nodes lists its node controllers with their names and states apart, and
+/// gives the scheduler's events/v1 events (which carry eventTime, not lastTimestamp) an
+/// age like every other event.
+#[test]
+fn node_demo_lines_up_its_controllers_and_ages_every_event() {
+    for (w, h) in [(80, 24), (120, 40)] {
+        let mut a = app(w, h);
+        a.open_demo("drain-hangs-pdb", &[])
+            .expect("question exists");
+        command(&mut a, "kubectl drain node-1 --timeout=12s");
+        let text = screen_text(&render(&a, w, h));
+        assert!(text.contains("node-lifecycle running"), "{text}");
+        assert!(text.contains("taint-eviction running"), "{text}");
+        assert!(!text.contains("<unknown>"), "{text}");
+        insta::assert_snapshot!(format!("demo_drain_{w}x{h}"), render(&a, w, h).backend());
+    }
+}

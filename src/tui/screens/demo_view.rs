@@ -411,7 +411,15 @@ fn pod_lines(d: &Demo, theme: &Theme) -> Vec<Line<'static>> {
 
 fn controller_lines(d: &Demo, theme: &Theme) -> Vec<Line<'static>> {
     let selected = d.controller();
-    d.components()
+    let components = d.components();
+    // The names line up, however long the longest listed is (`node-lifecycle`).
+    let width = components
+        .iter()
+        .map(|c| c.name().len() + 1)
+        .max()
+        .unwrap_or(0)
+        .max(11);
+    components
         .into_iter()
         .map(|c| {
             let state = d.session.component_state(c);
@@ -423,7 +431,7 @@ fn controller_lines(d: &Demo, theme: &Theme) -> Vec<Line<'static>> {
             let mut spans = vec![
                 Span::styled(if c == selected { "› " } else { "  " }, theme.key),
                 Span::styled(
-                    format!("{:<11}", c.name()),
+                    format!("{:<width$}", c.name()),
                     if c == selected {
                         theme.key
                     } else {
@@ -594,12 +602,23 @@ fn chart(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
     chart.render(area, buf);
 }
 
+/// When an event was last seen, as `kubectl get events` reads it: a core/v1 event's
+/// `lastTimestamp`; an events.k8s.io one's series, else its `eventTime`.
+fn last_seen(e: &Value) -> &str {
+    e["series"]["lastObservedTime"]
+        .as_str()
+        .or_else(|| e["lastTimestamp"].as_str())
+        .or_else(|| e["eventTime"].as_str())
+        .unwrap_or("")
+}
+
 fn events(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
     let mut evs: Vec<&Value> = d.session.objects(Kind::Event).collect();
-    // Oldest first, so the newest sits at the bottom like a log.
+    // Oldest first, so the newest sits at the bottom like a log; times compare as
+    // instants (an eventTime carries microseconds, a lastTimestamp none).
     evs.sort_by_key(|e| {
         (
-            e["lastTimestamp"].as_str().unwrap_or("").to_string(),
+            time::parse_rfc3339(last_seen(e)).unwrap_or(0),
             obj::str(e, &["metadata", "resourceVersion"])
                 .and_then(|s| s.parse::<u64>().ok())
                 .unwrap_or(0),
@@ -609,17 +628,17 @@ fn events(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
     let now = d.session.now();
     let rows = inner.height as usize;
     let shown = &evs[evs.len().saturating_sub(rows)..];
-    let ages: Vec<String> = shown
-        .iter()
-        .map(|e| time::age(e["lastTimestamp"].as_str().unwrap_or(""), now))
-        .collect();
+    let ages: Vec<String> = shown.iter().map(|e| time::age(last_seen(e), now)).collect();
     // One width for the column, so the reasons line up whatever the ages.
     let aw = ages.iter().map(String::len).max().unwrap_or(0).max(3);
     let lines: Vec<Line<'static>> = shown
         .iter()
         .zip(&ages)
         .map(|(e, age)| {
-            let count = e["count"].as_i64().unwrap_or(1);
+            let count = e["series"]["count"]
+                .as_i64()
+                .or_else(|| e["count"].as_i64())
+                .unwrap_or(1);
             let warn = e["type"] == "Warning";
             Line::from(vec![
                 Span::styled(format!("{age:>aw$} "), theme.dim),
