@@ -60,6 +60,17 @@ pub fn of_node(node: &Value) -> &[Value] {
         .unwrap_or_default()
 }
 
+/// Replaces a node's taints; an empty list leaves `spec.taints` out, as the API stores it.
+pub fn set_on_node(node: &mut Value, list: Vec<Value>) {
+    if list.is_empty() {
+        if let Some(spec) = node.get_mut("spec").and_then(Value::as_object_mut) {
+            spec.remove("taints");
+        }
+    } else {
+        node["spec"]["taints"] = Value::Array(list);
+    }
+}
+
 /// Whether two taints are the same taint: key and effect (`Taint.MatchTaint`).
 pub fn same(a: &Value, b: &Value) -> bool {
     str_of(a, "key") == str_of(b, "key") && str_of(a, "effect") == str_of(b, "effect")

@@ -248,7 +248,7 @@ impl NodeLifecycle {
                 .map(|k| json!({"key": k, "effect": "NoSchedule", "timeAdded": rfc3339(now)})),
         );
         let mut node = node.clone();
-        set_taints(&mut node, next);
+        taints::set_on_node(&mut node, next);
         self.client.spend(1);
         usize::from(api.update(Kind::Node, node, None).is_ok())
     }
@@ -411,14 +411,12 @@ impl NodeLifecycle {
         };
         let mut next: Vec<Value> = taints::of_node(node)
             .iter()
-            .filter(|t| {
-                !(t["effect"] == "NoExecute" && (t["key"] == NOT_READY || t["key"] == UNREACHABLE))
-            })
+            .filter(|t| !reachability_taint(t))
             .cloned()
             .collect();
         next.push(json!({"key": want, "effect": "NoExecute", "timeAdded": rfc3339(now)}));
         let mut node = node.clone();
-        set_taints(&mut node, next);
+        taints::set_on_node(&mut node, next);
         self.client.spend(1);
         usize::from(api.update(Kind::Node, node, None).is_ok())
     }
@@ -429,15 +427,16 @@ impl NodeLifecycle {
             return 0;
         };
         let current = taints::of_node(node);
-        let ours = |t: &Value| {
-            t["effect"] == "NoExecute" && (t["key"] == NOT_READY || t["key"] == UNREACHABLE)
-        };
-        if !current.iter().any(ours) {
+        if !current.iter().any(reachability_taint) {
             return 0;
         }
-        let next: Vec<Value> = current.iter().filter(|t| !ours(t)).cloned().collect();
+        let next: Vec<Value> = current
+            .iter()
+            .filter(|t| !reachability_taint(t))
+            .cloned()
+            .collect();
         let mut node = node.clone();
-        set_taints(&mut node, next);
+        taints::set_on_node(&mut node, next);
         self.client.spend(1);
         usize::from(api.update(Kind::Node, node, None).is_ok())
     }
@@ -518,14 +517,10 @@ fn mark_unknown(node: &mut Value, now: u64) -> bool {
     changed
 }
 
-fn set_taints(node: &mut Value, list: Vec<Value>) {
-    if list.is_empty() {
-        if let Some(spec) = node.get_mut("spec").and_then(Value::as_object_mut) {
-            spec.remove("taints");
-        }
-    } else {
-        node["spec"]["taints"] = Value::Array(list);
-    }
+/// The controller's own NoExecute taints, not-ready and unreachable, which it swaps and
+/// lifts as the Ready condition moves.
+fn reachability_taint(t: &Value) -> bool {
+    t["effect"] == "NoExecute" && (t["key"] == NOT_READY || t["key"] == UNREACHABLE)
 }
 
 /// `RecordNodeStatusChange`: a Normal event on the node, referenced by name and uid with

@@ -124,13 +124,7 @@ pub fn taint(
             return out.err(msg);
         }
         let mut next = node.clone();
-        if new.is_empty() {
-            if let Some(spec) = next["spec"].as_object_mut() {
-                spec.remove("taints");
-            }
-        } else {
-            next["spec"]["taints"] = Value::Array(new);
-        }
+        taints::set_on_node(&mut next, new);
         if dry_run == DryRun::None
             && let Err(e) = cluster.api.update(Kind::Node, next, None)
         {
