@@ -1,0 +1,141 @@
+//! The filter plugins (NodeUnschedulable, TaintToleration, NodeAffinity,
+//! NodeResourcesFit), in kube-scheduler's order, and FitError's message for a pod that
+//! passes on no node.
+
+use serde_json::Value;
+
+use super::cache::{Requests, Usage};
+use crate::sim::taints;
+
+/// Why a node cannot take a pod, as the filter plugins word it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Reason {
+    /// NodeUnschedulable.
+    Unschedulable,
+    /// TaintToleration: the first taint the pod does not tolerate.
+    Taint(String),
+    /// NodeAffinity (nodeSelector or required node affinity).
+    Affinity,
+    /// NodeResourcesFit: each resource short, in the plugin's order.
+    Insufficient(Vec<&'static str>),
+}
+
+impl Reason {
+    fn texts(&self) -> Vec<String> {
+        match self {
+            Reason::Unschedulable => vec!["node(s) were unschedulable".into()],
+            Reason::Taint(t) => vec![format!("node(s) had untolerated taint {{{t}}}")],
+            Reason::Affinity => vec!["node(s) didn't match Pod's node affinity/selector".into()],
+            Reason::Insufficient(r) => r
+                .iter()
+                .map(|r| match *r {
+                    "pods" => "Too many pods".to_string(),
+                    r => format!("Insufficient {r}"),
+                })
+                .collect(),
+        }
+    }
+
+    /// Whether evicting lower-priority pods could help (only a shortage can).
+    fn resolvable(&self) -> bool {
+        matches!(self, Reason::Insufficient(_))
+    }
+}
+
+/// `matchExpressions` of one node selector term, against the node's labels.
+pub(super) fn term_matches(term: &Value, labels: &Value) -> bool {
+    let exprs = term["matchExpressions"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    exprs.iter().all(|e| {
+        let key = e["key"].as_str().unwrap_or("");
+        let have = labels.get(key).and_then(Value::as_str);
+        let values: Vec<&str> = e["values"]
+            .as_array()
+            .map(|v| v.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        match e["operator"].as_str().unwrap_or("") {
+            "In" => have.is_some_and(|h| values.contains(&h)),
+            "NotIn" => have.is_none_or(|h| !values.contains(&h)),
+            "Exists" => have.is_some(),
+            "DoesNotExist" => have.is_none(),
+            "Gt" | "Lt" => {
+                let (Some(h), Some(v)) = (
+                    have.and_then(|h| h.parse::<i64>().ok()),
+                    values.first().and_then(|v| v.parse::<i64>().ok()),
+                ) else {
+                    return false;
+                };
+                if e["operator"] == "Gt" { h > v } else { h < v }
+            }
+            _ => false,
+        }
+    }) && !exprs.is_empty()
+}
+
+pub(super) fn affinity_matches(spec: &Value, labels: &Value) -> bool {
+    let selector_ok = spec["nodeSelector"]
+        .as_object()
+        .is_none_or(|sel| sel.iter().all(|(k, v)| labels.get(k) == Some(v)));
+    let terms = spec["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+        ["nodeSelectorTerms"]
+        .as_array();
+    // Terms are ORed; a required affinity with no terms matches nothing.
+    let affinity_ok = terms.is_none_or(|t| t.iter().any(|term| term_matches(term, labels)));
+    selector_ok && affinity_ok
+}
+
+/// The first reason `node` cannot take a pod with `spec` and `want`, if any.
+pub(super) fn filter(spec: &Value, want: Requests, node: &Value, usage: &Usage) -> Option<Reason> {
+    let tolerations = taints::of_pod(spec);
+    if node["spec"]["unschedulable"] == true {
+        let cordon = taints::taint(taints::UNSCHEDULABLE, "NoSchedule");
+        if !taints::tolerates(tolerations, &cordon) {
+            return Some(Reason::Unschedulable);
+        }
+    }
+    for t in taints::of_node(node) {
+        let effect = t["effect"].as_str().unwrap_or("");
+        if matches!(effect, "NoSchedule" | "NoExecute") && !taints::tolerates(tolerations, t) {
+            let key = t["key"].as_str().unwrap_or("");
+            let value = t["value"].as_str().unwrap_or("");
+            return Some(Reason::Taint(format!("{key}: {value}")));
+        }
+    }
+    if !affinity_matches(spec, &node["metadata"]["labels"]) {
+        return Some(Reason::Affinity);
+    }
+    let short = usage.short(want);
+    (!short.is_empty()).then_some(Reason::Insufficient(short))
+}
+
+/// FitError's message (framework/types.go `FitError.Error`): how many nodes are
+/// available, then `<count> <reason>` for each reason, sorted as strings (digits too), then
+/// what preemption found, in the same form.
+pub(super) fn fit_error(nodes: usize, reasons: &[Reason]) -> String {
+    let sorted = |counts: std::collections::BTreeMap<String, usize>| {
+        let mut list: Vec<String> = counts.iter().map(|(t, n)| format!("{n} {t}")).collect();
+        list.sort();
+        list.join(", ")
+    };
+    let mut filters: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut preemption: std::collections::BTreeMap<String, usize> = Default::default();
+    for r in reasons {
+        for t in r.texts() {
+            *filters.entry(t).or_default() += 1;
+        }
+        // Pods here all have priority 0, so no node has a victim to evict.
+        let p = if r.resolvable() {
+            "No preemption victims found for incoming pod"
+        } else {
+            "Preemption is not helpful for scheduling"
+        };
+        *preemption.entry(p.to_string()).or_default() += 1;
+    }
+    format!(
+        "0/{nodes} nodes are available: {}. preemption: 0/{nodes} nodes are available: {}.",
+        sorted(filters),
+        sorted(preemption)
+    )
+}
