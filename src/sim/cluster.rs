@@ -50,7 +50,7 @@ pub struct Cluster {
     pub taint_eviction: TaintEviction,
     pub disruption: DisruptionController,
     pub kubelet: Kubelet,
-    /// The nodes' kubelets, heartbeating; none in scenarios without nodes.
+    /// The nodes' kubelets, heartbeating; none on a bare cluster (the benchmarks').
     pub nodes: NodeAgents,
     /// The garbage collector's client (kube-controller-manager's generic-garbage-collector).
     pub gc_client: RateLimit,

@@ -11,11 +11,11 @@ pub enum Component {
     Kubelet,
     Autoscaler,
     Gitops,
-    /// kube-scheduler, in scenarios with nodes.
+    /// kube-scheduler (on a cluster with nodes: every scenario, not the benchmarks' bare ones).
     Scheduler,
-    /// kube-controller-manager's node lifecycle controller, in scenarios with nodes.
+    /// kube-controller-manager's node lifecycle controller (on a cluster with nodes).
     NodeLifecycle,
-    /// kube-controller-manager's taint eviction controller, in scenarios with nodes.
+    /// kube-controller-manager's taint eviction controller (on a cluster with nodes).
     TaintEviction,
     /// kube-controller-manager's disruption controller (PodDisruptionBudgets).
     Disruption,
@@ -72,14 +72,6 @@ impl Component {
     /// or lose events).
     pub fn is_controller(self) -> bool {
         matches!(self, Component::Deployment | Component::ReplicaSet)
-    }
-
-    /// Components that run only in scenarios with nodes.
-    pub fn needs_nodes(self) -> bool {
-        matches!(
-            self,
-            Component::Scheduler | Component::NodeLifecycle | Component::TaintEviction
-        )
     }
 }
 
@@ -156,7 +148,7 @@ kubedrill sim: one command per line.
                               the GitOps syncer re-applies FILE (gitops.yaml) every N seconds
   node-down NODE | node-up NODE
                               stop a node's kubelet (no heartbeats; its containers keep
-                              running, unseen) or start it again (scenarios with nodes)
+                              running, unseen) or start it again
   api-qps QPS [BURST]         kube-controller-manager's client rate limit, per controller
                               (default 20 requests per second, bursts of 30)
   files | cat FILE            list the scenario's manifest files / print one
@@ -169,14 +161,13 @@ kubedrill sim: one command per line.
                               NAME, and return to it later; `restore` alone lists the names
   help                        this text
   # ...                       a comment
-CONTROLLER is deployment, replicaset, kubelet, scheduler, node-lifecycle, taint-eviction
-(these three in scenarios with nodes), disruption (PodDisruptionBudgets), autoscaler or
-gitops; a paused or crashed
+CONTROLLER is deployment, replicaset, kubelet, scheduler, node-lifecycle, taint-eviction,
+disruption (PodDisruptionBudgets), autoscaler or gitops; a paused or crashed
 autoscaler or gitops syncer stops writing and keeps its settings for resume|restart.
-The demo simplifies: one namespace (default); nodes, a scheduler and the node controllers
-only in the scheduling, node-failure and drain-pdb scenarios (elsewhere pods run at once,
-on no node), where the scheduler has no preemption (every pod has priority 0), no backoff
-between attempts, and ties go to the first node by name (kube-scheduler picks among equal
+The demo simplifies: one namespace (default); every scenario runs on three nodes, where
+the scheduler has no preemption (every pod has priority 0), no backoff between attempts,
+no inter-pod affinity and no topologySpreadConstraints of a pod's own (the default
+spreading applies), and ties go to the first node by name (kube-scheduler picks among equal
 scores at random); the nodes form one zone; there are no DaemonSets, and nodes cannot be
 deleted or re-registered; `kubectl drain` runs in simulated time and the demo stops one
 with no --timeout after 10 simulated minutes (kubectl would retry for ever);

@@ -12,6 +12,14 @@ impl SimRng {
     pub fn seed_from_u64(seed: u64) -> SimRng {
         SimRng(ChaCha8Rng::seed_from_u64(seed))
     }
+
+    /// A generator of the same seed on another stream, from its start: draws from one
+    /// never move the other.
+    pub fn on_stream(&self, stream: u64) -> SimRng {
+        let mut r = ChaCha8Rng::from_seed(self.0.get_seed());
+        r.set_stream(stream);
+        SimRng(r)
+    }
 }
 
 impl Clone for SimRng {
@@ -52,5 +60,19 @@ mod tests {
         let xs: Vec<u64> = (0..100).map(|_| a.random()).collect();
         let ys: Vec<u64> = (0..100).map(|_| b.random()).collect();
         assert_eq!(xs, ys);
+    }
+
+    #[test]
+    fn streams_of_one_seed_are_independent() {
+        let mut a = SimRng::seed_from_u64(7);
+        let mut names = a.on_stream(1);
+        let first: Vec<u64> = (0..4).map(|_| names.random()).collect();
+        let mut names_again = a.on_stream(1);
+        for _ in 0..50 {
+            let _: u64 = a.random();
+        }
+        let again: Vec<u64> = (0..4).map(|_| names_again.random()).collect();
+        assert_eq!(first, again);
+        assert_ne!(first[0], a.random::<u64>());
     }
 }

@@ -125,7 +125,7 @@ pub const SCENARIOS: &[Scenario] = &[
         summary: "Edit spec and watch generation and observedGeneration; forge status and watch it reverted; pause the deployment controller and see observedGeneration lag.",
         files: &[("web.yaml", WEB_YAML)],
         origin: Origin::Created,
-        nodes: &[],
+        nodes: PLAIN_NODES,
     },
     Scenario {
         id: "self-healing",
@@ -133,7 +133,7 @@ pub const SCENARIOS: &[Scenario] = &[
         summary: "Delete pods; drop watch events; switch the ReplicaSet controller between level- and edge-triggered; crash and restart it.",
         files: &[("web.yaml", WEB_YAML)],
         origin: Origin::Created,
-        nodes: &[],
+        nodes: PLAIN_NODES,
     },
     Scenario {
         id: "apply-semantics",
@@ -146,7 +146,7 @@ pub const SCENARIOS: &[Scenario] = &[
             ("web-typo.yaml", WEB_TYPO_YAML),
         ],
         origin: Origin::Created,
-        nodes: &[],
+        nodes: PLAIN_NODES,
     },
     Scenario {
         id: "field-fight",
@@ -158,7 +158,7 @@ pub const SCENARIOS: &[Scenario] = &[
             ("gitops-noreplicas.yaml", WEB_MINIMAL_YAML),
         ],
         origin: Origin::Applied,
-        nodes: &[],
+        nodes: PLAIN_NODES,
     },
     Scenario {
         id: "ownership",
@@ -166,7 +166,7 @@ pub const SCENARIOS: &[Scenario] = &[
         summary: "Follow ownerReferences from pods to the Deployment; release and re-adopt a pod by its labels; delete the Deployment with --cascade=background, foreground or orphan; hold a deletion with a finalizer and release it.",
         files: &[("web.yaml", WEB_YAML)],
         origin: Origin::Created,
-        nodes: &[],
+        nodes: PLAIN_NODES,
     },
     Scenario {
         id: "rollout",
@@ -174,7 +174,7 @@ pub const SCENARIOS: &[Scenario] = &[
         summary: "Change the image and watch ReplicaSets, surge and unavailability; read rollout history and undo; push an image that cannot be pulled (any name containing `nonexistent`) and watch the progress deadline pass; slow a rollout with minReadySeconds; scale down and see which pods go first.",
         files: &[("web.yaml", WEB_YAML)],
         origin: Origin::Created,
-        nodes: &[],
+        nodes: PLAIN_NODES,
     },
     Scenario {
         id: "scheduling",

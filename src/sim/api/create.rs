@@ -54,7 +54,7 @@ pub(super) const GENERATE_NAME_ATTEMPTS: usize = 8;
 impl ApiServer {
     pub(super) fn push_random_suffix(&mut self, s: &mut String, n: usize) {
         for _ in 0..n {
-            s.push(NAME_ALPHABET[self.rng.random_range(0..NAME_ALPHABET.len())] as char);
+            s.push(NAME_ALPHABET[self.names_rng.random_range(0..NAME_ALPHABET.len())] as char);
         }
     }
 

@@ -154,7 +154,11 @@ pub struct ApiServer {
     /// Sequence number of `log[0]`.
     log_base: u64,
     event_seq: u64,
+    /// UIDs.
     pub(crate) rng: SimRng,
+    /// Generated name suffixes, on a stream of their own: an object added elsewhere (a
+    /// node, an event) draws a UID without renaming every pod after it.
+    pub(crate) names_rng: SimRng,
     /// Simulated seconds, for managedFields times; the cluster keeps it current.
     pub clock: u64,
     /// The components' event correlators (see `record_event`).
@@ -188,6 +192,7 @@ impl ApiServer {
             log: VecDeque::new(),
             log_base: 0,
             event_seq: 0,
+            names_rng: rng.on_stream(1),
             rng,
             clock: 0,
             recorders: Recorders::default(),

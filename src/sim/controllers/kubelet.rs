@@ -1,9 +1,9 @@
 //! A kubelet stand-in: takes new pods from Pending to Running to Ready over simulated
 //! seconds, stops the containers of deleted pods (a second for images that exit on their
 //! stop signal, the whole grace period for one that ignores it) and then removes them
-//! (H1-H4). In a scenario with nodes a pod runs once the scheduler has bound it, and
-//! reports its node's address as `hostIP`; in the others every pod runs "somewhere" as
-//! soon as it exists. The nodes' own heartbeats are [`super::node_agent`]'s.
+//! (H1-H4). On a cluster with nodes (every scenario's) a pod runs once the scheduler has
+//! bound it, and reports its node's address as `hostIP`; on a bare one (the benchmarks')
+//! every pod runs "somewhere" as soon as it exists. The nodes' own heartbeats are [`super::node_agent`]'s.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;

@@ -199,14 +199,10 @@ impl NodeAgents {
     ) -> Result<(), String> {
         let Some(a) = self.agents.iter_mut().find(|a| a.name == name) else {
             let names: Vec<&str> = self.agents.iter().map(|a| a.name.as_str()).collect();
-            return Err(if names.is_empty() {
-                "error: this scenario has no nodes; the scheduling and node-failure scenarios have them\n".into()
-            } else {
-                format!(
-                    "error: no node `{name}`; the nodes are {}\n",
-                    names.join(", ")
-                )
-            });
+            return Err(format!(
+                "error: no node `{name}`; the nodes are {}\n",
+                names.join(", ")
+            ));
         };
         if a.up == up {
             return Err(format!(

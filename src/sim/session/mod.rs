@@ -532,16 +532,6 @@ impl Session {
     }
 
     fn set_state(&mut self, c: Component, s: RunState, word: &str) -> Output {
-        if c.needs_nodes() && self.cluster.nodes.is_empty() {
-            return Output {
-                stdout: String::new(),
-                stderr: format!(
-                    "error: this scenario has no nodes, so no {c} runs (pods run \
-                     unscheduled); the scheduling and node-failure scenarios have nodes\n"
-                ),
-                ..Default::default()
-            };
-        }
         if s == RunState::Paused && self.cluster.state(c) == RunState::Crashed {
             return Output {
                 stdout: String::new(),
@@ -599,20 +589,10 @@ impl Session {
     /// Each component's state, trigger mode and queue length.
     pub fn status_text(&self) -> String {
         let mut s = String::new();
-        // The names line up: 11 columns, wider when the node controllers are listed.
-        let width = if self.cluster.nodes.is_empty() {
-            11
-        } else {
-            15
-        };
+        // The names line up, `node-lifecycle` the longest.
+        let width = 15;
         for c in Component::ALL {
             let state = self.component_state(c);
-            if c.needs_nodes() && state == "off" {
-                continue;
-            }
-            if c == Component::Disruption && state == "off" {
-                continue;
-            }
             let extra = match (self.cluster.trigger(c), c) {
                 (Some(t), _) => format!(
                     "  {}-triggered  queue {}",
@@ -647,16 +627,6 @@ impl Session {
         match c {
             Component::Autoscaler => self.autoscaler.as_ref().map_or("off", |a| a.state.as_str()),
             Component::Gitops => self.gitops.as_ref().map_or("off", |g| g.state.as_str()),
-            // Scenarios without nodes run pods unscheduled.
-            c if c.needs_nodes() && self.cluster.nodes.is_empty() => "off",
-            // Shown where it has work: a cluster with nodes to drain, or budgets.
-            Component::Disruption
-                if self.cluster.nodes.is_empty()
-                    && self.cluster.api.count(Kind::PodDisruptionBudget) == 0
-                    && self.cluster.state(Component::Disruption) == RunState::Running =>
-            {
-                "off"
-            }
             _ => self.cluster.state(c).as_str(),
         }
     }

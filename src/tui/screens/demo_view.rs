@@ -24,13 +24,9 @@ use super::Ctx;
 use super::demo::{Demo, OutKind, SPEEDS};
 
 /// What the demo leaves out, named on screen (README: "What the demo simplifies").
-pub const SIMPLIFIES: &str = "simplified: one namespace · no scheduler, nodes or probes · resync every 30 s · drop and edge are teaching faults";
+pub const SIMPLIFIES: &str = "simplified: one namespace · no preemption or probes · resync every 30 s · drop and edge are teaching faults";
 const SIMPLIFIES_SHORT: &str =
-    "simplified: 1 namespace, no nodes/probes, 30 s resync; drop/edge are not real";
-/// The same for a scenario with nodes and a scheduler.
-pub const SIMPLIFIES_NODES: &str =
-    "simplified: one namespace · no preemption, probes or node failure · resync every 30 s";
-const SIMPLIFIES_NODES_SHORT: &str = "simplified: 1 namespace, no preemption/probes, 30 s resync";
+    "simplified: 1 namespace, no preemption/probes, 30 s resync; drop/edge not real";
 
 /// Seconds of history the chart shows.
 const CHART_SECONDS: u64 = 120;
@@ -106,11 +102,7 @@ impl Widget for &View<'_> {
         let theme = self.ctx.theme;
         let d = self.demo;
         let a = areas(area, d.wide);
-        let (long, short) = if d.session.cluster.nodes.is_empty() {
-            (SIMPLIFIES, SIMPLIFIES_SHORT)
-        } else {
-            (SIMPLIFIES_NODES, SIMPLIFIES_NODES_SHORT)
-        };
+        let (long, short) = (SIMPLIFIES, SIMPLIFIES_SHORT);
         let banner = if a.banner.width as usize > long.chars().count() {
             long
         } else {
@@ -194,7 +186,10 @@ fn upper(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
     }
     Paragraph::new(lines).render(inner, buf);
 
-    let ctl = controller_lines(d, theme);
+    // The controllers panel gives way first on a short screen: the challenges keep a
+    // title and two rows, the chart five.
+    let ctl_rows = right.height.saturating_sub(3 + 5 + 1).max(1) as usize;
+    let ctl = fit_controllers(controller_lines(d, theme), ctl_rows, theme);
     // The challenges get what they need, up to what leaves the chart three rows.
     let chal = challenge_lines(d, theme, right.width.saturating_sub(2) as usize);
     let room = right
@@ -409,7 +404,46 @@ fn pod_lines(d: &Demo, theme: &Theme) -> Vec<Line<'static>> {
     out
 }
 
-fn controller_lines(d: &Demo, theme: &Theme) -> Vec<Line<'static>> {
+/// The controller rows that fit in `rows`: all of them when they do; otherwise the chosen
+/// one and every one not simply running come first, the rest as room allows, in their
+/// order, and a last line counts what is left out (c still reaches it).
+fn fit_controllers(
+    lines: Vec<(bool, Line<'static>)>,
+    rows: usize,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    if lines.len() <= rows {
+        return lines.into_iter().map(|(_, l)| l).collect();
+    }
+    let room = rows.saturating_sub(1);
+    let mut shown: Vec<bool> = lines.iter().map(|(keep, _)| *keep).collect();
+    let mut count = shown.iter().filter(|s| **s).count();
+    for s in shown.iter_mut() {
+        if count >= room {
+            break;
+        }
+        if !*s {
+            *s = true;
+            count += 1;
+        }
+    }
+    let hidden = shown.iter().filter(|s| !**s).count();
+    let mut out: Vec<Line<'static>> = lines
+        .into_iter()
+        .zip(shown)
+        .filter(|(_, s)| *s)
+        .map(|((_, l), _)| l)
+        .collect();
+    out.push(Line::styled(
+        format!("  … {hidden} more running (c cycles)"),
+        theme.dim,
+    ));
+    out
+}
+
+/// One line per listed controller, tagged with whether it must stay in view when the
+/// panel is short: the chosen one, and any paused or crashed.
+fn controller_lines(d: &Demo, theme: &Theme) -> Vec<(bool, Line<'static>)> {
     let selected = d.controller();
     let components = d.components();
     // The names line up, however long the longest listed is (`node-lifecycle`).
@@ -453,7 +487,11 @@ fn controller_lines(d: &Demo, theme: &Theme) -> Vec<Line<'static>> {
                 // Its client's rate limit (kube-api-qps) holds these back.
                 spans.push(Span::styled(format!(" · {waiting} waiting"), theme.accent));
             }
-            Line::from(spans)
+            let keep = c == selected
+                || state == RunState::Crashed.as_str()
+                || state == RunState::Paused.as_str()
+                || waiting > 0;
+            (keep, Line::from(spans))
         })
         .collect()
 }

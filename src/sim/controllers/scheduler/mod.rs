@@ -275,7 +275,7 @@ impl Scheduler {
         if self.informer.state != RunState::Running {
             return 0;
         }
-        // A scenario without nodes is the demo's older, simpler world: pods run where
+        // A bare cluster (the benchmarks'; every scenario has nodes): pods run where
         // the kubelet stand-in is, unscheduled.
         if self.informer.values_shared(Kind::Node).next().is_none() {
             while self.informer.pop().is_some() {}
