@@ -67,20 +67,34 @@ impl ApiServer {
     pub fn expire_events(&mut self, now: u64) {
         const TTL: i64 = 3600;
         let cutoff = crate::sim::time::sim_unix(now) - TTL;
+        // Times in the form the API writes them (UTC, `Z`, whole seconds or microseconds)
+        // order as their text does: compared with the cutoff's text, not parsed.
+        let cutoff_text = crate::sim::time::rfc3339(now.saturating_sub(TTL as u64));
+        let canonical = |t: &str| {
+            t.ends_with('Z') && (t.len() == 20 || (t.len() == 27 && t.as_bytes()[19] == b'.'))
+        };
+        let later = |t: &str| {
+            if canonical(t) && now >= TTL as u64 {
+                t > cutoff_text.as_str()
+            } else {
+                crate::sim::time::parse_rfc3339(t).is_none_or(|t| t > cutoff)
+            }
+        };
         let Some(events) = self.objects.get_mut(&Kind::Event) else {
             return;
         };
         // An events/v1 event has no lastTimestamp: its series or its eventTime says
-        // when it was last seen.
+        // when it was last seen. Fields are read as stored, not from an assembled copy.
         events.retain(|e| {
             [
-                &e["lastTimestamp"],
-                &e["series"]["lastObservedTime"],
-                &e["eventTime"],
+                e.field("lastTimestamp"),
+                e.field("series").map(|s| &s["lastObservedTime"]),
+                e.field("eventTime"),
             ]
             .into_iter()
-            .find_map(|t| t.as_str().and_then(crate::sim::time::parse_rfc3339))
-            .is_none_or(|t| t > cutoff)
+            .flatten()
+            .find_map(Value::as_str)
+            .is_none_or(later)
         });
     }
 

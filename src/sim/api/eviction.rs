@@ -69,15 +69,15 @@ impl ApiServer {
         if matches!(phase, "Succeeded" | "Failed" | "Pending") || pod.facts().deleting {
             return self.evict_delete(name, grace, dry_run, now);
         }
-        let labels = pod.meta("labels").cloned().unwrap_or(Value::Null);
-        let budgets: Vec<Value> = self
+        let labels = pod.facts().labels.clone();
+        let budgets: Vec<&Value> = self
             .list(Kind::PodDisruptionBudget)
             .filter(|b| selects(&b["spec"]["selector"], &labels))
-            .cloned()
             .collect();
-        let pdb = match budgets.as_slice() {
+        // The one copy of the budget, which becomes its next version.
+        let mut pdb = match budgets.as_slice() {
             [] => return self.evict_delete(name, grace, dry_run, now),
-            [one] => one.clone(),
+            [one] => (*one).clone(),
             _ => {
                 return Err(ApiError {
                     reason: Reason::Unknown,
@@ -117,7 +117,7 @@ impl ApiServer {
         if dry_run {
             return Ok(());
         }
-        let mut next = pdb.clone();
+        let next = &mut pdb;
         next["status"]["disruptionsAllowed"] = json!(allowed - 1);
         if allowed == 1 {
             set_condition(&mut next["status"], "False", "InsufficientPods", "", now);
@@ -127,7 +127,7 @@ impl ApiServer {
         }
         next["status"]["disruptedPods"][name] = json!(rfc3339(now));
         self.as_manager("kube-apiserver", Some("status"), |api| {
-            api.update_status(Kind::PodDisruptionBudget, next)
+            api.update_status(Kind::PodDisruptionBudget, pdb)
         })?;
         self.evict_delete(name, grace, dry_run, now)
     }

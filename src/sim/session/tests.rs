@@ -169,3 +169,29 @@ fn writes_between_two_seconds_do_not_pile_up_in_the_watch_log() {
     let kept = s.cluster.api.events_since(0).count();
     assert!(kept < 10, "{kept} watch events kept");
 }
+
+/// Events go an hour after they were last seen (`--event-ttl`), core/v1 ones by their
+/// lastTimestamp and the scheduler's events/v1 ones by their eventTime, while newer ones
+/// stay.
+#[test]
+fn events_expire_an_hour_after_they_were_last_seen() {
+    let mut s = Session::new("self-healing", 1).unwrap();
+    let count = |s: &Session, reason: &str| {
+        s.cluster
+            .api
+            .list(Kind::Event)
+            .filter(|e| e["reason"] == reason)
+            .count()
+    };
+    assert_eq!(count(&s, "Scheduled"), 3);
+    assert_eq!(count(&s, "SuccessfulCreate"), 3);
+    s.run_line("tick 1800");
+    s.run_line("kubectl delete pods -l app=web --wait=false");
+    s.run_line("tick 1790");
+    assert_eq!(count(&s, "Scheduled"), 6, "nothing is an hour old yet");
+    s.run_line("tick 120");
+    assert_eq!(count(&s, "Scheduled"), 3, "the first pods' events are gone");
+    assert_eq!(count(&s, "SuccessfulCreate"), 3);
+    s.run_line("tick 1800");
+    assert_eq!(count(&s, "Scheduled"), 0);
+}

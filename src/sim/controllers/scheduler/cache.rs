@@ -98,6 +98,11 @@ pub struct Usage {
     /// The label sets of the pods here that are not being deleted, with how many pods
     /// carry each: what PodTopologySpread counts (it passes over terminating pods).
     pub label_sets: HashMap<*const Value, (Labels, u32)>,
+    /// What the filters and scores read of the node as last seen (NodeInfo's node),
+    /// copied out once per version of it rather than looked up for every pod.
+    pub unschedulable: bool,
+    pub taints: Vec<Value>,
+    pub labels: Value,
 }
 
 impl PartialEq for Usage {
@@ -120,6 +125,9 @@ impl Usage {
         // Indexed, not `Value::pointer`, which allocates for every path it reads.
         let alloc = |k: &str| quantity::nanos(node["status"]["allocatable"].get(k));
         Usage {
+            unschedulable: node["spec"]["unschedulable"] == true,
+            taints: crate::sim::taints::of_node(node).to_vec(),
+            labels: node["metadata"]["labels"].clone(),
             alloc: Requests {
                 cpu_milli: alloc("cpu") / 1_000_000,
                 memory: alloc("memory") / 1_000_000_000,
@@ -129,10 +137,13 @@ impl Usage {
         }
     }
 
-    /// Takes the node's allocatable from a newer version of it, keeping what is bound.
-    pub fn set_alloc(&mut self, fresh: &Usage) {
+    /// Takes a newer version of the node and its allocatable, keeping what is bound.
+    pub fn set_node(&mut self, fresh: Usage) {
         self.alloc = fresh.alloc;
         self.alloc_pods = fresh.alloc_pods;
+        self.unschedulable = fresh.unschedulable;
+        self.taints = fresh.taints;
+        self.labels = fresh.labels;
     }
 
     pub fn add(&mut self, p: &Placed) {

@@ -74,36 +74,65 @@ pub(super) fn term_matches(term: &Value, labels: &Value) -> bool {
     }) && !exprs.is_empty()
 }
 
-pub(super) fn affinity_matches(spec: &Value, labels: &Value) -> bool {
-    let selector_ok = spec["nodeSelector"]
-        .as_object()
-        .is_none_or(|sel| sel.iter().all(|(k, v)| labels.get(k) == Some(v)));
-    let terms = spec["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
-        ["nodeSelectorTerms"]
-        .as_array();
-    // Terms are ORed; a required affinity with no terms matches nothing.
-    let affinity_ok = terms.is_none_or(|t| t.iter().any(|term| term_matches(term, labels)));
-    selector_ok && affinity_ok
+/// What the filters and scores read of a pod's spec, looked up once per pod rather than
+/// once per node.
+pub struct PodTerms<'a> {
+    pub tolerations: &'a [Value],
+    node_selector: Option<&'a serde_json::Map<String, Value>>,
+    /// Required node affinity's terms (ORed); `None` without a required affinity.
+    required: Option<&'a [Value]>,
+    /// Preferred node affinity's weighted terms.
+    pub preferred: &'a [Value],
 }
 
-/// The first reason `node` cannot take a pod with `spec` and `want`, if any.
-pub(super) fn filter(spec: &Value, want: Requests, node: &Value, usage: &Usage) -> Option<Reason> {
-    let tolerations = taints::of_pod(spec);
-    if node["spec"]["unschedulable"] == true {
+impl<'a> PodTerms<'a> {
+    pub fn of(spec: &'a Value) -> Self {
+        let node_affinity = &spec["affinity"]["nodeAffinity"];
+        PodTerms {
+            tolerations: taints::of_pod(spec),
+            node_selector: spec["nodeSelector"].as_object(),
+            required:
+                node_affinity["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
+                    .as_array()
+                    .map(Vec::as_slice),
+            preferred: node_affinity["preferredDuringSchedulingIgnoredDuringExecution"]
+                .as_array()
+                .map(Vec::as_slice)
+                .unwrap_or_default(),
+        }
+    }
+
+    /// NodeAffinity's filter: the nodeSelector and the required affinity admit a node
+    /// with these labels.
+    pub fn admits(&self, labels: &Value) -> bool {
+        let selector_ok = self
+            .node_selector
+            .is_none_or(|sel| sel.iter().all(|(k, v)| labels.get(k) == Some(v)));
+        // Terms are ORed; a required affinity with no terms matches nothing.
+        let affinity_ok = self
+            .required
+            .is_none_or(|t| t.iter().any(|term| term_matches(term, labels)));
+        selector_ok && affinity_ok
+    }
+}
+
+/// The first reason the node `usage` describes cannot take `pod` with its `want`, if any.
+pub(super) fn filter(pod: &PodTerms, want: Requests, usage: &Usage) -> Option<Reason> {
+    if usage.unschedulable {
         let cordon = taints::taint(taints::UNSCHEDULABLE, "NoSchedule");
-        if !taints::tolerates(tolerations, &cordon) {
+        if !taints::tolerates(pod.tolerations, &cordon) {
             return Some(Reason::Unschedulable);
         }
     }
-    for t in taints::of_node(node) {
+    for t in &usage.taints {
         let effect = t["effect"].as_str().unwrap_or("");
-        if matches!(effect, "NoSchedule" | "NoExecute") && !taints::tolerates(tolerations, t) {
+        if matches!(effect, "NoSchedule" | "NoExecute") && !taints::tolerates(pod.tolerations, t) {
             let key = t["key"].as_str().unwrap_or("");
             let value = t["value"].as_str().unwrap_or("");
             return Some(Reason::Taint(format!("{key}: {value}")));
         }
     }
-    if !affinity_matches(spec, &node["metadata"]["labels"]) {
+    if !pod.admits(&usage.labels) {
         return Some(Reason::Affinity);
     }
     let short = usage.short(want);

@@ -25,7 +25,7 @@ use crate::sim::kind::Kind;
 use crate::sim::stored::Stored;
 use cache::{Placed, Usage, contribution, terminal};
 pub use cache::{Requests, requests};
-use filter::{filter, fit_error};
+use filter::{PodTerms, filter, fit_error};
 
 /// ReplicaSets for the spreading score's default selector (kube-scheduler also lists
 /// Services, ReplicationControllers and StatefulSets, which the demo does not have).
@@ -108,8 +108,8 @@ impl Scheduler {
     fn recomputed(&self) -> BTreeMap<String, Usage> {
         let mut usage: BTreeMap<String, Usage> = self
             .informer
-            .iter(Kind::Node)
-            .map(|n| (crate::sim::obj::name(n).to_string(), Usage::of(n)))
+            .values_shared(Kind::Node)
+            .map(|n| (n.name().to_string(), Usage::of(n.value())))
             .collect();
         for p in self.informer.values_shared(Kind::Pod) {
             if let Some((node, r)) = contribution(p)
@@ -183,19 +183,16 @@ impl Scheduler {
     fn place(&self, pod: &Stored, usage: &BTreeMap<String, Usage>) -> Result<String, String> {
         let spec = pod.unfilled("spec").unwrap_or(&Value::Null);
         let want = requests(spec);
+        let terms = PodTerms::of(spec);
         let mut reasons = Vec::new();
         // The cache holds every node, in name order.
         let mut nodes = Vec::with_capacity(usage.len());
         for (name, u) in usage {
-            let Some(node) = self.informer.get_shared(Kind::Node, name) else {
-                continue;
-            };
-            let reason = filter(spec, want, node.value(), u);
+            let reason = filter(&terms, want, u);
             let feasible = reason.is_none();
             reasons.extend(reason);
             nodes.push(score::Node {
                 name,
-                node: node.value(),
                 usage: u,
                 feasible,
             });
@@ -203,6 +200,7 @@ impl Scheduler {
         let labels = &pod.facts().labels;
         let pod = score::Pod {
             spec,
+            terms: &terms,
             want,
             nonzero: cache::nonzero_requests(spec),
             // GetPodReplicaSets: every ReplicaSet whose (non-empty) selector matches.
@@ -237,7 +235,7 @@ impl Scheduler {
                 (Kind::Node, _) => {
                     let fresh = Usage::of(d.object.value());
                     let u = self.cache.entry(d.object.name().to_string()).or_default();
-                    u.set_alloc(&fresh);
+                    u.set_node(fresh);
                 }
                 _ => {}
             }

@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::cache::{Requests, Usage};
-use super::filter::term_matches;
+use super::filter::{PodTerms, term_matches};
 use crate::sim::HashMap;
 use crate::sim::obj::selector_matches_labels;
 use crate::sim::taints;
@@ -32,11 +32,10 @@ const ZONE: &str = "topology.kubernetes.io/zone";
 /// `systemDefaultConstraints`: ScheduleAnyway on both keys.
 const DEFAULT_SPREAD: [(&str, i64); 2] = [(HOSTNAME, 3), (ZONE, 5)];
 
-/// A node the score plugins read: its object, what it holds, and whether the pod passed
+/// A node the score plugins read: what the cache holds of it, and whether the pod passed
 /// the filters there.
 pub struct Node<'a> {
     pub name: &'a str,
-    pub node: &'a Value,
     pub usage: &'a Usage,
     pub feasible: bool,
 }
@@ -44,6 +43,7 @@ pub struct Node<'a> {
 /// The pod being placed, as the plugins read it.
 pub struct Pod<'a> {
     pub spec: &'a Value,
+    pub terms: &'a PodTerms<'a>,
     pub want: Requests,
     pub nonzero: Requests,
     /// `DefaultSelector`: the selectors of the objects that select the pod (its
@@ -57,7 +57,9 @@ pub struct Pod<'a> {
 pub fn best<'a>(pod: &Pod, nodes: &[Node<'a>]) -> Option<&'a str> {
     let feasible: Vec<&Node<'a>> = nodes.iter().filter(|n| n.feasible).collect();
     // `getAllTolerationPreferNoSchedule`: the tolerations for that effect or for all.
-    let tolerations: Vec<Value> = taints::of_pod(pod.spec)
+    let tolerations: Vec<Value> = pod
+        .terms
+        .tolerations
         .iter()
         .filter(|t| matches!(t["effect"].as_str(), None | Some("" | "PreferNoSchedule")))
         .cloned()
@@ -106,7 +108,8 @@ fn normalise(raw: &[i64], reverse: bool) -> Vec<i64> {
 /// TaintToleration's score: the node's `PreferNoSchedule` taints that none of
 /// `tolerations` tolerates.
 fn prefer_no_schedule(tolerations: &[Value], n: &Node) -> i64 {
-    taints::of_node(n.node)
+    n.usage
+        .taints
         .iter()
         .filter(|t| t["effect"] == "PreferNoSchedule" && !taints::tolerates(tolerations, t))
         .count() as i64
@@ -114,13 +117,9 @@ fn prefer_no_schedule(tolerations: &[Value], n: &Node) -> i64 {
 
 /// NodeAffinity's score: the weights of the preferred terms the node's labels match.
 fn preferred_affinity(pod: &Pod, n: &Node) -> i64 {
-    let terms =
-        pod.spec["affinity"]["nodeAffinity"]["preferredDuringSchedulingIgnoredDuringExecution"]
-            .as_array()
-            .map(Vec::as_slice)
-            .unwrap_or_default();
-    let labels = &n.node["metadata"]["labels"];
-    terms
+    let labels = &n.usage.labels;
+    pod.terms
+        .preferred
         .iter()
         .filter(|t| term_matches(&t["preference"], labels))
         .map(|t| t["weight"].as_i64().unwrap_or(0))
@@ -209,7 +208,7 @@ fn spread(pod: &Pod, nodes: &[Node], feasible: &[&Node]) -> Vec<i64> {
         for n in nodes {
             let Some(v) = label(n, key) else { continue };
             if let Some(c) = domains.get_mut(v)
-                && super::filter::affinity_matches(pod.spec, &n.node["metadata"]["labels"])
+                && pod.terms.admits(&n.usage.labels)
             {
                 *c += count_on(n.usage);
             }
@@ -238,7 +237,7 @@ fn spread(pod: &Pod, nodes: &[Node], feasible: &[&Node]) -> Vec<i64> {
 }
 
 fn label<'a>(n: &Node<'a>, key: &str) -> Option<&'a str> {
-    n.node["metadata"]["labels"][key].as_str()
+    n.usage.labels[key].as_str()
 }
 
 #[cfg(test)]
@@ -266,8 +265,10 @@ mod tests {
         ua.add(&super::super::cache::Placed::new(&spec, &labels));
         let ub = Usage::of(&b);
         let selector = json!({"matchLabels": {"app": "web"}});
+        let terms = PodTerms::of(&spec);
         let pod = Pod {
             spec: &spec,
+            terms: &terms,
             want: super::super::cache::requests(&spec),
             nonzero: super::super::cache::nonzero_requests(&spec),
             selectors: vec![&selector],
@@ -275,13 +276,11 @@ mod tests {
         let nodes = [
             Node {
                 name: "node-1",
-                node: &a,
                 usage: &ua,
                 feasible: true,
             },
             Node {
                 name: "node-2",
-                node: &b,
                 usage: &ub,
                 feasible: true,
             },
@@ -317,13 +316,14 @@ mod tests {
             let nodes: Vec<Node> = (0..3)
                 .map(|i| Node {
                     name: names[i],
-                    node: &objects[i],
                     usage: &usages[i],
                     feasible: true,
                 })
                 .collect();
+            let terms = PodTerms::of(&spec);
             let pod = Pod {
                 spec: &spec,
+                terms: &terms,
                 want: Requests::default(),
                 nonzero: super::super::cache::nonzero_requests(&spec),
                 selectors: vec![&selector],
@@ -351,8 +351,10 @@ mod tests {
         for _ in 0..3 {
             ub.add(&super::super::cache::Placed::new(&spec, &labels));
         }
+        let terms = PodTerms::of(&spec);
         let pod = Pod {
             spec: &spec,
+            terms: &terms,
             want: Requests::default(),
             nonzero: super::super::cache::nonzero_requests(&spec),
             selectors: vec![],
@@ -360,13 +362,11 @@ mod tests {
         let nodes = [
             Node {
                 name: "node-1",
-                node: &a,
                 usage: &ua,
                 feasible: true,
             },
             Node {
                 name: "node-2",
-                node: &b,
                 usage: &ub,
                 feasible: true,
             },
@@ -374,8 +374,10 @@ mod tests {
         assert_eq!(best(&pod, &nodes), Some("node-2"));
         let tolerant =
             json!({"containers": [], "tolerations": [{"key": "spot", "operator": "Exists"}]});
+        let tolerant_terms = PodTerms::of(&tolerant);
         let pod = Pod {
             spec: &tolerant,
+            terms: &tolerant_terms,
             ..pod
         };
         assert_eq!(best(&pod, &nodes), Some("node-1"));
