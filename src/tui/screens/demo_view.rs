@@ -352,10 +352,15 @@ fn pod_line(p: &Value, now: u64, theme: &Theme) -> Line<'static> {
     } else {
         theme.accent
     };
-    Line::from(vec![
+    let mut spans = vec![
         Span::raw(format!("  {} ", obj::name(p))),
         Span::styled(format!("{} {}", cells.status, cells.ready), style),
-    ])
+    ];
+    // Where it runs, once the scheduler has bound it (the panel cuts this first).
+    if let Some(node) = p["spec"]["nodeName"].as_str() {
+        spans.push(Span::styled(format!(" {node}"), theme.dim));
+    }
+    Line::from(spans)
 }
 
 fn pod_lines(d: &Demo, theme: &Theme) -> Vec<Line<'static>> {
