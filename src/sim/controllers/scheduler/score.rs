@@ -242,12 +242,59 @@ fn label<'a>(n: &Node<'a>, key: &str) -> Option<&'a str> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::cache::{Placed, nonzero_requests, requests};
     use super::*;
     use serde_json::json;
+    use std::sync::Arc;
+
+    const NGINX: &str = r#"{"containers": [{"name": "app", "image": "nginx"}]}"#;
 
     fn node(name: &str, labels: Value) -> Value {
         json!({"metadata": {"name": name, "labels": labels},
                "status": {"allocatable": {"cpu": "2", "memory": "4Gi", "pods": "110"}}})
+    }
+
+    /// Each node's cache entry, with `pods[i]` pods of `labels` (no requests) on node i.
+    fn usages(objects: &[Value], pods: &[usize], labels: &Value) -> Vec<Usage> {
+        let spec: Value = serde_json::from_str(NGINX).unwrap_or_default();
+        let labels = Arc::new(labels.clone());
+        objects
+            .iter()
+            .zip(pods)
+            .map(|(o, n)| {
+                let mut u = Usage::of(o);
+                for _ in 0..*n {
+                    u.add(&Placed::new(&spec, &labels));
+                }
+                u
+            })
+            .collect()
+    }
+
+    /// The node the pod with `spec` and `selectors` goes to among `objects`, all feasible.
+    fn pick(spec: &Value, selectors: Vec<&Value>, objects: &[Value], usages: &[Usage]) -> String {
+        let terms = PodTerms::of(spec);
+        let pod = Pod {
+            spec,
+            terms: &terms,
+            want: requests(spec),
+            nonzero: nonzero_requests(spec),
+            selectors,
+        };
+        let names: Vec<String> = objects
+            .iter()
+            .map(|o| o["metadata"]["name"].as_str().unwrap_or("").to_string())
+            .collect();
+        let nodes: Vec<Node> = names
+            .iter()
+            .zip(usages)
+            .map(|(name, usage)| Node {
+                name,
+                usage,
+                feasible: true,
+            })
+            .collect();
+        best(&pod, &nodes).unwrap_or("").to_string()
     }
 
     #[test]
@@ -255,51 +302,45 @@ mod tests {
         // Two nodes, one already holding a replica with no requests: LeastAllocated alone
         // (with missing requests counted at 100m / 200Mi) and the default spreading both
         // favour the empty node.
-        let labels = std::sync::Arc::new(json!({"app": "web"}));
-        let spec = json!({"containers": [{"name": "app", "image": "nginx"}]});
-        let (a, b) = (
+        let spec: Value = serde_json::from_str(NGINX).unwrap_or_default();
+        let objects = [
             node("node-1", json!({HOSTNAME: "node-1"})),
             node("node-2", json!({HOSTNAME: "node-2"})),
-        );
-        let mut ua = Usage::of(&a);
-        ua.add(&super::super::cache::Placed::new(&spec, &labels));
-        let ub = Usage::of(&b);
+        ];
+        let u = usages(&objects, &[1, 0], &json!({"app": "web"}));
         let selector = json!({"matchLabels": {"app": "web"}});
+        assert_eq!(pick(&spec, vec![&selector], &objects, &u), "node-2");
         let terms = PodTerms::of(&spec);
         let pod = Pod {
             spec: &spec,
             terms: &terms,
-            want: super::super::cache::requests(&spec),
-            nonzero: super::super::cache::nonzero_requests(&spec),
+            want: requests(&spec),
+            nonzero: nonzero_requests(&spec),
             selectors: vec![&selector],
         };
-        let nodes = [
-            Node {
-                name: "node-1",
-                usage: &ua,
+        let nodes: Vec<Node> = ["node-1", "node-2"]
+            .iter()
+            .zip(&u)
+            .map(|(name, usage)| Node {
+                name,
+                usage,
                 feasible: true,
-            },
-            Node {
-                name: "node-2",
-                usage: &ub,
-                feasible: true,
-            },
-        ];
-        assert_eq!(best(&pod, &nodes), Some("node-2"));
+            })
+            .collect();
+        // ln(4) * 1 + 2 rounds to 3 against 2: (3 + 2 - s) * 100 / 3.
         assert_eq!(
             spread(&pod, &nodes, &nodes.iter().collect::<Vec<_>>()),
             vec![66, 100]
         );
         // With no requests, a node's free share still falls with each pod on it.
-        assert!(least_allocated(pod.nonzero, &ua) < least_allocated(pod.nonzero, &ub));
+        assert!(least_allocated(pod.nonzero, &u[0]) < least_allocated(pod.nonzero, &u[1]));
     }
 
     #[test]
     fn zones_spread_too_when_nodes_are_labelled_with_one() {
-        let spec = json!({"containers": [{"name": "app", "image": "nginx"}]});
-        let labels = std::sync::Arc::new(json!({"app": "web"}));
+        let spec: Value = serde_json::from_str(NGINX).unwrap_or_default();
         let selector = json!({"matchLabels": {"app": "web"}});
-        let pick = |zones: [Option<&str>; 3]| {
+        let placed = |zones: [Option<&str>; 3]| {
             let objects: Vec<Value> = (1..=3)
                 .map(|i| {
                     let name = format!("node-{i}");
@@ -310,76 +351,25 @@ mod tests {
                     node(&name, l)
                 })
                 .collect();
-            let mut usages: Vec<Usage> = objects.iter().map(Usage::of).collect();
-            usages[0].add(&super::super::cache::Placed::new(&spec, &labels));
-            let names = ["node-1", "node-2", "node-3"];
-            let nodes: Vec<Node> = (0..3)
-                .map(|i| Node {
-                    name: names[i],
-                    usage: &usages[i],
-                    feasible: true,
-                })
-                .collect();
-            let terms = PodTerms::of(&spec);
-            let pod = Pod {
-                spec: &spec,
-                terms: &terms,
-                want: Requests::default(),
-                nonzero: super::super::cache::nonzero_requests(&spec),
-                selectors: vec![&selector],
-            };
-            best(&pod, &nodes).map(str::to_string)
+            let u = usages(&objects, &[1, 0, 0], &json!({"app": "web"}));
+            pick(&spec, vec![&selector], &objects, &u)
         };
         // node-2 shares node-1's zone, which already holds a replica.
-        assert_eq!(
-            pick([Some("a"), Some("a"), Some("b")]).as_deref(),
-            Some("node-3")
-        );
-        assert_eq!(pick([None, None, None]).as_deref(), Some("node-2"));
+        assert_eq!(placed([Some("a"), Some("a"), Some("b")]), "node-3");
+        assert_eq!(placed([None, None, None]), "node-2");
     }
 
     #[test]
     fn an_untolerated_prefer_no_schedule_taint_outweighs_an_emptier_node() {
-        let spec = json!({"containers": [{"name": "app", "image": "nginx"}]});
-        let mut a = node("node-1", json!({}));
-        a["spec"] =
+        let spec: Value = serde_json::from_str(NGINX).unwrap_or_default();
+        let mut tainted = node("node-1", json!({}));
+        tainted["spec"] =
             json!({"taints": [{"key": "spot", "value": "yes", "effect": "PreferNoSchedule"}]});
-        let b = node("node-2", json!({}));
-        let ua = Usage::of(&a);
-        let mut ub = Usage::of(&b);
-        let labels = std::sync::Arc::new(json!({"app": "db"}));
-        for _ in 0..3 {
-            ub.add(&super::super::cache::Placed::new(&spec, &labels));
-        }
-        let terms = PodTerms::of(&spec);
-        let pod = Pod {
-            spec: &spec,
-            terms: &terms,
-            want: Requests::default(),
-            nonzero: super::super::cache::nonzero_requests(&spec),
-            selectors: vec![],
-        };
-        let nodes = [
-            Node {
-                name: "node-1",
-                usage: &ua,
-                feasible: true,
-            },
-            Node {
-                name: "node-2",
-                usage: &ub,
-                feasible: true,
-            },
-        ];
-        assert_eq!(best(&pod, &nodes), Some("node-2"));
+        let objects = [tainted, node("node-2", json!({}))];
+        let u = usages(&objects, &[0, 3], &json!({"app": "db"}));
+        assert_eq!(pick(&spec, vec![], &objects, &u), "node-2");
         let tolerant =
             json!({"containers": [], "tolerations": [{"key": "spot", "operator": "Exists"}]});
-        let tolerant_terms = PodTerms::of(&tolerant);
-        let pod = Pod {
-            spec: &tolerant,
-            terms: &tolerant_terms,
-            ..pod
-        };
-        assert_eq!(best(&pod, &nodes), Some("node-1"));
+        assert_eq!(pick(&tolerant, vec![], &objects, &u), "node-1");
     }
 }
