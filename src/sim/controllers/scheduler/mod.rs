@@ -27,8 +27,8 @@ use cache::{Placed, Usage, contribution, terminal};
 pub use cache::{Requests, requests};
 use filter::{PodTerms, filter, fit_error};
 
-/// ReplicaSets for the spreading score's default selector (kube-scheduler also lists
-/// Services, ReplicationControllers and StatefulSets, which the demo does not have).
+/// ReplicaSets for the spreading score's default selector (a pod's controller's; see
+/// `default_selector`).
 pub const WATCHES: &[Kind] = &[Kind::Pod, Kind::Node, Kind::ReplicaSet];
 /// The scheduler's name, its events' source and the `schedulerName` it serves.
 pub const COMPONENT: &str = "default-scheduler";
@@ -197,28 +197,39 @@ impl Scheduler {
                 feasible,
             });
         }
-        let labels = &pod.facts().labels;
         let pod = score::Pod {
             spec,
             terms: &terms,
             want,
             nonzero: cache::nonzero_requests(spec),
-            // GetPodReplicaSets: every ReplicaSet whose (non-empty) selector matches.
-            selectors: self
-                .informer
-                .iter(Kind::ReplicaSet)
-                .map(|rs| &rs["spec"]["selector"])
-                .filter(|s| {
-                    s.as_object().is_some_and(|m| !m.is_empty())
-                        && labels.as_object().is_some_and(|l| !l.is_empty())
-                        && crate::sim::obj::selector_matches_labels(s, labels)
-                })
-                .collect(),
+            selectors: self.default_selector(pod).into_iter().collect(),
         };
         match score::best(&pod, &nodes) {
             Some(name) => Ok(name.to_string()),
             None => Err(fit_error(usage.len(), &reasons)),
         }
+    }
+
+    /// `helper.DefaultSelector`, what the default spreading counts as the pod's siblings:
+    /// the selector of its controller, looked up by the name in its controller reference
+    /// (kube-scheduler also merges the selectors of Services selecting the pod, and
+    /// follows ReplicationControllers and StatefulSets, none of which the demo has). A pod
+    /// with no controller has none, and is not spread.
+    fn default_selector(&self, pod: &Stored) -> Option<&Value> {
+        let owner = pod
+            .meta("ownerReferences")?
+            .as_array()?
+            .iter()
+            .find(|r| r["controller"] == true)?;
+        if owner["kind"] != "ReplicaSet" || owner["apiVersion"] != "apps/v1" {
+            return None;
+        }
+        let rs = self
+            .informer
+            .get_shared(Kind::ReplicaSet, owner["name"].as_str()?)?;
+        rs.field("spec")
+            .map(|s| &s["selector"])
+            .filter(|s| s.is_object())
     }
 
     pub fn handle(&mut self, mut deltas: Vec<Delta>) {

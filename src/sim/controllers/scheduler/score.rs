@@ -46,9 +46,9 @@ pub struct Pod<'a> {
     pub terms: &'a PodTerms<'a>,
     pub want: Requests,
     pub nonzero: Requests,
-    /// `DefaultSelector`: the selectors of the objects that select the pod (its
-    /// ReplicaSets), all of which a pod must match to count as the same workload; empty
-    /// when nothing selects it, which turns the spreading score off.
+    /// `DefaultSelector`: the selectors a pod must match to count as the same workload
+    /// (its controller's); empty for a pod without one, which turns the spreading score
+    /// off.
     pub selectors: Vec<&'a Value>,
 }
 
