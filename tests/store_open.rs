@@ -277,3 +277,56 @@ fn export_then_import_into_an_empty_store_round_trips_everything() {
     assert_eq!(again, Default::default());
     assert_eq!(b.export().expect("export b"), doc);
 }
+
+/// A first start makes no file (the home screen has nothing to read from one), yet the
+/// store says it saves; the first write of any kind creates the file and lands in it, so
+/// the folder opened again holds it, and reads alone never create it.
+#[test]
+fn a_fresh_folder_gets_its_file_at_the_first_write_not_at_start() {
+    for write in 0..4 {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path().join("data");
+        let db = dir.join("progress.db");
+        let opened = Store::open_dir(&dir, NOW);
+        assert!(opened.notices.is_empty(), "{:?}", opened.notices);
+        assert!(opened.store.is_saving());
+        assert!(
+            !db.exists(),
+            "opening a fresh folder must not create the file"
+        );
+        let mut p = Progress::new(opened.store, StudyConfig::default()).expect("progress");
+        assert!(p.store.reviews().expect("reviews").is_empty());
+        assert!(p.store.cards().expect("cards").is_empty());
+        assert!(!db.exists(), "reading must not create the file");
+        match write {
+            0 => {
+                p.grade("spec-vs-status", Grade::Good, NOW, 100, Mode::Review)
+                    .expect("grade");
+            }
+            1 => p.store.bury("spec-vs-status", NOW + DAY_MS).expect("bury"),
+            2 => p
+                .store
+                .record_solved("spec-vs-status", "a challenge", NOW)
+                .expect("solved"),
+            _ => p
+                .store
+                .flag_for_review("spec-vs-status", NOW, "missed in a quiz")
+                .expect("flag"),
+        }
+        assert!(db.exists(), "write {write} did not create the file");
+        drop(p);
+        let again = Store::open_dir(&dir, NOW + 1000).store;
+        match write {
+            0 => assert_eq!(again.reviews().expect("log").len(), 1),
+            1 => assert_eq!(
+                again
+                    .card("spec-vs-status")
+                    .expect("card")
+                    .and_then(|c| c.buried_until),
+                Some(NOW + DAY_MS)
+            ),
+            2 => assert_eq!(again.solved().expect("solved").len(), 1),
+            _ => assert!(again.flags().expect("flags").contains_key("spec-vs-status")),
+        }
+    }
+}

@@ -318,6 +318,7 @@ impl Store {
     /// (same question, time and grade), cards newer than the stored ones, sessions not
     /// already present (same start), challenges not yet solved.
     pub fn import(&mut self, doc: &Export) -> Result<ImportSummary> {
+        self.on_disk()?;
         if doc.format != FORMAT {
             return Err(StoreError::Import(format!(
                 "not a kubedrill progress export (format is `{}`, expected `{FORMAT}`)",

@@ -84,6 +84,7 @@ pub struct QuizProgress<'a> {
 impl Store {
     /// Starts a mock interview; returns its id.
     pub fn start_mock(&mut self, s: &MockStart<'_>) -> Result<i64> {
+        self.on_disk()?;
         self.conn
             .execute(
                 "INSERT INTO mock_sessions (started_at, level, topic, seed, strictness, planned) \
@@ -109,6 +110,7 @@ impl Store {
         overall: u32,
         finished_at: Option<Millis>,
     ) -> Result<()> {
+        self.on_disk()?;
         self.conn
             .execute(
                 "UPDATE mock_sessions SET scorecard = ?2, overall = ?3, finished_at = \
@@ -151,6 +153,7 @@ impl Store {
 
     /// Starts a quiz; returns its id.
     pub fn start_quiz(&mut self, s: &QuizStart<'_>) -> Result<i64> {
+        self.on_disk()?;
         self.conn
             .execute(
                 "INSERT INTO quiz_sessions (started_at, topic, level, seed, planned, answered, \
@@ -170,6 +173,7 @@ impl Store {
         missed: &[String],
         now: Millis,
     ) -> Result<()> {
+        self.on_disk()?;
         let err = self.err();
         let tx = self
             .conn
@@ -218,6 +222,7 @@ impl Store {
 
     /// Puts a question at the front of the review queue until it is next graded.
     pub fn flag_for_review(&mut self, question_id: &str, at: Millis, reason: &str) -> Result<()> {
+        self.on_disk()?;
         flag_in(&self.conn, question_id, at, reason).map_err(self.err())?;
         Ok(())
     }
@@ -267,6 +272,7 @@ impl Store {
     /// An answer typed in review, durable on return; the same answer twice (same question
     /// and time) is kept once.
     pub fn record_typed_answer(&mut self, a: &TypedAnswerRecord) -> Result<()> {
+        self.on_disk()?;
         typed_in(&self.conn, a).map_err(self.err())?;
         Ok(())
     }

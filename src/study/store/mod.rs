@@ -120,6 +120,10 @@ pub struct NewReview<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Location {
     File(PathBuf),
+    /// The file does not exist yet: the store is empty and in memory, and moves onto a
+    /// new file at this path before its first write (so a first start draws without
+    /// waiting for the file to be created and synced; a grade is on disk as before).
+    Pending(PathBuf),
     /// Nothing is saved; the reason says why.
     Memory(String),
     /// A copy in memory of a file that cannot be written: its progress is shown, nothing
@@ -236,18 +240,39 @@ impl Store {
 
     /// Whether grades outlive the process.
     pub fn is_saving(&self) -> bool {
-        matches!(self.location, Location::File(_))
+        matches!(self.location, Location::File(_) | Location::Pending(_))
     }
 
     /// Whether it holds the user's progress (saved, or a copy of a file that cannot be
     /// written), so an export of it is worth having.
     pub fn holds_progress(&self) -> bool {
-        matches!(self.location, Location::File(_) | Location::Copy(..))
+        matches!(
+            self.location,
+            Location::File(_) | Location::Pending(_) | Location::Copy(..)
+        )
+    }
+
+    /// A store for a file not yet made: empty, in memory, until the first write.
+    pub fn pending(path: &std::path::Path) -> Result<Store> {
+        let mut store = Store::in_memory("")?;
+        store.location = Location::Pending(path.to_path_buf());
+        Ok(store)
+    }
+
+    /// Every write starts here: a pending store first creates its file (opening it as
+    /// `open_file` does, migrations and all) and moves onto it. Nothing was written to the
+    /// memory it leaves, so nothing is left behind.
+    fn on_disk(&mut self) -> Result<()> {
+        if let Location::Pending(path) = &self.location {
+            let opened = Store::open_file(&path.clone(), crate::study::time::now())?;
+            *self = opened.store;
+        }
+        Ok(())
     }
 
     fn where_(&self) -> String {
         match &self.location {
-            Location::File(p) => p.display().to_string(),
+            Location::File(p) | Location::Pending(p) => p.display().to_string(),
             Location::Memory(_) => "(in memory)".into(),
             Location::Copy(p, _) => format!("{} (a copy in memory)", p.display()),
         }
@@ -308,6 +333,7 @@ impl Store {
         prev: &CardState,
         next: Option<&CardState>,
     ) -> Result<i64> {
+        self.on_disk()?;
         let err = self.err();
         let tx = self
             .conn
@@ -331,6 +357,7 @@ impl Store {
     /// `restore` (the state before it, which the caller kept). False when the review was
     /// already undone or does not exist.
     pub fn undo(&mut self, review_id: i64, restore: &CardState, now: Millis) -> Result<bool> {
+        self.on_disk()?;
         let err = self.err();
         let tx = self
             .conn
@@ -368,6 +395,7 @@ impl Store {
 
     /// Hides a card from every queue until `until`.
     pub fn bury(&mut self, question_id: &str, until: Millis) -> Result<()> {
+        self.on_disk()?;
         let err = self.err();
         let tx = self
             .conn
@@ -477,6 +505,7 @@ impl Store {
         topic: Option<&str>,
         seed: Option<u64>,
     ) -> Result<i64> {
+        self.on_disk()?;
         self.conn
             .execute(
                 "INSERT INTO mock_sessions (started_at, level, topic, seed) VALUES (?1, ?2, ?3, \
@@ -488,6 +517,7 @@ impl Store {
     }
 
     pub fn finish_mock_session(&mut self, id: i64, finished_at: Millis) -> Result<()> {
+        self.on_disk()?;
         self.conn
             .execute(
                 "UPDATE mock_sessions SET finished_at = ?2 WHERE id = ?1",
@@ -499,12 +529,14 @@ impl Store {
 
     /// One answer in a mock interview, durable on return.
     pub fn record_mock_answer(&mut self, session_id: i64, a: &MockAnswerRecord) -> Result<i64> {
+        self.on_disk()?;
         export::insert_mock_answer(&self.conn, session_id, a).map_err(self.err())?;
         Ok(self.conn.last_insert_rowid())
     }
 
     /// A demo challenge solved; the first time is kept.
     pub fn record_solved(&mut self, question_id: &str, title: &str, at: Millis) -> Result<()> {
+        self.on_disk()?;
         self.conn
             .execute(
                 "INSERT OR IGNORE INTO solved_challenges (question_id, title, solved_at) VALUES \

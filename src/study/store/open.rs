@@ -82,7 +82,23 @@ impl Store {
             }
             return memory(why);
         }
-        match Store::open_file(&dir.join(FILE_NAME), now) {
+        let file = dir.join(FILE_NAME);
+        // No file yet (a first start): nothing to read, so none is made until the first
+        // write (see `Location::Pending`). A stray -wal without its database is left for
+        // SQLite to deal with on a real open.
+        let wal = dir.join(format!("{FILE_NAME}-wal"));
+        if !file.exists() && !wal.exists() {
+            match Store::pending(&file) {
+                Ok(store) => {
+                    return Opened {
+                        store,
+                        notices: Vec::new(),
+                    };
+                }
+                Err(e) => return memory(e.to_string()),
+            }
+        }
+        match Store::open_file(&file, now) {
             Ok(opened) => opened,
             Err(e) => memory(e.to_string()),
         }
