@@ -33,7 +33,7 @@ fn bench(c: &mut Criterion) {
                         .map(|(name, text)| Source::new(name.clone(), text.clone(), Origin::User))
                         .collect();
                     let loaded = content::load(sources, vec![], &SimCatalog);
-                    assert!(loaded.is_clean());
+                    assert!(loaded.is_clean(), "{}", loaded.render(false));
                     std::hint::black_box(loaded.deck.questions.len())
                 })
             },

@@ -70,7 +70,7 @@ fn question(w: &mut Words, topic: usize, n: usize) -> String {
     let levels = ["junior", "middle", "senior", "principal"];
     let importance = ["must-know", "should-know", "nice-to-know"];
     let mut q = format!(
-        "[[question]]\nid = \"q-{topic}-{n}\"\nprompt = \"{}?\"\nlevel = \"{}\"\nimportance = \"{}\"\nfrequency = {}\n",
+        "[[question]]\nid = \"q-{topic}-{n}\"\nprompt = \"{}?\"\nlevel = \"{}\"\nimportance = \"{}\"\nfrequency = {}\nfrequency_source = \"a generated benchmark deck\"\n",
         w.take(30).replace('\n', " "),
         levels[n % 4],
         importance[n % 3],

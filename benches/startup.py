@@ -3,7 +3,7 @@
 `printf` floor (and vocage, when given), interleaved round by round, medians printed.
 
     python3 benches/startup.py [--rounds 15] [--kubedrill target/release/kubedrill]
-                               [--deck DIR] [--vocage PATH]
+                               [--baseline OTHER_KUBEDRILL] [--deck DIR] [--vocage PATH]
 
 Each case runs in a fresh 120x40 tmux window on a private tmux server; the time is from
 just before the spawn to the first capture of the pane that shows the case's marker (the
@@ -16,6 +16,8 @@ Cases:
   fresh             kubedrill, shipped content, a data folder that does not exist yet
   existing          kubedrill, shipped content, a data folder with a progress.db in it
   deck-fresh        kubedrill --content DIR (--deck), fresh data folder
+  base-fresh,       the same two with another kubedrill binary (--baseline), say one
+  base-existing     built from an earlier commit, to measure a change in one run
   vocage            vocage on a generated 10,000-card TSV deck (--vocage; build it with
                     `cargo install vocage --version 1.1.0 --locked --root DIR`)
 
@@ -90,6 +92,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--kubedrill", default="target/release/kubedrill")
+    ap.add_argument("--baseline", help="another kubedrill binary to run beside it")
     ap.add_argument("--deck", help="a content folder for the deck-fresh case")
     ap.add_argument("--vocage", default=os.environ.get("VOCAGE"))
     args = ap.parse_args()
@@ -115,6 +118,14 @@ def main():
         d = os.path.join(work, f"fresh-{fresh_n[0]}")
         return f"{q(binary)} --data-dir {q(d)} {extra}"
 
+    if args.baseline:
+        base = os.path.abspath(args.baseline)
+        base_existing = os.path.join(work, "base-existing")
+        subprocess.run(
+            [base, "--data-dir", base_existing, "stats"], capture_output=True, check=False
+        )
+        cases["base-fresh"] = (None, "Topics")
+        cases["base-existing"] = (f"{q(base)} --data-dir {q(base_existing)}", "Topics")
     if args.deck:
         cases["deck-fresh"] = (None, "Topics")
     if args.vocage:
@@ -132,6 +143,9 @@ def main():
                     command, marker = fresh(), "Topics"
                 elif name == "deck-fresh":
                     command, marker = fresh(f"--content {q(args.deck)}"), "Topics"
+                elif name == "base-fresh":
+                    d = os.path.join(work, f"base-fresh-{r}")
+                    command, marker = f"{q(base)} --data-dir {q(d)}", "Topics"
                 else:
                     command, marker = cases[name]
                 took, peak = first_frame(f"{name}-{r}", command, marker)

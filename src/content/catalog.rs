@@ -13,7 +13,8 @@ pub struct Problem {
     pub help: Option<String>,
 }
 
-pub trait DemoCatalog {
+/// `Sync`: files are parsed side by side, all asking the one catalog.
+pub trait DemoCatalog: Sync {
     /// Ids of the scenarios a demo may name.
     fn scenario_ids(&self) -> Vec<String>;
     /// Checks a challenge goal parses and type-checks.

@@ -4,12 +4,13 @@
 use std::collections::HashMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::catalog::DemoCatalog;
 use super::diag::Diagnostic;
 use super::files::{ReadError, read_regular, shown, toml_files};
 use super::model::Deck;
-use super::parse::parse_file;
+use super::parse::{ParsedFile, parse_file};
 use super::source::{Origin, Source};
 
 /// Files larger than this are refused: no real deck comes near it, and reading one
@@ -151,8 +152,7 @@ pub fn load(
     };
     let mut seen_q = Seen::new();
     let mut seen_t = Seen::new();
-    for src in &sources {
-        let parsed = parse_file(src, catalog);
+    for (src, parsed) in sources.iter().zip(parse_all(&sources, catalog)) {
         let mut diags = parsed.diagnostics;
         if let Some((t, span)) = &parsed.topic {
             diags.extend(duplicate(&sources, src, "topic", &t.id, span, &seen_t));
@@ -190,6 +190,44 @@ pub fn load(
     }
     loaded.sources = sources;
     loaded
+}
+
+/// Each file parsed and validated on its own, on as many threads as there are cores (each
+/// takes the next file not yet taken), in the files' order: parsing is most of a start's
+/// work before its first frame, and files do not depend on each other until the
+/// duplicate checks, which stay in order.
+fn parse_all(sources: &[Source], catalog: &dyn DemoCatalog) -> Vec<ParsedFile> {
+    let workers = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(sources.len());
+    if workers <= 1 {
+        return sources.iter().map(|s| parse_file(s, catalog)).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(src) = sources.get(i) else {
+                return done;
+            };
+            done.push((i, parse_file(src, catalog)));
+        }
+    };
+    let mut parsed: Vec<(usize, ParsedFile)> = std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..workers).map(|_| scope.spawn(work)).collect();
+        let mut all = work();
+        for h in helpers {
+            // A parser that panicked is a bug; the panic goes on, as on one thread.
+            match h.join() {
+                Ok(part) => all.extend(part),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        all
+    });
+    parsed.sort_by_key(|(i, _)| *i);
+    parsed.into_iter().map(|(_, p)| p).collect()
 }
 
 type Seen = HashMap<String, (String, Range<usize>)>;
