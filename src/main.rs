@@ -4,11 +4,11 @@ fn main() -> std::process::ExitCode {
 }
 
 /// mimalloc asks for transparent huge pages on its arenas, so each 2 MiB region the app
-/// first touches is zeroed whole and counted whole: a start that needs 9 MiB showed a
-/// peak RSS of 23 MiB and spent its first frame's time in page clearing
-/// (benches/startup.py). The app is short-lived and interactive, so it opts out for the
-/// whole process (the flag is read at fault time, so arenas already reserved comply too);
-/// the simulator's benchmarks are separate binaries and keep them.
+/// first touches is zeroed whole and counted whole: peak RSS at the first frame was 28 MiB,
+/// about 17 MiB without (benches/startup.py). The app is short-lived and interactive, so
+/// it opts out for the whole process (the flag is read at fault time, so arenas already
+/// reserved comply too). The simulator's benchmarks are separate binaries and keep them:
+/// without, the 100-node drain costs 2.0 ms a simulated second instead of 1.5.
 fn no_huge_pages() {
     #[cfg(target_os = "linux")]
     // SAFETY: prctl with PR_SET_THP_DISABLE takes integer arguments only and touches no
