@@ -178,11 +178,17 @@ impl Scheduler {
         }
     }
 
-    /// schedulingCycle for one pod: filters, scores, and the node it goes to, or why
-    /// none will take it.
-    fn place(&self, pod: &Stored, usage: &BTreeMap<String, Usage>) -> Result<String, String> {
+    /// schedulingCycle for one pod: filters, scores, and the node it goes to with what
+    /// the pod adds there (its requests read once, for the filters, the scores and the
+    /// cache), or why none will take it.
+    fn place(
+        &self,
+        pod: &Stored,
+        usage: &BTreeMap<String, Usage>,
+    ) -> Result<(String, Placed), String> {
         let spec = pod.unfilled("spec").unwrap_or(&Value::Null);
-        let want = requests(spec);
+        let placed = Placed::new(spec, &pod.facts().labels);
+        let want = placed.req;
         let terms = PodTerms::of(spec);
         let mut reasons = Vec::new();
         // The cache holds every node, in name order.
@@ -201,11 +207,11 @@ impl Scheduler {
             spec,
             terms: &terms,
             want,
-            nonzero: cache::nonzero_requests(spec),
+            nonzero: placed.nonzero,
             selectors: self.default_selector(pod).into_iter().collect(),
         };
         match score::best(&pod, &nodes) {
-            Some(name) => Ok(name.to_string()),
+            Some(name) => Ok((name.to_string(), placed)),
             None => Err(fit_error(usage.len(), &reasons)),
         }
     }
@@ -308,12 +314,11 @@ impl Scheduler {
             }
             n += 1;
             match self.place(&pod, &usage) {
-                Ok(node) => {
+                Ok((node, placed)) => {
                     self.client.spend(1);
                     if api.bind(&name, &node, now).is_ok() {
                         if let Some(u) = usage.get_mut(&node) {
-                            let spec = pod.unfilled("spec").unwrap_or(&Value::Null);
-                            u.add(&Placed::new(spec, &pod.facts().labels));
+                            u.add(&placed);
                             self.assumed.insert(name.clone());
                         }
                         let msg = format!("Successfully assigned default/{name} to {node}");
