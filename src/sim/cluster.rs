@@ -7,6 +7,8 @@ use super::client::RateLimit;
 use super::controllers::Controller;
 use super::controllers::deployment::DeploymentController;
 use super::controllers::disruption::DisruptionController;
+use super::controllers::endpoints::EndpointsController;
+use super::controllers::endpointslice::EndpointSliceController;
 use super::controllers::kubelet::Kubelet;
 use super::controllers::node_agent::NodeAgents;
 use super::controllers::node_lifecycle::NodeLifecycle;
@@ -33,6 +35,8 @@ macro_rules! controllers_mut {
             &mut $c.node_lifecycle,
             &mut $c.taint_eviction,
             &mut $c.disruption,
+            &mut $c.endpoints,
+            &mut $c.endpoint_slices,
         ]
     };
 }
@@ -49,6 +53,8 @@ pub struct Cluster {
     pub node_lifecycle: NodeLifecycle,
     pub taint_eviction: TaintEviction,
     pub disruption: DisruptionController,
+    pub endpoints: EndpointsController,
+    pub endpoint_slices: EndpointSliceController,
     pub kubelet: Kubelet,
     /// The nodes' kubelets, heartbeating; none on a bare cluster (the benchmarks').
     pub nodes: NodeAgents,
@@ -72,6 +78,8 @@ impl Cluster {
             node_lifecycle: NodeLifecycle::new(DEMO_RESYNC_SECONDS),
             taint_eviction: TaintEviction::new(DEMO_RESYNC_SECONDS),
             disruption: DisruptionController::new(DEMO_RESYNC_SECONDS),
+            endpoints: EndpointsController::new(DEMO_RESYNC_SECONDS),
+            endpoint_slices: EndpointSliceController::new(DEMO_RESYNC_SECONDS),
             kubelet: Kubelet::new(),
             nodes: NodeAgents::default(),
             gc_client: RateLimit::default(),
@@ -88,7 +96,7 @@ impl Cluster {
 
     /// The informer-driven controllers, in the order kube-controller-manager's loop
     /// here runs them.
-    fn controllers(&self) -> [&dyn Controller; 6] {
+    fn controllers(&self) -> [&dyn Controller; 8] {
         [
             &self.deployments as &dyn Controller,
             &self.replicasets,
@@ -96,6 +104,8 @@ impl Cluster {
             &self.node_lifecycle,
             &self.taint_eviction,
             &self.disruption,
+            &self.endpoints,
+            &self.endpoint_slices,
         ]
     }
 
@@ -153,7 +163,7 @@ impl Cluster {
                 let deltas = c.informer_mut().deliver(api);
                 owners_deleted |= deltas.iter().any(|x| {
                     x.event == EventType::Deleted
-                        && matches!(x.kind, Kind::Deployment | Kind::ReplicaSet)
+                        && matches!(x.kind, Kind::Deployment | Kind::ReplicaSet | Kind::Service)
                 });
                 c.handle(deltas);
             }

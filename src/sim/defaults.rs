@@ -334,3 +334,48 @@ mod tests {
         );
     }
 }
+
+/// SetDefaults_Service (v1), for the types the demo serves: session affinity `None`
+/// (and no affinity config with it; `ClientIP` gets a 3-hour timeout), type `ClusterIP`,
+/// each port's protocol `TCP` and target port its port, internal traffic policy
+/// `Cluster`.
+pub fn service(obj: &mut Value) {
+    let spec = &mut obj["spec"];
+    if !spec.is_object() {
+        *spec = json!({});
+    }
+    default(spec, "sessionAffinity", || json!("None"));
+    if spec["sessionAffinity"] == "None"
+        && let Some(m) = spec.as_object_mut()
+    {
+        m.remove("sessionAffinityConfig");
+    }
+    if spec["sessionAffinity"] == "ClientIP"
+        && spec
+            .pointer("/sessionAffinityConfig/clientIP/timeoutSeconds")
+            .is_none_or(Value::is_null)
+    {
+        spec["sessionAffinityConfig"] = json!({"clientIP": {"timeoutSeconds": 10800}});
+    }
+    default(spec, "type", || json!("ClusterIP"));
+    if let Some(ports) = spec["ports"].as_array_mut() {
+        for p in ports.iter_mut().filter(|p| p.is_object()) {
+            default(p, "protocol", || json!("TCP"));
+            let unset = match &p["targetPort"] {
+                Value::Null => true,
+                Value::Number(n) => n.as_i64() == Some(0),
+                Value::String(s) => s.is_empty(),
+                _ => false,
+            };
+            if unset {
+                p["targetPort"] = p["port"].clone();
+            }
+        }
+    }
+    if matches!(
+        spec["type"].as_str(),
+        Some("ClusterIP" | "NodePort" | "LoadBalancer")
+    ) {
+        default(spec, "internalTrafficPolicy", || json!("Cluster"));
+    }
+}

@@ -19,10 +19,14 @@ pub enum Component {
     TaintEviction,
     /// kube-controller-manager's disruption controller (PodDisruptionBudgets).
     Disruption,
+    /// kube-controller-manager's endpoints controller (Endpoints).
+    Endpoints,
+    /// kube-controller-manager's EndpointSlice controller.
+    EndpointSlice,
 }
 
 impl Component {
-    pub const ALL: [Component; 9] = [
+    pub const ALL: [Component; 11] = [
         Component::Deployment,
         Component::ReplicaSet,
         Component::Kubelet,
@@ -30,6 +34,8 @@ impl Component {
         Component::NodeLifecycle,
         Component::TaintEviction,
         Component::Disruption,
+        Component::Endpoints,
+        Component::EndpointSlice,
         Component::Autoscaler,
         Component::Gitops,
     ];
@@ -45,6 +51,8 @@ impl Component {
             Component::NodeLifecycle => "node-lifecycle",
             Component::TaintEviction => "taint-eviction",
             Component::Disruption => "disruption",
+            Component::Endpoints => "endpoints",
+            Component::EndpointSlice => "endpointslice",
         }
     }
 
@@ -64,6 +72,13 @@ impl Component {
                 Some(Component::TaintEviction)
             }
             "disruption" | "disruption-controller" | "pdb" => Some(Component::Disruption),
+            "endpoints" | "endpoint" | "endpoint-controller" | "endpoints-controller" => {
+                Some(Component::Endpoints)
+            }
+            "endpointslice"
+            | "endpointslices"
+            | "endpointslice-controller"
+            | "endpoint-slice-controller" => Some(Component::EndpointSlice),
             _ => None,
         }
     }

@@ -15,8 +15,8 @@ use super::kind::Kind;
 use super::obj;
 
 /// Kinds that can own something in the demo, and kinds that can be owned.
-const OWNERS: [Kind; 2] = [Kind::Deployment, Kind::ReplicaSet];
-const DEPENDENTS: [Kind; 2] = [Kind::ReplicaSet, Kind::Pod];
+const OWNERS: [Kind; 3] = [Kind::Deployment, Kind::ReplicaSet, Kind::Service];
+const DEPENDENTS: [Kind; 3] = [Kind::ReplicaSet, Kind::Pod, Kind::EndpointSlice];
 
 fn refs(o: &Value) -> impl Iterator<Item = &Value> {
     obj::path(o, &["metadata", "ownerReferences"])
@@ -157,11 +157,11 @@ pub fn collect(api: &mut ApiServer, now: u64, client: &mut RateLimit) -> bool {
 /// H6: what background cascading deletion deletes: dependents whose controller owner
 /// no longer exists (the collector deletes them, pods gracefully).
 fn garbage(api: &ApiServer) -> Vec<(Kind, String)> {
-    let live: std::collections::HashSet<&str> = [Kind::Deployment, Kind::ReplicaSet]
+    let live: std::collections::HashSet<&str> = OWNERS
         .iter()
         .flat_map(|k| api.list_shared(*k).map(|o| o.uid()))
         .collect();
-    [Kind::ReplicaSet, Kind::Pod]
+    DEPENDENTS
         .into_iter()
         .flat_map(|kind| {
             api.list_shared(kind)

@@ -10,10 +10,13 @@ pub enum Kind {
     Node,
     Lease,
     PodDisruptionBudget,
+    Service,
+    Endpoints,
+    EndpointSlice,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 7] = [
+    pub const ALL: [Kind; 10] = [
         Kind::Deployment,
         Kind::ReplicaSet,
         Kind::Pod,
@@ -21,6 +24,9 @@ impl Kind {
         Kind::Node,
         Kind::Lease,
         Kind::PodDisruptionBudget,
+        Kind::Service,
+        Kind::Endpoints,
+        Kind::EndpointSlice,
     ];
 
     /// Resolves what a user may type: short names, singular, plural, with group.
@@ -46,6 +52,13 @@ impl Kind {
             | "poddisruptionbudget.policy"
             | "poddisruptionbudgets.policy"
             | "poddisruptionbudgets.policy/v1" => Some(Kind::PodDisruptionBudget),
+            "svc" | "service" | "services" => Some(Kind::Service),
+            "ep" | "endpoints" => Some(Kind::Endpoints),
+            "endpointslice"
+            | "endpointslices"
+            | "endpointslice.discovery.k8s.io"
+            | "endpointslices.discovery.k8s.io"
+            | "endpointslices.discovery.k8s.io/v1" => Some(Kind::EndpointSlice),
             _ => None,
         }
     }
@@ -60,6 +73,9 @@ impl Kind {
             Kind::Node => "nodes",
             Kind::Lease => "leases.coordination.k8s.io",
             Kind::PodDisruptionBudget => "poddisruptionbudgets.policy",
+            Kind::Service => "services",
+            Kind::Endpoints => "endpoints",
+            Kind::EndpointSlice => "endpointslices.discovery.k8s.io",
         }
     }
 
@@ -73,6 +89,9 @@ impl Kind {
             Kind::Node => "Node",
             Kind::Lease => "Lease.coordination.k8s.io",
             Kind::PodDisruptionBudget => "PodDisruptionBudget.policy",
+            Kind::Service => "Service",
+            Kind::Endpoints => "Endpoints",
+            Kind::EndpointSlice => "EndpointSlice.discovery.k8s.io",
         }
     }
 
@@ -86,6 +105,9 @@ impl Kind {
             Kind::Node => "node",
             Kind::Lease => "lease.coordination.k8s.io",
             Kind::PodDisruptionBudget => "poddisruptionbudget.policy",
+            Kind::Service => "service",
+            Kind::Endpoints => "endpoints",
+            Kind::EndpointSlice => "endpointslice.discovery.k8s.io",
         }
     }
 
@@ -98,6 +120,9 @@ impl Kind {
             Kind::Node => "Node",
             Kind::Lease => "Lease",
             Kind::PodDisruptionBudget => "PodDisruptionBudget",
+            Kind::Service => "Service",
+            Kind::Endpoints => "Endpoints",
+            Kind::EndpointSlice => "EndpointSlice",
         }
     }
 
@@ -105,9 +130,10 @@ impl Kind {
     pub fn api_version(self) -> &'static str {
         match self {
             Kind::Deployment | Kind::ReplicaSet => "apps/v1",
-            Kind::Pod | Kind::Event | Kind::Node => "v1",
+            Kind::Pod | Kind::Event | Kind::Node | Kind::Service | Kind::Endpoints => "v1",
             Kind::Lease => "coordination.k8s.io/v1",
             Kind::PodDisruptionBudget => "policy/v1",
+            Kind::EndpointSlice => "discovery.k8s.io/v1",
         }
     }
 

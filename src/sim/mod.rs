@@ -13,6 +13,7 @@ pub mod export;
 pub mod gc;
 pub mod goal;
 pub mod informer;
+pub mod ipalloc;
 pub mod jsonpath;
 pub mod kind;
 pub mod kinds;

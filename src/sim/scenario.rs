@@ -16,6 +16,7 @@ pub const SCENARIO_IDS: &[&str] = &[
     "scheduling",
     "node-failure",
     "drain-pdb",
+    "service-endpoints",
 ];
 
 /// How the starting Deployment got into the cluster, which shows in its annotations.
@@ -200,7 +201,59 @@ pub const SCENARIOS: &[Scenario] = &[
         origin: Origin::Created,
         nodes: PLAIN_NODES,
     },
+    Scenario {
+        id: "service-endpoints",
+        title: "a Service, its EndpointSlices and its Endpoints",
+        summary: "Three nodes, web's three pods one on each, and a Service in service.yaml to apply (or `kubectl expose deployment web --port=80`). Read its cluster IP and the EndpointSlice the controller writes; delete a pod and watch its endpoint turn terminating (ready false, serving true) in the slice while the Endpoints object drops it at once; scale to 0 and see the placeholder slice; change the selector and watch the endpoints follow the labels, not the Deployment.",
+        files: &[
+            ("web.yaml", WEB_NAMED_PORT_YAML),
+            ("service.yaml", SERVICE_YAML),
+        ],
+        origin: Origin::Created,
+        nodes: PLAIN_NODES,
+    },
 ];
+
+/// A Service in front of web's pods, reaching them by the container port's name.
+const SERVICE_YAML: &str = "apiVersion: v1
+kind: Service
+metadata:
+  name: web
+  labels:
+    app: web
+spec:
+  selector:
+    app: web
+  ports:
+  - name: http
+    port: 80
+    targetPort: http
+";
+
+/// `web.yaml` whose container names its port `http`.
+const WEB_NAMED_PORT_YAML: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels:
+    app: web
+spec:
+  replicas: 3
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: app
+        image: nginx:1.27
+        ports:
+        - name: http
+          containerPort: 80
+";
 
 /// A budget that keeps two of web's pods available.
 const PDB_YAML: &str = "apiVersion: policy/v1

@@ -28,6 +28,7 @@ ROOTS = [
     ("POD", "Pod"),
     ("NODE", "Node"),
     ("POD_DISRUPTION_BUDGET", "PodDisruptionBudget"),
+    ("SERVICE", "Service"),
 ]
 
 # Types with their own JSON form, which a decoder takes whole.

@@ -283,6 +283,8 @@ impl ApiServer {
         if self.objects.get(&kind).is_some_and(|m| m.contains(&name)) {
             return Err(ApiError::already_exists(kind, &name));
         }
+        // Allocation last: a request refused above takes no cluster IP.
+        strategy.begin_create(&mut obj, &mut self.cluster_ips)?;
         let uid = self.uid();
         obj::set(&mut obj, &["metadata", "uid"], json!(uid));
         obj::set(

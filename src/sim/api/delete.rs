@@ -126,6 +126,7 @@ impl ApiServer {
         // as last stored: nothing in the demo reads a deleted object's version, and
         // writing it in would copy the object (the informers still hold it).
         self.rv += 1;
+        crate::sim::kinds::of(kind).after_delete(obj.value(), &mut self.cluster_ips);
         self.emit(kind, EventType::Deleted, &obj);
         obj
     }

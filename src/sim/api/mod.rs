@@ -159,6 +159,8 @@ pub struct ApiServer {
     /// Generated name suffixes, on a stream of their own: an object added elsewhere (a
     /// node, an event) draws a UID without renaming every pod after it.
     pub(crate) names_rng: SimRng,
+    /// Services' cluster IPs, drawn from a third stream of the seed.
+    pub(crate) cluster_ips: super::ipalloc::ClusterIps,
     /// Simulated seconds, for managedFields times; the cluster keeps it current.
     pub clock: u64,
     /// The components' event correlators (see `record_event`).
@@ -193,6 +195,7 @@ impl ApiServer {
             log_base: 0,
             event_seq: 0,
             names_rng: rng.on_stream(1),
+            cluster_ips: super::ipalloc::ClusterIps::new(rng.on_stream(2)),
             rng,
             clock: 0,
             recorders: Recorders::default(),

@@ -127,6 +127,7 @@ impl ApiServer {
         let name = obj::name(&obj).to_string();
         let old = self.get_shared(kind, &name)?;
         let mut obj = obj;
+        kinds::of(kind).begin_update(&mut obj, &old);
         kinds::of(kind).default(&mut obj);
         kinds::of(kind).validate(&obj, Some(&old))?;
         set_generation(kind, &old, &mut obj);
@@ -196,6 +197,7 @@ impl ApiServer {
                 obj::remove(&mut obj, &["status"]);
             }
         }
+        kinds::of(kind).begin_update(&mut obj, &old);
         kinds::of(kind).default(&mut obj);
         kinds::of(kind).validate(&obj, Some(&old))?;
         crate::sim::deletion::check_finalizers(kind, &old, &obj)?;

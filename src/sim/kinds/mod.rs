@@ -12,15 +12,19 @@
 //! <- `kinds` <- `api`.
 
 mod deployment;
+mod endpoints;
+mod endpointslice;
 mod event;
 mod lease;
 mod node;
 pub mod pdb;
 mod pod;
 mod replicaset;
+pub mod service;
 
 use serde_json::Value;
 
+use crate::sim::ipalloc::ClusterIps;
 pub use crate::sim::kind::Kind;
 use crate::sim::schema::Type;
 use crate::sim::status::ApiError;
@@ -60,6 +64,19 @@ pub trait Strategy: Sync {
     /// PrepareForCreate: what the server sets on a new object besides defaults (a pod's
     /// Pending status, an empty status for a workload).
     fn prepare_for_create(&self, _obj: &mut Value, _template_spec: Option<&Value>) {}
+
+    /// BeginCreate of the kind's REST storage: what it allocates once the object is
+    /// valid (a Service's cluster IP, from `ips`), or why it cannot.
+    fn begin_create(&self, _obj: &mut Value, _ips: &mut ClusterIps) -> Result<(), ApiError> {
+        Ok(())
+    }
+
+    /// BeginUpdate: what the storage carries over from the stored object when a write
+    /// leaves it out (a Service's allocated cluster IP), before defaults and validation.
+    fn begin_update(&self, _obj: &mut Value, _old: &Value) {}
+
+    /// AfterDelete: gives back what `begin_create` allocated.
+    fn after_delete(&self, _obj: &Value, _ips: &mut ClusterIps) {}
 
     /// Validate (create, `old` none) and ValidateUpdate.
     fn validate(&self, _obj: &Value, _old: Option<&Value>) -> Result<(), ApiError> {
@@ -125,6 +142,9 @@ pub fn of(kind: Kind) -> &'static dyn Strategy {
         Kind::Node => &node::Node,
         Kind::Lease => &lease::Lease,
         Kind::PodDisruptionBudget => &pdb::PodDisruptionBudget,
+        Kind::Service => &service::Service,
+        Kind::Endpoints => &endpoints::Endpoints,
+        Kind::EndpointSlice => &endpointslice::EndpointSlice,
     }
 }
 

@@ -7,8 +7,14 @@ use serde_json::Value;
 
 use super::fieldpath::PathElement;
 
-/// The key fields of the keyed (`listType=map`) lists of a Deployment.
-pub fn list_keys(field: &str) -> Option<&'static [&'static str]> {
+/// The key fields of the keyed (`listType=map`) lists of the kinds written by hand, by
+/// the field's name and, where two kinds share a name, its parent: a Service's
+/// `spec.ports` is keyed by port and protocol, a container's `ports` by containerPort and
+/// protocol.
+pub fn list_keys(parent: &[PathElement], field: &str) -> Option<&'static [&'static str]> {
+    if field == "ports" && matches!(parent, [PathElement::Field(f)] if f == "spec") {
+        return Some(&["port", "protocol"]);
+    }
     match field {
         "containers"
         | "initContainers"
@@ -111,17 +117,23 @@ pub fn smd_path(obj: &Value, path: &[crate::sim::schema::Step]) -> String {
     let mut out = String::new();
     let mut cur = Some(obj);
     let mut field: Option<&str> = None;
-    for step in path {
+    // Only whether the parent is `.spec` matters to `list_keys`.
+    let mut parent: Vec<PathElement> = Vec::new();
+    for (n, step) in path.iter().enumerate() {
         match step {
             Step::Key(k) => {
                 out.push_str(&PathElement::Field(k.clone()).to_string());
                 cur = cur.and_then(|v| v.get(k));
                 field = Some(k);
+                parent = match (n, path.first()) {
+                    (1, Some(Step::Key(top))) => vec![PathElement::Field(top.clone())],
+                    _ => Vec::new(),
+                };
             }
             Step::Index(i) => {
                 let item = cur.and_then(|v| v.get(i));
                 let key = field
-                    .and_then(list_keys)
+                    .and_then(|f| list_keys(&parent, f))
                     .zip(item)
                     .and_then(|(names, item)| item_key(item, names));
                 match key {

@@ -67,7 +67,7 @@ fn collect_child(
         path.pop();
         return;
     }
-    match (child, list_keys(field)) {
+    match (child, list_keys(&path[..path.len() - 1], field)) {
         (Value::Array(items), Some(names)) if !items.is_empty() => {
             let keys: Option<Vec<_>> = items.iter().map(|i| item_key(i, names)).collect();
             match keys {
@@ -146,8 +146,9 @@ pub(super) fn merge_config(live: &Value, config: &Value, path: &mut Path) -> Val
             continue;
         }
         let atomic = atomic_map(path, field);
+        let keys = list_keys(path, field);
         path.push(PathElement::Field(field.clone()));
-        let merged = match (out.get(field), value, list_keys(field)) {
+        let merged = match (out.get(field), value, keys) {
             _ if atomic => strip_config(value, path),
             (Some(Value::Array(current)), Value::Array(items), Some(names)) => {
                 merge_items(current, items, names, path)
@@ -219,8 +220,9 @@ fn nodes(object: &Value, root: Path) -> BTreeSet<Path> {
                     {
                         continue;
                     }
+                    let keys = list_keys(path, field);
                     path.push(PathElement::Field(field.clone()));
-                    match (child, list_keys(field)) {
+                    match (child, keys) {
                         (Value::Array(items), Some(names)) if !items.is_empty() => {
                             let keys: Option<Vec<_>> =
                                 items.iter().map(|i| item_key(i, names)).collect();

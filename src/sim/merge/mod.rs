@@ -271,10 +271,31 @@ fn apply_op(doc: &mut Value, index: usize, op: &Value) -> Result<(), PatchError>
 // ---------------------------------------------------------------------------------------------
 // Strategic merge patch (apps/v1 Deployment)
 
+/// Where a field sits, as far as merge keys care: a Service's `spec.ports` is keyed by
+/// `port`, a container's `ports` (deeper down) by `containerPort`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Level {
+    Root,
+    Spec,
+    Inner,
+}
+
+impl Level {
+    fn child(self, key: &str) -> Level {
+        match (self, key) {
+            (Level::Root, "spec") => Level::Spec,
+            _ => Level::Inner,
+        }
+    }
+}
+
 /// The merge key of a list field that strategic merge patch merges by key, as the
 /// `patchMergeKey` tags of the Kubernetes core/apps types say. Lists not named here are
 /// replaced whole.
-pub fn strategic_list_key(field: &str) -> Option<&'static str> {
+fn strategic_list_key(level: Level, field: &str) -> Option<&'static str> {
+    if level == Level::Spec && field == "ports" {
+        return Some("port");
+    }
     match field {
         "containers"
         | "initContainers"
@@ -297,11 +318,19 @@ const RETAIN_KEYS_DIRECTIVE: &str = "$retainKeys";
 /// <key>: ...}` removes that item), other lists are replaced. An object carrying
 /// `"$patch": "replace"` replaces the target object whole.
 pub fn strategic_merge_patch(target: &Value, patch: &Value) -> Value {
+    smp(target, patch, Level::Root)
+}
+
+fn smp(target: &Value, patch: &Value, level: Level) -> Value {
     let Value::Object(patch) = patch else {
         return patch.clone();
     };
     if patch.get(PATCH_DIRECTIVE).and_then(Value::as_str) == Some("replace") {
-        return strategic_merge_patch(&Value::Null, &Value::Object(without_directives(patch)));
+        return smp(
+            &Value::Null,
+            &Value::Object(without_directives(patch)),
+            level,
+        );
     }
     let mut out = match target {
         Value::Object(t) => t.clone(),
@@ -320,7 +349,7 @@ pub fn strategic_merge_patch(target: &Value, patch: &Value) -> Value {
                 out.remove(key);
             }
             Value::Array(items) => {
-                let merged = match strategic_list_key(key) {
+                let merged = match strategic_list_key(level, key) {
                     Some(merge_key) => {
                         let current = match out.get(key) {
                             Some(Value::Array(current)) => current.as_slice(),
@@ -333,7 +362,11 @@ pub fn strategic_merge_patch(target: &Value, patch: &Value) -> Value {
                 out.insert(key.clone(), merged);
             }
             Value::Object(_) => {
-                let merged = strategic_merge_patch(out.get(key).unwrap_or(&Value::Null), value);
+                let merged = smp(
+                    out.get(key).unwrap_or(&Value::Null),
+                    value,
+                    level.child(key),
+                );
                 out.insert(key.clone(), merged);
             }
             _ => {
@@ -347,7 +380,7 @@ pub fn strategic_merge_patch(target: &Value, patch: &Value) -> Value {
             continue;
         };
         let (Some(merge_key), Some(Value::Array(items))) =
-            (strategic_list_key(field), out.get_mut(field))
+            (strategic_list_key(level, field), out.get_mut(field))
         else {
             continue;
         };
@@ -441,8 +474,8 @@ fn merge_keyed_list(current: &[Value], patch: &[Value], merge_key: &str) -> Vec<
             continue;
         }
         match position {
-            Some(i) => out[i] = strategic_merge_patch(&out[i], item),
-            None => out.push(strategic_merge_patch(&Value::Null, item)),
+            Some(i) => out[i] = smp(&out[i], item, Level::Inner),
+            None => out.push(smp(&Value::Null, item, Level::Inner)),
         }
     }
     out
@@ -469,11 +502,11 @@ pub const LAST_APPLIED_ANNOTATION: &str = "kubectl.kubernetes.io/last-applied-co
 /// that changed, or changed order, travels with its `$setElementOrder/<field>` list.
 pub fn three_way_patch(last_applied: Option<&Value>, config: &Value, live: &Value) -> Value {
     let deletions = match last_applied {
-        Some(original) => diff_deletions(original, config),
+        Some(original) => diff_deletions(original, config, Level::Root),
         None => Map::new(),
     };
-    let delta = diff_delta(live, config);
-    Value::Object(combine_patches(deletions, delta))
+    let delta = diff_delta(live, config, Level::Root);
+    Value::Object(combine_patches(deletions, delta, Level::Root))
 }
 
 /// `config` with the last-applied annotation set to `config` itself (serialized without the
@@ -519,7 +552,7 @@ pub fn with_last_applied(config: &Value) -> Value {
 }
 
 /// Fields of `original` that `modified` no longer has (changes and additions ignored).
-fn diff_deletions(original: &Value, modified: &Value) -> Map<String, Value> {
+fn diff_deletions(original: &Value, modified: &Value, level: Level) -> Map<String, Value> {
     let mut patch = Map::new();
     let (Value::Object(original), Value::Object(modified)) = (original, modified) else {
         return patch;
@@ -531,13 +564,13 @@ fn diff_deletions(original: &Value, modified: &Value) -> Map<String, Value> {
         };
         match (old, new) {
             (Value::Object(_), Value::Object(_)) => {
-                let sub = diff_deletions(old, new);
+                let sub = diff_deletions(old, new, level.child(key));
                 if !sub.is_empty() {
                     patch.insert(key.clone(), Value::Object(sub));
                 }
             }
             (Value::Array(old_items), Value::Array(new_items)) => {
-                if let Some(merge_key) = strategic_list_key(key) {
+                if let Some(merge_key) = strategic_list_key(level, key) {
                     let items = keyed_list_deletions(old_items, new_items, merge_key);
                     if !items.is_empty() {
                         patch.insert(key.clone(), Value::Array(items));
@@ -568,7 +601,7 @@ fn keyed_list_deletions(original: &[Value], modified: &[Value], merge_key: &str)
                 out.push(Value::Object(directive));
             }
             Some(new) => {
-                let mut sub = diff_deletions(old, new);
+                let mut sub = diff_deletions(old, new, Level::Inner);
                 if !sub.is_empty() {
                     sub.insert(merge_key.to_string(), key.clone());
                     out.push(Value::Object(sub));
@@ -581,7 +614,7 @@ fn keyed_list_deletions(original: &[Value], modified: &[Value], merge_key: &str)
 
 /// Fields of `modified` that differ from `current` (deletions ignored). An explicit `null` in
 /// `modified` is always sent.
-fn diff_delta(current: &Value, modified: &Value) -> Map<String, Value> {
+fn diff_delta(current: &Value, modified: &Value, level: Level) -> Map<String, Value> {
     let mut patch = Map::new();
     let Value::Object(modified) = modified else {
         return patch;
@@ -595,9 +628,9 @@ fn diff_delta(current: &Value, modified: &Value) -> Map<String, Value> {
             patch.insert(key.clone(), new.clone());
             continue;
         };
-        match (old, new, strategic_list_key(key)) {
+        match (old, new, strategic_list_key(level, key)) {
             (Value::Object(_), Value::Object(_), _) => {
-                let sub = diff_delta(old, new);
+                let sub = diff_delta(old, new, level.child(key));
                 if !sub.is_empty() {
                     patch.insert(key.clone(), Value::Object(sub));
                 }
@@ -642,7 +675,7 @@ fn keyed_list_delta(current: &[Value], modified: &[Value], merge_key: &str) -> O
         match current.iter().find(|c| c.get(merge_key) == Some(key)) {
             None => out.push(new.clone()),
             Some(old) => {
-                let mut sub = diff_delta(old, new);
+                let mut sub = diff_delta(old, new, Level::Inner);
                 if !sub.is_empty() {
                     sub.insert(merge_key.to_string(), key.clone());
                     out.push(Value::Object(sub));
@@ -654,10 +687,16 @@ fn keyed_list_delta(current: &[Value], modified: &[Value], merge_key: &str) -> O
 }
 
 /// Lays the delta over the deletions, merging nested objects and keyed list items.
-fn combine_patches(mut base: Map<String, Value>, over: Map<String, Value>) -> Map<String, Value> {
+fn combine_patches(
+    mut base: Map<String, Value>,
+    over: Map<String, Value>,
+    level: Level,
+) -> Map<String, Value> {
     for (key, value) in over {
-        let merged = match (base.remove(&key), value, strategic_list_key(&key)) {
-            (Some(Value::Object(b)), Value::Object(o), _) => Value::Object(combine_patches(b, o)),
+        let merged = match (base.remove(&key), value, strategic_list_key(level, &key)) {
+            (Some(Value::Object(b)), Value::Object(o), _) => {
+                Value::Object(combine_patches(b, o, level.child(&key)))
+            }
             (Some(Value::Array(b)), Value::Array(o), Some(merge_key)) => {
                 let mut items = b;
                 for item in o {
@@ -669,7 +708,7 @@ fn combine_patches(mut base: Map<String, Value>, over: Map<String, Value>) -> Ma
                     match (position, item) {
                         (Some(i), Value::Object(o)) => {
                             if let Value::Object(b) = items.remove(i) {
-                                items.insert(i, Value::Object(combine_patches(b, o)));
+                                items.insert(i, Value::Object(combine_patches(b, o, Level::Inner)));
                             } else {
                                 items.insert(i, Value::Object(o));
                             }

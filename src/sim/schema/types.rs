@@ -102,6 +102,13 @@ pub static CINDER_VOLUME_SOURCE: Type = Type {
     ],
 };
 
+pub static CLIENT_IP_CONFIG: Type = Type {
+    name: "ClientIPConfig",
+    fields: &[
+        Field("timeoutSeconds", Scalar),
+    ],
+};
+
 pub static CLUSTER_TRUST_BUNDLE_PROJECTION: Type = Type {
     name: "ClusterTrustBundleProjection",
     fields: &[
@@ -651,6 +658,23 @@ pub static LINUX_CONTAINER_USER: Type = Type {
     ],
 };
 
+pub static LOAD_BALANCER_INGRESS: Type = Type {
+    name: "LoadBalancerIngress",
+    fields: &[
+        Field("ip", Scalar),
+        Field("hostname", Scalar),
+        Field("ipMode", Scalar),
+        Field("ports", List(Elem::Struct(&PORT_STATUS))),
+    ],
+};
+
+pub static LOAD_BALANCER_STATUS: Type = Type {
+    name: "LoadBalancerStatus",
+    fields: &[
+        Field("ingress", List(Elem::Struct(&LOAD_BALANCER_INGRESS))),
+    ],
+};
+
 pub static LOCAL_OBJECT_REFERENCE: Type = Type {
     name: "LocalObjectReference",
     fields: &[
@@ -1160,6 +1184,15 @@ pub static POD_TEMPLATE_SPEC: Type = Type {
     ],
 };
 
+pub static PORT_STATUS: Type = Type {
+    name: "PortStatus",
+    fields: &[
+        Field("port", Scalar),
+        Field("protocol", Scalar),
+        Field("error", Scalar),
+    ],
+};
+
 pub static PORTWORX_VOLUME_SOURCE: Type = Type {
     name: "PortworxVolumeSource",
     fields: &[
@@ -1409,12 +1442,76 @@ pub static SECURITY_CONTEXT: Type = Type {
     ],
 };
 
+pub static SERVICE: Type = Type {
+    name: "Service",
+    fields: &[
+        Field("kind", Scalar),
+        Field("apiVersion", Scalar),
+        Field("metadata", Struct(&OBJECT_META)),
+        Field("spec", Struct(&SERVICE_SPEC)),
+        Field("status", Struct(&SERVICE_STATUS)),
+    ],
+};
+
 pub static SERVICE_ACCOUNT_TOKEN_PROJECTION: Type = Type {
     name: "ServiceAccountTokenProjection",
     fields: &[
         Field("audience", Scalar),
         Field("expirationSeconds", Scalar),
         Field("path", Scalar),
+    ],
+};
+
+pub static SERVICE_PORT: Type = Type {
+    name: "ServicePort",
+    fields: &[
+        Field("name", Scalar),
+        Field("protocol", Scalar),
+        Field("appProtocol", Scalar),
+        Field("port", Scalar),
+        Field("targetPort", Scalar),
+        Field("nodePort", Scalar),
+    ],
+};
+
+pub static SERVICE_SPEC: Type = Type {
+    name: "ServiceSpec",
+    fields: &[
+        Field("ports", List(Elem::Struct(&SERVICE_PORT))),
+        Field("selector", Map(Elem::Scalar)),
+        Field("clusterIP", Scalar),
+        Field("clusterIPs", List(Elem::Scalar)),
+        Field("type", Scalar),
+        Field("externalIPs", List(Elem::Scalar)),
+        Field("sessionAffinity", Scalar),
+        Field("loadBalancerIP", Scalar),
+        Field("loadBalancerSourceRanges", List(Elem::Scalar)),
+        Field("externalName", Scalar),
+        Field("externalTrafficPolicy", Scalar),
+        Field("healthCheckNodePort", Scalar),
+        Field("publishNotReadyAddresses", Scalar),
+        Field("sessionAffinityConfig", Struct(&SESSION_AFFINITY_CONFIG)),
+        Field("ipFamilies", List(Elem::Scalar)),
+        Field("ipFamilyPolicy", Scalar),
+        Field("allocateLoadBalancerNodePorts", Scalar),
+        Field("loadBalancerClass", Scalar),
+        Field("internalTrafficPolicy", Scalar),
+        Field("trafficDistribution", Scalar),
+    ],
+};
+
+pub static SERVICE_STATUS: Type = Type {
+    name: "ServiceStatus",
+    fields: &[
+        Field("loadBalancer", Struct(&LOAD_BALANCER_STATUS)),
+        Field("conditions", List(Elem::Struct(&CONDITION))),
+    ],
+};
+
+pub static SESSION_AFFINITY_CONFIG: Type = Type {
+    name: "SessionAffinityConfig",
+    fields: &[
+        Field("clientIP", Struct(&CLIENT_IP_CONFIG)),
     ],
 };
 

@@ -9,7 +9,8 @@ mod stored;
 mod tabwriter;
 
 pub use describe::{
-    describe_deployment, describe_node, describe_pdb, describe_pod, describe_replicaset,
+    describe_deployment, describe_endpoint_slice, describe_endpoints, describe_node, describe_pdb,
+    describe_pod, describe_replicaset, describe_service,
 };
 pub use fields::Lookup;
 pub use get::{TableOpts, get_table};

@@ -2,7 +2,9 @@
 //! object is read in place. Cells are always built wide; `get_table` cuts them to the
 //! shown columns.
 
-use super::fields::{Lookup, array_at, at, int_at, selector_string, since, str_at};
+use super::fields::{
+    Lookup, array_at, at, int_at, join_pairs, selector_string, since, sorted_pairs, str_at,
+};
 use super::pod_status::pod_cells;
 
 fn name<T: Lookup + ?Sized>(obj: &T) -> String {
@@ -266,5 +268,120 @@ pub fn pdb<T: Lookup + ?Sized>(p: &T, now: u64) -> Vec<String> {
         int_or_string_cell(p, &["spec", "maxUnavailable"]),
         int_at(p, &["status", "disruptionsAllowed"]).to_string(),
         age(p, now),
+    ]
+}
+
+/// printService: the first cluster IP (`<none>` without one), the external IPs a
+/// ClusterIP Service lists (`<none>`), `port[:nodePort]/protocol` per port, and the
+/// selector in wide output.
+pub fn service<T: Lookup + ?Sized>(s: &T, now: u64) -> Vec<String> {
+    let ips = array_at(s, &["spec", "clusterIPs"]);
+    let internal = ips
+        .first()
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("<none>");
+    let external = array_at(s, &["spec", "externalIPs"])
+        .iter()
+        .filter_map(serde_json::Value::as_str)
+        .collect::<Vec<_>>()
+        .join(",");
+    let ports = array_at(s, &["spec", "ports"])
+        .iter()
+        .map(|p| {
+            let proto = str_at(p, &["protocol"]);
+            match int_at(p, &["nodePort"]) {
+                0 => format!("{}/{proto}", int_at(p, &["port"])),
+                node => format!("{}:{node}/{proto}", int_at(p, &["port"])),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(",");
+    let selector = sorted_pairs(s, &["spec", "selector"]);
+    let or_none = |s: String| if s.is_empty() { "<none>".into() } else { s };
+    vec![
+        name(s),
+        str_at(s, &["spec", "type"]).to_string(),
+        internal.to_string(),
+        or_none(external),
+        or_none(ports),
+        age(s, now),
+        or_none(join_pairs(&selector)),
+    ]
+}
+
+/// `formatEndpoints`: the ready addresses as `ip:port` for every port of their subset (a
+/// subset without ports lists bare IPs), three at most and then `+ N more...`; `<none>`
+/// with no subsets at all. Not-ready addresses are not listed.
+pub fn endpoints<T: Lookup + ?Sized>(e: &T, now: u64) -> Vec<String> {
+    let subsets = array_at(e, &["subsets"]);
+    let cell = if subsets.is_empty() {
+        "<none>".to_string()
+    } else {
+        let mut list = Vec::new();
+        let mut count = 0;
+        for ss in subsets {
+            let addresses = array_at(ss, &["addresses"]);
+            let ports = array_at(ss, &["ports"]);
+            let per_port: Vec<Option<i64>> = if ports.is_empty() {
+                vec![None]
+            } else {
+                ports.iter().map(|p| Some(int_at(p, &["port"]))).collect()
+            };
+            for port in per_port {
+                count += addresses.len();
+                for a in addresses.iter().take(3usize.saturating_sub(list.len())) {
+                    let ip = str_at(a, &["ip"]);
+                    list.push(match port {
+                        Some(p) if ip.contains(':') => format!("[{ip}]:{p}"),
+                        Some(p) => format!("{ip}:{p}"),
+                        None => ip.to_string(),
+                    });
+                }
+            }
+        }
+        more(list, count, false)
+    };
+    vec![name(e), cell, age(e, now)]
+}
+
+/// `listWithMoreString`: up to three items joined, `+ N more...` past them, and the
+/// placeholder when there are none (`<unset>` for EndpointSlices).
+fn more(list: Vec<String>, count: usize, unset: bool) -> String {
+    let shown = list.len();
+    let text = list.join(",");
+    if count > shown {
+        format!("{text} + {} more...", count - shown)
+    } else if text.is_empty() && unset {
+        "<unset>".into()
+    } else {
+        text
+    }
+}
+
+/// printEndpointSlice: the address type, the ports (the number, else the name, else
+/// `*`) and every endpoint's addresses, ready or not, three of each at most.
+pub fn endpoint_slice<T: Lookup + ?Sized>(s: &T, now: u64) -> Vec<String> {
+    let ports_all = array_at(s, &["ports"]);
+    let ports: Vec<String> = ports_all
+        .iter()
+        .take(3)
+        .map(|p| match (at(p, &["port"]), at(p, &["name"])) {
+            (Some(serde_json::Value::Number(n)), _) => n.to_string(),
+            (_, Some(serde_json::Value::String(n))) => n.clone(),
+            _ => "*".into(),
+        })
+        .collect();
+    let addresses: Vec<&str> = array_at(s, &["endpoints"])
+        .iter()
+        .flat_map(|e| array_at(e, &["addresses"]))
+        .filter_map(serde_json::Value::as_str)
+        .collect();
+    let shown: Vec<String> = addresses.iter().take(3).map(|a| a.to_string()).collect();
+    vec![
+        name(s),
+        str_at(s, &["addressType"]).to_string(),
+        more(ports, ports_all.len(), true),
+        more(shown, addresses.len(), true),
+        age(s, now),
     ]
 }

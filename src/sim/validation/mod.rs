@@ -8,8 +8,10 @@ use serde_json::Value;
 mod meta;
 mod pdb;
 mod pod;
+mod service;
 
 pub use pdb::pdb;
+pub use service::{headless, service};
 
 pub use meta::{LABEL_VALUE_RULE, qualified_name, valid_label_value};
 
@@ -229,7 +231,13 @@ fn quantities(kind: Kind, o: &Value) -> Result<(), ApiError> {
     let spec = match kind {
         Kind::Deployment | Kind::ReplicaSet => &o["spec"]["template"]["spec"],
         Kind::Pod => &o["spec"],
-        Kind::Event | Kind::Node | Kind::Lease | Kind::PodDisruptionBudget => return Ok(()),
+        Kind::Event
+        | Kind::Node
+        | Kind::Lease
+        | Kind::PodDisruptionBudget
+        | Kind::Service
+        | Kind::Endpoints
+        | Kind::EndpointSlice => return Ok(()),
     };
     let lists = ["containers", "initContainers"]
         .iter()

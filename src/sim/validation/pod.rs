@@ -13,7 +13,7 @@ use crate::sim::output::go_quote;
 use crate::sim::quantity::Quantity;
 
 /// field.NotSupported: `Unsupported value: "x": supported values: "a", "b"`.
-fn not_supported(errs: &mut Vec<String>, path: &str, value: &str, supported: &[&str]) {
+pub(super) fn not_supported(errs: &mut Vec<String>, path: &str, value: &str, supported: &[&str]) {
     let list: Vec<String> = supported.iter().map(|s| go_quote(s)).collect();
     errs.push(format!(
         "{path}: Unsupported value: {}: supported values: {}",
@@ -23,14 +23,14 @@ fn not_supported(errs: &mut Vec<String>, path: &str, value: &str, supported: &[&
 }
 
 /// An enum field the server defaulted: only a value outside `supported` is an error.
-fn one_of(errs: &mut Vec<String>, path: &str, value: &Value, supported: &[&str]) {
+pub(super) fn one_of(errs: &mut Vec<String>, path: &str, value: &Value, supported: &[&str]) {
     if let Some(v) = value.as_str().filter(|v| !supported.contains(v)) {
         not_supported(errs, path, v, supported);
     }
 }
 
 /// IsValidPortName.
-fn port_name(name: &str) -> Vec<&'static str> {
+pub(super) fn port_name(name: &str) -> Vec<&'static str> {
     let mut errs = Vec::new();
     if name.len() > 15 {
         errs.push("must be no more than 15 characters");
@@ -53,7 +53,7 @@ fn port_name(name: &str) -> Vec<&'static str> {
     errs
 }
 
-const PORT_RANGE: &str = "must be between 1 and 65535, inclusive";
+pub(super) const PORT_RANGE: &str = "must be between 1 and 65535, inclusive";
 
 /// validateContainerPorts.
 fn ports(errs: &mut Vec<String>, path: &str, ports: &Value) {

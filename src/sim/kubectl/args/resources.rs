@@ -6,9 +6,6 @@ use super::*;
 /// Resource types a real cluster serves that the demo does not model.
 pub(super) const REAL_TYPES: &[&str] = &[
     "all",
-    "svc",
-    "service",
-    "services",
     "ns",
     "namespace",
     "namespaces",
@@ -43,10 +40,6 @@ pub(super) const REAL_TYPES: &[&str] = &[
     "sa",
     "serviceaccount",
     "serviceaccounts",
-    "ep",
-    "endpoints",
-    "endpointslice",
-    "endpointslices",
     "crd",
     "crds",
     "customresourcedefinition",
@@ -127,7 +120,7 @@ pub(super) fn unknown_type(s: &str) -> UsageError {
     // A type a real server has: saying it does not exist would teach something false.
     if REAL_TYPES.contains(&s.to_ascii_lowercase().as_str()) {
         return usage(format!(
-            "error: kubedrill's demo has Deployments, ReplicaSets, pods, events, nodes, leases and PodDisruptionBudgets only, not \"{s}\""
+            "error: kubedrill's demo has Deployments, ReplicaSets, pods, events, nodes, leases, PodDisruptionBudgets, Services, Endpoints and EndpointSlices only, not \"{s}\""
         ));
     }
     usage(format!(

@@ -10,6 +10,7 @@ mod pdb;
 mod pod;
 mod pod_template;
 mod replicaset;
+mod service;
 
 use crate::sim::time;
 pub use node::describe_node;
@@ -17,6 +18,7 @@ pub use pdb::describe_pdb;
 pub use pod::describe_pod;
 pub use replicaset::describe_replicaset;
 use serde_json::Value;
+pub use service::{describe_endpoint_slice, describe_endpoints, describe_service};
 
 const MAX_ANNOTATION_LEN: usize = 140;
 /// 0001-01-01T00:00:00Z, Go's zero `time.Time`.

@@ -1,0 +1,237 @@
+//! The endpoints controller (kube-controller-manager's `pkg/controller/endpoint`, 1.32):
+//! the older, single-object view of a Service's endpoints, still kept in step beside the
+//! EndpointSlices. One Endpoints object per Service with a selector, named as the
+//! Service and labelled with its labels. Ready pods are `addresses`, the others
+//! `notReadyAddresses`; unlike the slices, a pod being deleted is dropped at once
+//! (unless the Service publishes not-ready addresses). Addresses are sorted by IP as text
+//! (`RepackSubsets`). Deleting the Service deletes its Endpoints.
+
+use serde_json::{Value, json};
+
+use super::controller::Controller;
+use super::endpoint_util::{
+    LAST_CHANGE_TRIGGER_TIME, TriggerTimes, find_port, pod_ip, selected_pods, services_for,
+    should_be_in_endpoints, trigger_text,
+};
+use crate::sim::api::ApiServer;
+use crate::sim::client::RateLimit;
+use crate::sim::directive::Component;
+use crate::sim::informer::{Delta, Informer};
+use crate::sim::kind::Kind;
+use crate::sim::obj;
+
+pub const WATCHES: &[Kind] = &[Kind::Service, Kind::Pod, Kind::Endpoints];
+/// The source of its events.
+pub const COMPONENT: &str = "endpoint-controller";
+const HEADLESS_LABEL: &str = "service.kubernetes.io/headless";
+
+#[derive(Clone)]
+pub struct EndpointsController {
+    pub informer: Informer,
+    pub client: RateLimit,
+    triggers: TriggerTimes,
+}
+
+impl EndpointsController {
+    pub fn new(resync: u64) -> Self {
+        EndpointsController {
+            informer: Informer::new(WATCHES, resync),
+            client: RateLimit::default(),
+            triggers: TriggerTimes::default(),
+        }
+    }
+
+    fn handle(&mut self, deltas: Vec<Delta>) {
+        for d in deltas {
+            match d.kind {
+                Kind::Service | Kind::Endpoints => self.informer.enqueue(d.object.name()),
+                Kind::Pod => {
+                    let mut names = services_for(&self.informer, &d.object.facts().labels);
+                    if let Some(old) = &d.old {
+                        names.extend(services_for(&self.informer, &old.facts().labels));
+                    }
+                    names.sort();
+                    names.dedup();
+                    for n in names {
+                        self.informer.enqueue(&n);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn process(&mut self, api: &mut ApiServer, now: u64) -> usize {
+        let mut n = 0;
+        while let Some(name) = super::controller::next_key(&mut self.informer, &self.client) {
+            n += self.sync(api, &name, now);
+        }
+        n
+    }
+
+    /// The subsets of `svc`: one per set of ports, addresses sorted by IP then uid.
+    fn subsets<'a>(
+        informer: &'a Informer,
+        svc: &Value,
+    ) -> (Vec<Value>, Vec<&'a crate::sim::stored::Stored>) {
+        let pods = selected_pods(informer, svc);
+        let publish = svc["spec"]["publishNotReadyAddresses"].as_bool() == Some(true);
+        // (ports, ready addresses, not-ready addresses)
+        let mut groups: Vec<(Value, Vec<Value>, Vec<Value>)> = Vec::new();
+        for pod in &pods {
+            if !should_be_in_endpoints(pod, publish) {
+                continue;
+            }
+            let Some(ip) = pod_ip(pod) else { continue };
+            let mut address = json!({
+                "ip": ip,
+                "targetRef": {"kind": "Pod", "namespace": "default", "name": pod.name(), "uid": pod.uid()},
+            });
+            if let Some(n) = pod.pod_node() {
+                address["nodeName"] = json!(n);
+            }
+            let ready = publish || pod.pod().ready;
+            for sp in svc["spec"]["ports"].as_array().into_iter().flatten() {
+                let Some(port) = find_port(pod, sp) else {
+                    continue;
+                };
+                let mut p =
+                    json!({"port": port, "protocol": sp["protocol"].as_str().unwrap_or("TCP")});
+                if let Some(n) = sp["name"].as_str().filter(|n| !n.is_empty()) {
+                    p["name"] = json!(n);
+                }
+                let ports = json!([p]);
+                let i = match groups.iter().position(|g| g.0 == ports) {
+                    Some(i) => i,
+                    None => {
+                        groups.push((ports, Vec::new(), Vec::new()));
+                        groups.len() - 1
+                    }
+                };
+                if ready {
+                    groups[i].1.push(address.clone());
+                } else {
+                    groups[i].2.push(address.clone());
+                }
+            }
+        }
+        let key = |a: &Value| {
+            (
+                a["ip"].as_str().unwrap_or("").to_string(),
+                a["targetRef"]["uid"].as_str().unwrap_or("").to_string(),
+            )
+        };
+        let subsets = groups
+            .into_iter()
+            .map(|(ports, mut ready, mut not_ready)| {
+                ready.sort_by_key(key);
+                not_ready.sort_by_key(key);
+                let mut s = json!({"ports": ports});
+                if !ready.is_empty() {
+                    s["addresses"] = Value::Array(ready);
+                }
+                if !not_ready.is_empty() {
+                    s["notReadyAddresses"] = Value::Array(not_ready);
+                }
+                s
+            })
+            .collect();
+        (subsets, pods)
+    }
+
+    /// `syncService`.
+    fn sync(&mut self, api: &mut ApiServer, name: &str, now: u64) -> usize {
+        let Some(svc) = self.informer.get(Kind::Service, name).cloned() else {
+            self.triggers.forget(name);
+            self.client.spend(1);
+            return usize::from(api.delete(Kind::Endpoints, name, None, now).is_ok());
+        };
+        if svc["spec"]["selector"]
+            .as_object()
+            .is_none_or(|m| m.is_empty())
+        {
+            return 0;
+        }
+        let (subsets, pods) = Self::subsets(&self.informer, &svc);
+        let trigger = self.triggers.compute(&svc, &pods);
+        let labels = svc["metadata"]["labels"].clone();
+        let current = self.informer.get(Kind::Endpoints, name).cloned();
+        if let Some(cur) = &current {
+            let mut cur_labels = cur["metadata"]["labels"].clone();
+            if let Some(m) = cur_labels.as_object_mut() {
+                m.remove(HEADLESS_LABEL);
+            }
+            let no_labels = |v: &Value| v.as_object().is_none_or(|m| m.is_empty());
+            let same_labels =
+                cur_labels == labels || (no_labels(&cur_labels) && no_labels(&labels));
+            let cur_subsets = cur["subsets"].as_array().cloned().unwrap_or_default();
+            if same_labels && cur_subsets == subsets {
+                return 0;
+            }
+        }
+        let mut next = current.clone().unwrap_or_else(|| {
+            json!({
+                "apiVersion": "v1",
+                "kind": "Endpoints",
+                "metadata": {"name": name, "namespace": "default"},
+            })
+        });
+        if subsets.is_empty() {
+            if let Some(m) = next.as_object_mut() {
+                m.remove("subsets");
+            }
+        } else {
+            next["subsets"] = Value::Array(subsets);
+        }
+        let mut labels = labels.as_object().cloned().unwrap_or_default();
+        if crate::sim::validation::headless(&svc) {
+            labels.insert(HEADLESS_LABEL.into(), json!(""));
+        } else {
+            labels.remove(HEADLESS_LABEL);
+        }
+        let meta = &mut next["metadata"];
+        if labels.is_empty() {
+            if let Some(m) = meta.as_object_mut() {
+                m.remove("labels");
+            }
+        } else {
+            meta["labels"] = Value::Object(labels);
+        }
+        let mut annotations = meta["annotations"].as_object().cloned().unwrap_or_default();
+        match trigger {
+            Some(t) => {
+                annotations.insert(LAST_CHANGE_TRIGGER_TIME.into(), json!(trigger_text(t)));
+            }
+            None => {
+                annotations.remove(LAST_CHANGE_TRIGGER_TIME);
+            }
+        }
+        if annotations.is_empty() {
+            if let Some(m) = meta.as_object_mut() {
+                m.remove("annotations");
+            }
+        } else {
+            meta["annotations"] = Value::Object(annotations);
+        }
+        self.client.spend(1);
+        let written = match current {
+            None => api.create(Kind::Endpoints, next, now).is_ok(),
+            Some(_) => api.update(Kind::Endpoints, next, None).is_ok(),
+        };
+        usize::from(written)
+    }
+}
+
+impl Controller for EndpointsController {
+    super::controller::controller_basics!(EndpointsController, Component::Endpoints);
+    fn resync(&mut self) {
+        let all: Vec<String> = self
+            .informer
+            .iter(Kind::Service)
+            .map(|s| obj::name(s).to_string())
+            .collect();
+        for n in all {
+            self.informer.enqueue(&n);
+        }
+    }
+}

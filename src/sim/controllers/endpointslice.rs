@@ -1,0 +1,423 @@
+//! The EndpointSlice controller (kube-controller-manager's `pkg/controller/endpointslice`
+//! with k8s.io/endpointslice's reconciler, 1.32): for each Service with a selector it
+//! keeps EndpointSlices listing the selected pods that have an IP, each with its
+//! conditions: `serving` is the pod's Ready condition, `terminating` whether it is being
+//! deleted, and `ready` is `serving and not terminating`. Terminating pods stay listed
+//! (so a proxy can drain them); a pod without an IP, or on a node that is gone, is left
+//! out. Slices hold 100 endpoints at most and are grouped by the ports the pods expose;
+//! a Service with no endpoints keeps one empty placeholder slice. Slices are named from
+//! `<service>-` by the API server; one that would be deleted while another is created is
+//! reused under its name. Deleting the Service deletes its slices through their owner
+//! reference (the garbage collector).
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use super::controller::Controller;
+use super::endpoint_util::{
+    LAST_CHANGE_TRIGGER_TIME, TriggerTimes, find_port, pod_ip, selected_pods, services_for,
+    should_be_in_endpoints, trigger_text,
+};
+use crate::sim::api::ApiServer;
+use crate::sim::client::RateLimit;
+use crate::sim::directive::Component;
+use crate::sim::informer::{Delta, Informer};
+use crate::sim::kind::Kind;
+use crate::sim::kinds::service::SERVICE_NAME_LABEL;
+use crate::sim::obj;
+use crate::sim::stored::Stored;
+
+pub const WATCHES: &[Kind] = &[Kind::Service, Kind::Pod, Kind::EndpointSlice, Kind::Node];
+/// The controller's name, in `endpointslice.kubernetes.io/managed-by` and its events.
+pub const COMPONENT: &str = "endpointslice-controller.k8s.io";
+pub const MANAGED_BY_LABEL: &str = "endpointslice.kubernetes.io/managed-by";
+/// `--max-endpoints-per-slice`'s default.
+pub const MAX_ENDPOINTS_PER_SLICE: usize = 100;
+const HEADLESS_LABEL: &str = "service.kubernetes.io/headless";
+
+#[derive(Clone)]
+pub struct EndpointSliceController {
+    pub informer: Informer,
+    pub client: RateLimit,
+    triggers: TriggerTimes,
+}
+
+/// An endpoint's identity in the desired set (`hashEndpoint`): its addresses and the pod
+/// it names.
+fn endpoint_key(e: &Value) -> (Value, Value) {
+    (e["addresses"].clone(), e["targetRef"]["name"].clone())
+}
+
+impl EndpointSliceController {
+    pub fn new(resync: u64) -> Self {
+        EndpointSliceController {
+            informer: Informer::new(WATCHES, resync),
+            client: RateLimit::default(),
+            triggers: TriggerTimes::default(),
+        }
+    }
+
+    fn handle(&mut self, deltas: Vec<Delta>) {
+        for d in deltas {
+            match d.kind {
+                Kind::Service => self.informer.enqueue(d.object.name()),
+                Kind::Pod => {
+                    let mut names = services_for(&self.informer, &d.object.facts().labels);
+                    if let Some(old) = &d.old {
+                        names.extend(services_for(&self.informer, &old.facts().labels));
+                    }
+                    names.sort();
+                    names.dedup();
+                    for n in names {
+                        self.informer.enqueue(&n);
+                    }
+                }
+                Kind::EndpointSlice => {
+                    let labels = &d.object.facts().labels;
+                    if labels[MANAGED_BY_LABEL] == COMPONENT
+                        && let Some(svc) = labels[SERVICE_NAME_LABEL].as_str()
+                    {
+                        self.informer.enqueue(svc);
+                    }
+                }
+                // Nodes are read for their zone; their changes move no endpoint here.
+                _ => {}
+            }
+        }
+    }
+
+    fn process(&mut self, api: &mut ApiServer, now: u64) -> usize {
+        let mut n = 0;
+        while let Some(name) = super::controller::next_key(&mut self.informer, &self.client) {
+            n += self.sync(api, &name, now);
+        }
+        n
+    }
+
+    /// `podToEndpoint`.
+    fn endpoint(&self, pod: &Stored, ip: &str, node: &Value) -> Value {
+        let ready_cond = pod.pod().ready;
+        let terminating = pod.facts().deleting;
+        let mut e = json!({
+            "addresses": [ip],
+            "conditions": {
+                "ready": ready_cond && !terminating,
+                "serving": ready_cond,
+                "terminating": terminating,
+            },
+            "targetRef": {
+                "kind": "Pod",
+                "namespace": "default",
+                "name": pod.name(),
+                "uid": pod.uid(),
+            },
+        });
+        if let Some(n) = pod.pod_node() {
+            e["nodeName"] = json!(n);
+        }
+        if let Some(zone) = node["metadata"]["labels"]["topology.kubernetes.io/zone"]
+            .as_str()
+            .filter(|z| !z.is_empty())
+        {
+            e["zone"] = json!(zone);
+        }
+        e
+    }
+
+    /// `getEndpointPorts`: each Service port the pod has, named (`""` when unnamed).
+    fn ports(svc: &Value, pod: &Stored) -> Value {
+        let ports: Vec<Value> = svc["spec"]["ports"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|sp| {
+                let port = find_port(pod, sp)?;
+                Some(json!({
+                    "name": sp["name"].as_str().unwrap_or(""),
+                    "port": port,
+                    "protocol": sp["protocol"].as_str().unwrap_or("TCP"),
+                }))
+            })
+            .collect();
+        Value::Array(ports)
+    }
+
+    /// `newEndpointSlice`: generated name, the Service's labels and the reserved ones, the
+    /// Service as controlling owner.
+    fn new_slice(svc: &Value, ports: &Value) -> Value {
+        let mut labels = svc["metadata"]["labels"]
+            .as_object()
+            .cloned()
+            .unwrap_or_default();
+        labels.retain(|k, _| {
+            !matches!(
+                k.as_str(),
+                SERVICE_NAME_LABEL | MANAGED_BY_LABEL | HEADLESS_LABEL
+            )
+        });
+        if crate::sim::validation::headless(svc) {
+            labels.insert(HEADLESS_LABEL.into(), json!(""));
+        }
+        labels.insert(SERVICE_NAME_LABEL.into(), svc["metadata"]["name"].clone());
+        labels.insert(MANAGED_BY_LABEL.into(), json!(COMPONENT));
+        let name = obj::name(svc);
+        json!({
+            "apiVersion": "discovery.k8s.io/v1",
+            "kind": "EndpointSlice",
+            "metadata": {
+                "generateName": format!("{name}-"),
+                "namespace": "default",
+                "labels": labels,
+                "ownerReferences": [{
+                    "apiVersion": "v1",
+                    "kind": "Service",
+                    "name": name,
+                    "uid": obj::uid(svc),
+                    "controller": true,
+                    "blockOwnerDeletion": true,
+                }],
+            },
+            "addressType": "IPv4",
+            // Stored through protobuf, an empty list reads back as null.
+            "endpoints": Value::Null,
+            "ports": if ports.as_array().is_some_and(|p| !p.is_empty()) { ports.clone() } else { Value::Null },
+        })
+    }
+
+    /// `reconcile` of one Service.
+    fn sync(&mut self, api: &mut ApiServer, name: &str, now: u64) -> usize {
+        let Some(svc) = self.informer.get(Kind::Service, name).cloned() else {
+            self.triggers.forget(name);
+            return 0;
+        };
+        if svc["spec"]["selector"]
+            .as_object()
+            .is_none_or(|m| m.is_empty())
+        {
+            return 0;
+        }
+        let pods = selected_pods(&self.informer, &svc);
+        let trigger = self.triggers.compute(&svc, &pods);
+        // Desired endpoints by the ports they expose, in pod order.
+        let mut desired: BTreeMap<String, (Value, Vec<Value>)> = BTreeMap::new();
+        for pod in &pods {
+            if !should_be_in_endpoints(pod, true) {
+                continue;
+            }
+            let Some(ip) = pod_ip(pod) else { continue };
+            // A pod whose node is gone is left out (the pod GC will remove it).
+            let Some(node) = pod
+                .pod_node()
+                .and_then(|n| self.informer.get(Kind::Node, n))
+            else {
+                continue;
+            };
+            let ports = Self::ports(&svc, pod);
+            let entry = desired
+                .entry(ports.to_string())
+                .or_insert_with(|| (ports, Vec::new()));
+            entry.1.push(self.endpoint(pod, ip, node));
+        }
+        let existing: Vec<Value> = self
+            .informer
+            .iter(Kind::EndpointSlice)
+            .filter(|s| {
+                s["metadata"]["labels"][SERVICE_NAME_LABEL] == *name
+                    && s["metadata"]["labels"][MANAGED_BY_LABEL] == COMPONENT
+            })
+            .cloned()
+            .collect();
+        let mut by_ports: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+        let mut to_delete: Vec<Value> = Vec::new();
+        for s in &existing {
+            let owned = s["metadata"]["ownerReferences"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|o| o["uid"] == svc["metadata"]["uid"] && o["kind"] == "Service");
+            if owned {
+                let key = match &s["ports"] {
+                    Value::Null => "[]".to_string(),
+                    p => p.to_string(),
+                };
+                by_ports.entry(key).or_default().push(s.clone());
+            } else {
+                to_delete.push(s.clone());
+            }
+        }
+        let (mut to_create, mut to_update) = (Vec::new(), Vec::new());
+        for (key, (ports, endpoints)) in &desired {
+            let slices = by_ports.remove(key).unwrap_or_default();
+            let (c, u, d) = self.by_port_mapping(&svc, ports, slices, endpoints.clone());
+            to_create.extend(c);
+            to_update.extend(u);
+            to_delete.extend(d);
+        }
+        to_delete.extend(by_ports.into_values().flatten());
+        if existing.len() == to_delete.len() && to_create.is_empty() {
+            let placeholder = Self::new_slice(&svc, &Value::Null);
+            let same = |s: &Value| {
+                s["metadata"]["labels"] == placeholder["metadata"]["labels"]
+                    && s["ports"].as_array().is_none_or(|p| p.is_empty())
+                    && s["endpoints"].as_array().is_none_or(|e| e.is_empty())
+            };
+            if to_delete.len() == 1 && same(&to_delete[0]) {
+                to_delete.clear();
+            } else {
+                to_create.push(placeholder);
+            }
+        }
+        // finalize: a slice to delete is reused for one to create, under its name.
+        while let (Some(_), Some(_)) = (to_delete.last(), to_create.last()) {
+            let (Some(old), Some(mut new)) = (to_delete.pop(), to_create.pop()) else {
+                break;
+            };
+            new["metadata"]["name"] = old["metadata"]["name"].clone();
+            to_update.push(new);
+        }
+        let annotate = |s: &mut Value| {
+            let ann = &mut s["metadata"]["annotations"];
+            if !ann.is_object() {
+                *ann = json!({});
+            }
+            match trigger {
+                Some(t) => ann[LAST_CHANGE_TRIGGER_TIME] = json!(trigger_text(t)),
+                None => {
+                    if let Some(m) = ann.as_object_mut() {
+                        m.remove(LAST_CHANGE_TRIGGER_TIME);
+                    }
+                }
+            }
+            if ann.as_object().is_some_and(|m| m.is_empty())
+                && let Some(m) = s["metadata"].as_object_mut()
+            {
+                m.remove("annotations");
+            }
+        };
+        let mut writes = 0;
+        for mut s in to_create {
+            annotate(&mut s);
+            self.client.spend(1);
+            writes += usize::from(api.create(Kind::EndpointSlice, s, now).is_ok());
+        }
+        for mut s in to_update {
+            annotate(&mut s);
+            self.client.spend(1);
+            writes += usize::from(api.update(Kind::EndpointSlice, s, None).is_ok());
+        }
+        for s in to_delete {
+            self.client.spend(1);
+            writes += usize::from(
+                api.delete(Kind::EndpointSlice, obj::name(&s), None, now)
+                    .is_ok(),
+            );
+        }
+        writes
+    }
+
+    /// `reconcileByPortMapping`: existing slices keep the endpoints still desired (updated
+    /// where their conditions moved); emptied slices go; new endpoints fill the slices being
+    /// updated, then the unchanged slice closest to full, then new slices.
+    fn by_port_mapping(
+        &self,
+        svc: &Value,
+        ports: &Value,
+        existing: Vec<Value>,
+        mut desired: Vec<Value>,
+    ) -> (Vec<Value>, Vec<Value>, Vec<Value>) {
+        let (mut update, mut unchanged, mut delete) = (Vec::new(), Vec::new(), Vec::new());
+        let fresh = Self::new_slice(svc, ports);
+        for s in existing {
+            let mut kept = Vec::new();
+            let mut changed = false;
+            let old = s["endpoints"].as_array().cloned().unwrap_or_default();
+            for e in &old {
+                if let Some(i) = desired
+                    .iter()
+                    .position(|d| endpoint_key(d) == endpoint_key(e))
+                {
+                    let d = desired.remove(i);
+                    changed |= d != *e;
+                    kept.push(d);
+                }
+            }
+            let labels_changed = s["metadata"]["labels"] != fresh["metadata"]["labels"];
+            let mut next = s.clone();
+            next["metadata"]["labels"] = fresh["metadata"]["labels"].clone();
+            if changed || kept.len() != old.len() {
+                if kept.is_empty() {
+                    delete.push(s);
+                } else {
+                    next["endpoints"] = Value::Array(kept);
+                    update.push(next);
+                }
+            } else if labels_changed {
+                update.push(next);
+            } else {
+                unchanged.push(s);
+            }
+        }
+        let len = |s: &Value| s["endpoints"].as_array().map_or(0, Vec::len);
+        if !desired.is_empty() && !update.is_empty() {
+            update.sort_by_key(|s| std::cmp::Reverse(len(s)));
+            for s in &mut update {
+                fill(s, &mut desired);
+            }
+        }
+        let mut create = Vec::new();
+        while !desired.is_empty() {
+            let target = (desired.len() < MAX_ENDPOINTS_PER_SLICE)
+                .then(|| {
+                    // getSliceToFill: the unchanged slice closest to full that takes them all.
+                    unchanged
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, s)| len(s) + desired.len() <= MAX_ENDPOINTS_PER_SLICE)
+                        .min_by_key(|(_, s)| MAX_ENDPOINTS_PER_SLICE - (len(s) + desired.len()))
+                        .map(|(i, _)| i)
+                })
+                .flatten();
+            match target {
+                Some(i) => {
+                    let mut s = unchanged.remove(i);
+                    fill(&mut s, &mut desired);
+                    update.push(s);
+                }
+                None => {
+                    let mut s = fresh.clone();
+                    fill(&mut s, &mut desired);
+                    create.push(s);
+                }
+            }
+        }
+        (create, update, delete)
+    }
+}
+
+/// Moves desired endpoints into `slice` until it is full.
+fn fill(slice: &mut Value, desired: &mut Vec<Value>) {
+    if !slice["endpoints"].is_array() {
+        slice["endpoints"] = json!([]);
+    }
+    if let Some(list) = slice["endpoints"].as_array_mut() {
+        let room = MAX_ENDPOINTS_PER_SLICE
+            .saturating_sub(list.len())
+            .min(desired.len());
+        list.extend(desired.drain(..room));
+    }
+}
+
+impl Controller for EndpointSliceController {
+    super::controller::controller_basics!(EndpointSliceController, Component::EndpointSlice);
+    fn resync(&mut self) {
+        let all: Vec<String> = self
+            .informer
+            .iter(Kind::Service)
+            .map(|s| obj::name(s).to_string())
+            .collect();
+        for n in all {
+            self.informer.enqueue(&n);
+        }
+    }
+}
