@@ -635,7 +635,7 @@ fn c_cycles_through_every_listed_controller() {
     a.update(ch('d'));
     command(&mut a, "autoscaler 4");
     let mut seen = Vec::new();
-    for _ in 0..8 {
+    for _ in 0..10 {
         a.update(ch('c'));
         seen.push(demo(&a).controller().name());
     }
@@ -647,12 +647,14 @@ fn c_cycles_through_every_listed_controller() {
             "node-lifecycle",
             "taint-eviction",
             "disruption",
+            "endpoints",
+            "endpointslice",
             "autoscaler",
             "deployment",
             "replicaset"
         ]
     );
-    for _ in 0..6 {
+    for _ in 0..8 {
         a.update(ch('c'));
     }
     a.update(ch('z'));
@@ -714,7 +716,7 @@ fn node_demo_lines_up_its_controllers_and_ages_every_event() {
             assert!(text.contains("node-lifecycle running"), "{text}");
             assert!(text.contains("taint-eviction running"), "{text}");
         } else {
-            assert!(text.contains("… 5 more running (c cycles)"), "{text}");
+            assert!(text.contains("… 7 more running (c cycles)"), "{text}");
         }
         assert!(!text.contains("<unknown>"), "{text}");
         insta::assert_snapshot!(format!("demo_drain_{w}x{h}"), render(&a, w, h).backend());

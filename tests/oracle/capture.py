@@ -11,7 +11,7 @@ STATE.sim holds the scenario and seed as header comments, then the sim lines:
     tick 60
 
 After the lines, capture.py asks the simulator for `kubectl get deployments|replicasets|
-pods|events|nodes|leases|poddisruptionbudgets -o json` and then learns the simulator's clock ("simNow") by annotating the
+pods|events|nodes|leases|poddisruptionbudgets|services|endpoints|endpointslices -o json` and then learns the simulator's clock ("simNow") by annotating the
 Deployment `web` and reading the newest managedFields time (the annotation comes after
 the dumps, so it is not in the objects). objects.json gets simNow, scenario, seed, the
 lines, and the four lists.
@@ -29,6 +29,9 @@ DUMPS = [
     ("nodes", "kubectl get nodes -o json"),
     ("leases", "kubectl get leases -n kube-node-lease -o json"),
     ("poddisruptionbudgets", "kubectl get poddisruptionbudgets -o json"),
+    ("services", "kubectl get services -o json"),
+    ("endpoints", "kubectl get endpoints -o json"),
+    ("endpointslices", "kubectl get endpointslices -o json"),
 ]
 PROBE = [
     "kubectl annotate deploy web kubedrill-oracle-probe=1 --overwrite",

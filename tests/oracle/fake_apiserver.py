@@ -62,12 +62,15 @@ RESOURCES = {
     "replicasets": ("apps", "v1", "ReplicaSet", ["rs"], ["all"]),
     "leases": ("coordination.k8s.io", "v1", "Lease", [], []),
     "poddisruptionbudgets": ("policy", "v1", "PodDisruptionBudget", ["pdb"], []),
+    "services": ("", "v1", "Service", ["svc"], ["all"]),
+    "endpoints": ("", "v1", "Endpoints", ["ep"], []),
+    "endpointslices": ("discovery.k8s.io", "v1", "EndpointSlice", [], []),
 }
 # Cluster-scoped resources: no namespace in their paths.
 CLUSTER_SCOPED = {"nodes"}
 # The API groups served besides the core group, with their group/version paths.
 GROUPS = {"apps": "apps/v1", "coordination.k8s.io": "coordination.k8s.io/v1",
-          "policy": "policy/v1"}
+          "policy": "policy/v1", "discovery.k8s.io": "discovery.k8s.io/v1"}
 
 VERBS = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"]
 
@@ -254,6 +257,27 @@ PDB_COLUMNS = [
     col("Min Available", "string"),
     col("Max Unavailable", "string"),
     col("Allowed Disruptions", "integer"),
+    col("Age", "string"),
+]
+SERVICE_COLUMNS = [
+    col("Name", "string", fmt="name"),
+    col("Type", "string"),
+    col("Cluster-IP", "string"),
+    col("External-IP", "string"),
+    col("Port(s)", "string"),
+    col("Age", "string"),
+    col("Selector", "string", 1),
+]
+ENDPOINTS_COLUMNS = [
+    col("Name", "string", fmt="name"),
+    col("Endpoints", "string"),
+    col("Age", "string"),
+]
+ENDPOINTSLICE_COLUMNS = [
+    col("Name", "string", fmt="name"),
+    col("AddressType", "string"),
+    col("Ports", "string"),
+    col("Endpoints", "string"),
     col("Age", "string"),
 ]
 EVENT_COLUMNS = [
@@ -463,8 +487,92 @@ class Tables:
                 int((p.get("status") or {}).get("disruptionsAllowed", 0)),
                 self.age(p["metadata"].get("creationTimestamp"))]
 
+    def service_row(self, s):
+        """printService, for the types the demo serves (ClusterIP)."""
+        spec = s.get("spec") or {}
+        ips = spec.get("clusterIPs") or []
+        external = ",".join(spec.get("externalIPs") or []) or "<none>"
+        ports = []
+        for p in spec.get("ports") or []:
+            if p.get("nodePort"):
+                ports.append("%d:%d/%s" % (p.get("port", 0), p["nodePort"], p.get("protocol", "")))
+            else:
+                ports.append("%d/%s" % (p.get("port", 0), p.get("protocol", "")))
+        selector = ",".join("%s=%s" % kv for kv in sorted((spec.get("selector") or {}).items()))
+        return [s["metadata"]["name"], spec.get("type", ""), ips[0] if ips else "<none>",
+                external, ",".join(ports) or "<none>",
+                self.age(s["metadata"].get("creationTimestamp")), selector or "<none>"]
+
+    def endpoints_row(self, e):
+        """printEndpoints: formatEndpoints(endpoints, nil)."""
+        subsets = e.get("subsets") or []
+        if not subsets:
+            cell = "<none>"
+        else:
+            lst, more, count = [], False, 0
+            for ss in subsets:
+                addrs = ss.get("addresses") or []
+                ports = ss.get("ports") or []
+                if not ports:
+                    count += len(addrs)
+                    for a in addrs:
+                        if len(lst) == 3:
+                            more = True
+                            break
+                        lst.append(a["ip"])
+                    continue
+                for p in ports:
+                    count += len(addrs)
+                    for a in addrs:
+                        if len(lst) == 3:
+                            more = True
+                            break
+                        ip = a["ip"]
+                        lst.append(("[%s]:%d" if ":" in ip else "%s:%d") % (ip, p.get("port", 0)))
+            cell = ",".join(lst)
+            if more:
+                cell = "%s + %d more..." % (cell, count - 3)
+        return [e["metadata"]["name"], cell, self.age(e["metadata"].get("creationTimestamp"))]
+
+    @staticmethod
+    def list_with_more(lst, more, count):
+        ret = ",".join(lst)
+        if more:
+            return "%s + %d more..." % (ret, count - 3)
+        return ret or "<unset>"
+
+    def endpointslice_row(self, s):
+        """printEndpointSlice: formatDiscoveryPorts and formatDiscoveryEndpoints."""
+        lst, more, count = [], False, 0
+        for p in s.get("ports") or []:
+            if len(lst) < 3:
+                if p.get("port") is not None:
+                    lst.append(str(p["port"]))
+                elif p.get("name") is not None:
+                    lst.append(p["name"])
+                else:
+                    lst.append("*")
+            elif len(lst) == 3:
+                more = True
+            count += 1
+        ports = self.list_with_more(lst, more, count)
+        lst, more, count = [], False, 0
+        for e in s.get("endpoints") or []:
+            for a in e.get("addresses") or []:
+                if len(lst) < 3:
+                    lst.append(a)
+                elif len(lst) == 3:
+                    more = True
+                count += 1
+        eps = self.list_with_more(lst, more, count)
+        return [s["metadata"]["name"], s.get("addressType", ""), ports, eps,
+                self.age(s["metadata"].get("creationTimestamp"))]
+
     def build(self, plural, items, include_object, resource_version):
         columns, rowf = {
+            "services": (SERVICE_COLUMNS, self.service_row),
+            "endpoints": (ENDPOINTS_COLUMNS, self.endpoints_row),
+            "endpointslices": (ENDPOINTSLICE_COLUMNS, self.endpointslice_row),
             "nodes": (NODE_COLUMNS, self.node_row),
             "leases": (LEASE_COLUMNS, self.lease_row),
             "poddisruptionbudgets": (PDB_COLUMNS, self.pdb_row),

@@ -47,6 +47,15 @@ impl Strategy for Service {
     }
 
     fn begin_update(&self, obj: &mut Value, old: &Value) {
+        // NormalizeClusterIPs: a new clusterIP beside unchanged clusterIPs is the writer's
+        // intent; validation then refuses the change.
+        let single = obj["spec"]["clusterIP"].as_str().filter(|s| !s.is_empty());
+        if let Some(ip) = single.map(str::to_string)
+            && old["spec"]["clusterIP"].as_str() != Some(ip.as_str())
+            && obj["spec"]["clusterIPs"] == old["spec"]["clusterIPs"]
+        {
+            obj["spec"]["clusterIPs"] = json!([ip]);
+        }
         for field in ["clusterIP", "clusterIPs", "ipFamilies", "ipFamilyPolicy"] {
             let missing = obj["spec"]
                 .get(field)
