@@ -296,45 +296,6 @@ fn template(t: &mut Value) {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_pod_asks_for_its_limits_and_a_template_keeps_what_it_was_given() {
-        let resources =
-            json!({"limits": {"cpu": 0.5, "memory": "1024Mi"}, "requests": {"cpu": "100m"}});
-        let container = json!({"name": "app", "image": "nginx:1.27", "resources": resources});
-        let mut p = json!({"spec": {"containers": [container.clone()],
-            "initContainers": [{"name": "init", "image": "busybox",
-                "resources": {"limits": {"cpu": "1"}, "requests": null}}]}});
-        super::pod(&mut p);
-        assert_eq!(
-            p["spec"]["containers"][0]["resources"],
-            json!({"limits": {"cpu": "500m", "memory": "1Gi"},
-                   "requests": {"cpu": "100m", "memory": "1Gi"}})
-        );
-        assert_eq!(
-            p["spec"]["initContainers"][0]["resources"]["requests"],
-            json!({"cpu": "1"})
-        );
-        let mut empty = json!({"spec": {"containers": [{"name": "app", "image": "nginx",
-            "resources": {"limits": {}, "requests": {"cpu": null}}}]}});
-        super::pod(&mut empty);
-        assert_eq!(
-            empty["spec"]["containers"][0]["resources"],
-            json!({"requests": {"cpu": "0"}})
-        );
-        let mut d = json!({"spec": {"template": {"spec": {"containers": [container]}}}});
-        deployment(&mut d);
-        assert_eq!(
-            d["spec"]["template"]["spec"]["containers"][0]["resources"],
-            json!({"limits": {"cpu": "500m", "memory": "1Gi"}, "requests": {"cpu": "100m"}}),
-            "canonical, but no requests added"
-        );
-    }
-}
-
 /// SetDefaults_Service (v1), for the types the demo serves: session affinity `None`
 /// (and no affinity config with it; `ClientIP` gets a 3-hour timeout), type `ClusterIP`,
 /// each port's protocol `TCP` and target port its port, internal traffic policy
@@ -377,5 +338,44 @@ pub fn service(obj: &mut Value) {
         Some("ClusterIP" | "NodePort" | "LoadBalancer")
     ) {
         default(spec, "internalTrafficPolicy", || json!("Cluster"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pod_asks_for_its_limits_and_a_template_keeps_what_it_was_given() {
+        let resources =
+            json!({"limits": {"cpu": 0.5, "memory": "1024Mi"}, "requests": {"cpu": "100m"}});
+        let container = json!({"name": "app", "image": "nginx:1.27", "resources": resources});
+        let mut p = json!({"spec": {"containers": [container.clone()],
+            "initContainers": [{"name": "init", "image": "busybox",
+                "resources": {"limits": {"cpu": "1"}, "requests": null}}]}});
+        super::pod(&mut p);
+        assert_eq!(
+            p["spec"]["containers"][0]["resources"],
+            json!({"limits": {"cpu": "500m", "memory": "1Gi"},
+                   "requests": {"cpu": "100m", "memory": "1Gi"}})
+        );
+        assert_eq!(
+            p["spec"]["initContainers"][0]["resources"]["requests"],
+            json!({"cpu": "1"})
+        );
+        let mut empty = json!({"spec": {"containers": [{"name": "app", "image": "nginx",
+            "resources": {"limits": {}, "requests": {"cpu": null}}}]}});
+        super::pod(&mut empty);
+        assert_eq!(
+            empty["spec"]["containers"][0]["resources"],
+            json!({"requests": {"cpu": "0"}})
+        );
+        let mut d = json!({"spec": {"template": {"spec": {"containers": [container]}}}});
+        deployment(&mut d);
+        assert_eq!(
+            d["spec"]["template"]["spec"]["containers"][0]["resources"],
+            json!({"limits": {"cpu": "500m", "memory": "1Gi"}, "requests": {"cpu": "100m"}}),
+            "canonical, but no requests added"
+        );
     }
 }

@@ -177,7 +177,7 @@ kubedrill sim: one command per line.
   help                        this text
   # ...                       a comment
 CONTROLLER is deployment, replicaset, kubelet, scheduler, node-lifecycle, taint-eviction,
-disruption (PodDisruptionBudgets), autoscaler or gitops; a paused or crashed
+disruption (PodDisruptionBudgets), endpoints, endpointslice, autoscaler or gitops; a paused or crashed
 autoscaler or gitops syncer stops writing and keeps its settings for resume|restart.
 The demo simplifies: one namespace (default); every scenario runs on three nodes, where
 the scheduler has no preemption (every pod has priority 0), no backoff between attempts,
@@ -189,7 +189,10 @@ with no --timeout after 10 simulated minutes (kubectl would retry for ever);
 no real containers (a pod is Running one second after creation and Ready a second later;
 a deleted pod's containers exit within a second of their stop signal, except an image whose
 reference contains `ignores-sigterm`, killed when its grace period ends);
-managedFields are kept for Deployments and PodDisruptionBudgets only; validation leaves
+Services are ClusterIP or headless only (no NodePort, LoadBalancer or ExternalName), with
+cluster IPs from 10.96.0.0/16 and no default `kubernetes` Service; nothing routes traffic to
+them yet, and the pods have no probes: Ready is the kubelet's second step.
+managedFields are kept for Deployments, PodDisruptionBudgets and Services only; validation leaves
 volumes, probes, security contexts and affinity unchecked. The deployment and replicaset
 controllers and the garbage collector wait for their client's rate limit as
 kube-controller-manager's do (Events count too), so a big scale-up creates about 20 pods
@@ -198,7 +201,7 @@ The registry has every image except names containing `nonexistent` (ErrImagePull
 the kubelet records events only for such failed pulls (Pulling, Failed, BackOff).
 `kubectl delete` waits in simulated time as kubectl does (--wait=false returns at once);
 it gives up after 10 simulated minutes (kubectl: a week) with kubectl's timeout error.
-Commands, types and flags it does not model (logs, exec, get svc, get -A, get --watch,
+Commands, types and flags it does not model (logs, exec, expose, create service, get -A, get --watch,
 rollout history|status --revision=N) are refused with a message that says so.";
 
 /// Parses a directive line already split into words; `None` if the first word is not a
@@ -210,7 +213,7 @@ pub fn parse(words: &[String]) -> Option<Result<Directive, String>> {
         let w = args.get(i).map(String::as_str).unwrap_or("");
         Component::parse(w).ok_or_else(|| {
             format!(
-                "error: `{first}` needs a controller: deployment, replicaset, kubelet, scheduler, node-lifecycle, taint-eviction, disruption, autoscaler or gitops{}",
+                "error: `{first}` needs a controller: deployment, replicaset, kubelet, scheduler, node-lifecycle, taint-eviction, disruption, endpoints, endpointslice, autoscaler or gitops{}",
                 if w.is_empty() { String::new() } else { format!(" (got `{w}`)") }
             )
         })

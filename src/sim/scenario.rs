@@ -204,7 +204,7 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario {
         id: "service-endpoints",
         title: "a Service, its EndpointSlices and its Endpoints",
-        summary: "Three nodes, web's three pods one on each, and a Service in service.yaml to apply (or `kubectl expose deployment web --port=80`). Read its cluster IP and the EndpointSlice the controller writes; delete a pod and watch its endpoint turn terminating (ready false, serving true) in the slice while the Endpoints object drops it at once; scale to 0 and see the placeholder slice; change the selector and watch the endpoints follow the labels, not the Deployment.",
+        summary: "Three nodes, web's three pods one on each, and a Service in service.yaml to apply. Read its cluster IP and the EndpointSlice the controller writes; delete a pod and watch its endpoint turn terminating (ready false, serving true) in the slice while the Endpoints object drops it at once; scale to 0 and see the placeholder slice; change the selector and watch the endpoints follow the labels, not the Deployment.",
         files: &[
             ("web.yaml", WEB_NAMED_PORT_YAML),
             ("service.yaml", SERVICE_YAML),

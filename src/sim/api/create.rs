@@ -283,8 +283,6 @@ impl ApiServer {
         if self.objects.get(&kind).is_some_and(|m| m.contains(&name)) {
             return Err(ApiError::already_exists(kind, &name));
         }
-        // Allocation last: a request refused above takes no cluster IP.
-        strategy.begin_create(&mut obj, &mut self.cluster_ips)?;
         let uid = self.uid();
         obj::set(&mut obj, &["metadata", "uid"], json!(uid));
         obj::set(
@@ -299,6 +297,10 @@ impl ApiServer {
         {
             self.track_update(kind, &managed::zero_object(), &mut obj);
         }
+        // The registry allocates after the handler has tracked the request's fields (a
+        // Service's cluster IP is owned by nobody), and after every check above, so a
+        // refused request takes no IP.
+        strategy.begin_create(&mut obj, &mut self.cluster_ips)?;
         let mut obj = Draft::from(obj);
         if let Some(spec) = pod_spec {
             obj.set_pod_spec(spec, defaults::service_account_volume(&name));

@@ -426,3 +426,27 @@ fn element_order_keeps_server_only_items_where_they_were() {
         .collect();
     assert_eq!(names, ["injected", "b", "a"]);
 }
+
+/// A Service's `spec.ports` merge by `port` (its patchMergeKey); a container's `ports`,
+/// deeper in a pod spec, still merge by `containerPort`.
+#[test]
+fn service_ports_merge_by_port_and_container_ports_by_container_port() {
+    let svc = json!({"spec": {"ports": [{"name": "http", "port": 80, "targetPort": "http"}]}});
+    let got = strategic_merge_patch(
+        &svc,
+        &json!({"spec": {"ports": [{"port": 80, "targetPort": 8080}]}}),
+    );
+    assert_eq!(
+        got["spec"]["ports"],
+        json!([{"name": "http", "port": 80, "targetPort": 8080}])
+    );
+    let pod = json!({"spec": {"containers": [{"name": "app", "ports": [{"containerPort": 80, "name": "http"}]}]}});
+    let got = strategic_merge_patch(
+        &pod,
+        &json!({"spec": {"containers": [{"name": "app", "ports": [{"containerPort": 80, "protocol": "TCP"}]}]}}),
+    );
+    assert_eq!(
+        got["spec"]["containers"][0]["ports"],
+        json!([{"containerPort": 80, "name": "http", "protocol": "TCP"}])
+    );
+}
