@@ -38,11 +38,15 @@ pub fn selected_pods<'a>(informer: &'a Informer, service: &Value) -> Vec<&'a Sto
 }
 
 /// The names of the Services that select a pod with `labels`.
+/// Most clusters the benchmarks drive have no Services: this reads no pod then.
 pub fn services_for(informer: &Informer, labels: &Value) -> Vec<String> {
     informer
-        .iter(Kind::Service)
-        .filter(|s| service_selects(&s["spec"]["selector"], labels))
-        .map(|s| crate::sim::obj::name(s).to_string())
+        .values_shared(Kind::Service)
+        .filter(|s| {
+            s.field("spec")
+                .is_some_and(|spec| service_selects(&spec["selector"], labels))
+        })
+        .map(|s| s.name().to_string())
         .collect()
 }
 
