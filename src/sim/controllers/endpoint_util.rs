@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::sim::informer::Informer;
+use crate::sim::informer::{Delta, Informer};
 use crate::sim::kind::Kind;
 use crate::sim::stored::Stored;
 use crate::sim::time::parse_rfc3339;
@@ -48,6 +48,20 @@ pub fn services_for(informer: &Informer, labels: &Value) -> Vec<String> {
         })
         .map(|s| s.name().to_string())
         .collect()
+}
+
+/// A pod's handler (`GetServicesToUpdateOnPodChange`): the Services that select it, before
+/// or after the change, queued once each.
+pub fn enqueue_services_of(informer: &mut Informer, d: &Delta) {
+    let mut names = services_for(informer, &d.object.facts().labels);
+    if let Some(old) = &d.old {
+        names.extend(services_for(informer, &old.facts().labels));
+    }
+    names.sort();
+    names.dedup();
+    for n in names {
+        informer.enqueue(&n);
+    }
 }
 
 /// `ShouldPodBeInEndpoints`: not terminal, has an IP, and (unless terminating pods are

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use super::controller::Controller;
 use super::endpoint_util::{
-    LAST_CHANGE_TRIGGER_TIME, TriggerTimes, find_port, pod_ip, selected_pods, services_for,
+    LAST_CHANGE_TRIGGER_TIME, TriggerTimes, enqueue_services_of, find_port, pod_ip, selected_pods,
     should_be_in_endpoints, trigger_text,
 };
 use crate::sim::api::ApiServer;
@@ -45,17 +45,7 @@ impl EndpointsController {
         for d in deltas {
             match d.kind {
                 Kind::Service | Kind::Endpoints => self.informer.enqueue(d.object.name()),
-                Kind::Pod => {
-                    let mut names = services_for(&self.informer, &d.object.facts().labels);
-                    if let Some(old) = &d.old {
-                        names.extend(services_for(&self.informer, &old.facts().labels));
-                    }
-                    names.sort();
-                    names.dedup();
-                    for n in names {
-                        self.informer.enqueue(&n);
-                    }
-                }
+                Kind::Pod => enqueue_services_of(&mut self.informer, &d),
                 _ => {}
             }
         }
