@@ -144,6 +144,20 @@ pub enum Directive {
     /// Save the whole demo under a name, or return to a saved one.
     Snapshot(String),
     Restore(Option<String>),
+    /// The load generator: start (rate a second, Service, propagation delay), stop, or
+    /// report.
+    Traffic(TrafficCmd),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TrafficCmd {
+    Start {
+        rate: u32,
+        service: String,
+        delay: u64,
+    },
+    Off,
+    Show,
 }
 
 pub const HELP: &str = "\
@@ -161,6 +175,11 @@ kubedrill sim: one command per line.
                               SuccessfulRescale events
   gitops every N [client-side|server-side] [FILE]
                               the GitOps syncer re-applies FILE (gitops.yaml) every N seconds
+  traffic N [SERVICE] [delay D] | traffic off | traffic
+                              N requests a second to SERVICE (web), each to an endpoint as
+                              kube-proxy routes it, the proxies seeing endpoint changes D
+                              seconds late (default 1); counts answered and failed requests
+                              (an app that exited on SIGTERM, a pod gone) a second at a time
   node-down NODE | node-up NODE
                               stop a node's kubelet (no heartbeats; its containers keep
                               running, unseen) or start it again
@@ -284,6 +303,7 @@ pub fn parse(words: &[String]) -> Option<Result<Directive, String>> {
             [name] => Ok(Directive::Node(name.clone(), first == "node-up")),
             _ => Err(format!("error: usage: `{first} NODE`, e.g. `{first} node-2`")),
         },
+        "traffic" => traffic(args),
         "files" => Ok(Directive::Files),
         "cat" => args
             .first()
@@ -305,6 +325,39 @@ pub fn parse(words: &[String]) -> Option<Result<Directive, String>> {
     Some(d)
 }
 
+fn traffic(args: &[String]) -> Result<Directive, String> {
+    const USAGE: &str = "error: usage: `traffic N [SERVICE] [delay D]` (N requests a second, 1 to 10000; D seconds of proxy delay, 0 to 60), `traffic off`, or `traffic` for the counts";
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (rate, rest) = match words.as_slice() {
+        [] => return Ok(Directive::Traffic(TrafficCmd::Show)),
+        ["off"] => return Ok(Directive::Traffic(TrafficCmd::Off)),
+        [n, rest @ ..] => (
+            n.parse::<u32>().ok().filter(|n| (1..=10_000).contains(n)),
+            rest,
+        ),
+    };
+    let rate = rate.ok_or(USAGE)?;
+    let (service, rest) = match rest {
+        [svc, rest @ ..] if *svc != "delay" => (svc.to_string(), rest),
+        _ => ("web".to_string(), rest),
+    };
+    let delay = match rest {
+        [] => crate::sim::traffic::DEFAULT_DELAY,
+        ["delay", d] => d
+            .trim_end_matches('s')
+            .parse::<u64>()
+            .ok()
+            .filter(|d| *d <= 60)
+            .ok_or(USAGE)?,
+        _ => return Err(USAGE.into()),
+    };
+    Ok(Directive::Traffic(TrafficCmd::Start {
+        rate,
+        service,
+        delay,
+    }))
+}
+
 /// Directives that move the demo between saved states: not steps a replay repeats.
 pub const MOVES: &[&str] = &["reset", "snapshot", "restore"];
 
@@ -323,6 +376,7 @@ pub const WORDS: &[&str] = &[
     "api-qps",
     "node-down",
     "node-up",
+    "traffic",
     "files",
     "cat",
     "status",

@@ -2,7 +2,7 @@
 //! script for a real cluster. What only the simulator can do is written as a comment that
 //! says how to stage it for real, or that it cannot be.
 
-use super::directive::{self, ApplyMode, Component, Directive};
+use super::directive::{self, ApplyMode, Component, Directive, TrafficCmd};
 use super::scenario::Scenario;
 use super::shell;
 
@@ -127,6 +127,29 @@ impl Replay {
             // Never recorded (`MOVES`): the lines kept already lead to the current state.
             Directive::Reset | Directive::Snapshot(_) | Directive::Restore(_) => {
                 format!("# {line}\n")
+            }
+            Directive::Traffic(TrafficCmd::Start { rate, service, .. }) => {
+                let pause = 1.0 / f64::from(rate);
+                format!(
+                    "# {line}: a client inside the cluster, about {rate} requests a second, printing `failed` for each that fails (the proxies' delay is the cluster's own)
+kubectl delete pod traffic --ignore-not-found
+kubectl run traffic --image=busybox:1.36 --restart=Never -- /bin/sh -c 'while true; do wget -q -T 1 -O /dev/null http://{service} || echo failed; sleep {pause:.3}; done'
+"
+                )
+            }
+            Directive::Traffic(TrafficCmd::Off) => {
+                format!(
+                    "# {line}
+kubectl delete pod traffic --ignore-not-found
+"
+                )
+            }
+            Directive::Traffic(TrafficCmd::Show) => {
+                format!(
+                    "# {line}: the failures so far
+kubectl logs traffic | grep -c failed
+"
+                )
             }
             Directive::Drop(..) => format!(
                 "# {line}: cannot be staged: a real informer never loses an event (a watch resumes from its resourceVersion, or relists)\n"

@@ -37,6 +37,7 @@ pub mod stored;
 pub mod table;
 pub mod taints;
 pub mod time;
+pub mod traffic;
 pub mod validation;
 
 /// Hash maps keyed by names and uids, which the controllers touch on every watch event:

@@ -17,6 +17,7 @@ pub const SCENARIO_IDS: &[&str] = &[
     "node-failure",
     "drain-pdb",
     "service-endpoints",
+    "graceful-rollout",
 ];
 
 /// How the starting Deployment got into the cluster, which shows in its annotations.
@@ -212,6 +213,17 @@ pub const SCENARIOS: &[Scenario] = &[
         origin: Origin::Created,
         nodes: PLAIN_NODES,
     },
+    Scenario {
+        id: "graceful-rollout",
+        title: "why a rollout drops requests, and the preStop hook that stops it",
+        summary: "web (maxUnavailable 0, maxSurge 1) and its Service, already running. Start `traffic 30`, roll out a new image and count the failed requests: each old pod's nginx exits on SIGTERM at once, while the proxies still send it traffic for a second. Apply web-prestop.yaml (a 5 s preStop sleep), let that rollout finish, roll out again and count none; raise the proxies' delay past the sleep (`traffic 30 web delay 8`) and watch failures return.",
+        files: &[
+            ("web.yaml", WEB_SERVED_YAML),
+            ("web-prestop.yaml", WEB_PRESTOP_YAML),
+        ],
+        origin: Origin::Created,
+        nodes: PLAIN_NODES,
+    },
 ];
 
 /// A Service in front of web's pods, reaching them by the container port's name.
@@ -253,6 +265,83 @@ spec:
         ports:
         - name: http
           containerPort: 80
+";
+
+/// web behind its Service, rolling one pod at a time and never below three ready.
+const WEB_SERVED_YAML: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels:
+    app: web
+spec:
+  replicas: 3
+  strategy:
+    rollingUpdate:
+      maxSurge: 1
+      maxUnavailable: 0
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: app
+        image: nginx:1.27
+        ports:
+        - name: http
+          containerPort: 80
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+  labels:
+    app: web
+spec:
+  selector:
+    app: web
+  ports:
+  - name: http
+    port: 80
+    targetPort: http
+";
+
+/// The same Deployment whose pods wait 5 s in a preStop hook before nginx gets SIGTERM.
+const WEB_PRESTOP_YAML: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels:
+    app: web
+spec:
+  replicas: 3
+  strategy:
+    rollingUpdate:
+      maxSurge: 1
+      maxUnavailable: 0
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      terminationGracePeriodSeconds: 30
+      containers:
+      - name: app
+        image: nginx:1.27
+        ports:
+        - name: http
+          containerPort: 80
+        lifecycle:
+          preStop:
+            sleep:
+              seconds: 5
 ";
 
 /// A budget that keeps two of web's pods available.

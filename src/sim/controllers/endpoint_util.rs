@@ -77,13 +77,7 @@ pub fn should_be_in_endpoints(pod: &Stored, include_terminating: bool) -> bool {
     include_terminating || !pod.facts().deleting
 }
 
-pub fn pod_ip(pod: &Stored) -> Option<&str> {
-    let status = pod.field("status")?;
-    status["podIPs"][0]["ip"]
-        .as_str()
-        .or_else(|| status["podIP"].as_str())
-        .filter(|ip| !ip.is_empty())
-}
+pub use super::app::pod_ip;
 
 /// `FindPort`: a numeric target port as it is; a named one looked up among the pod's
 /// container ports of the same protocol.

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
+use super::app;
 pub use super::image::pullable;
 use super::image::{container_id, pull_events, pull_message, pull_state, pulled};
 use super::podstatus::{Container, Runtime, Starting};
@@ -19,7 +20,7 @@ use crate::sim::informer::RunState;
 use crate::sim::kind::Kind;
 use crate::sim::obj;
 use crate::sim::stored::Stored;
-use crate::sim::time::{parse_rfc3339, rfc3339, sim_unix};
+use crate::sim::time::{rfc3339, sim_unix};
 
 /// The source of the kubelet's events.
 pub const COMPONENT: &str = "kubelet";
@@ -240,10 +241,11 @@ impl Kubelet {
                 .meta("finalizers")
                 .and_then(Value::as_array)
                 .is_some_and(|a| !a.is_empty());
-            if stop_due(&pod) > now_unix {
+            let stop = app::stop(&pod);
+            if stop.exited > now_unix {
                 continue;
             }
-            let killed = deletion_due(&pod) <= now_unix && ignores_sigterm(&pod);
+            let killed = stop.killed <= now_unix && app::ignores_sigterm(&pod);
             if !finalizers {
                 api.remove(Kind::Pod, &name);
                 self.untrack_terminating(&name);
@@ -555,46 +557,9 @@ impl Default for Kubelet {
     }
 }
 
-/// Images whose reference contains this ignore their stop signal
-/// (`example.com/app:ignores-sigterm`): the kubelet kills them when the grace period ends.
-pub const IGNORES_SIGTERM: &str = "ignores-sigterm";
-
-/// Whether one of the pod's containers ignores its stop signal.
-fn ignores_sigterm(pod: &Stored) -> bool {
-    // Images are the template's: read without building the pod's own spec.
-    pod.unfilled("spec")
-        .and_then(|s| s.get("containers"))
-        .and_then(Value::as_array)
-        .is_some_and(|cs| {
-            cs.iter().any(|c| {
-                c["image"]
-                    .as_str()
-                    .is_some_and(|i| i.contains(IGNORES_SIGTERM))
-            })
-        })
-}
-
-/// The Unix second a terminating pod's containers have all stopped (H4): the kubelet
-/// sends each its stop signal when the pod is deleted, and nginx, like most images, exits
-/// within the second; one that ignores the signal is killed when the grace period ends.
+/// When a terminating pod's containers have all stopped ([`app::stop`]).
 fn stop_due(pod: &Stored) -> i64 {
-    let due = deletion_due(pod);
-    let grace = pod
-        .meta("deletionGracePeriodSeconds")
-        .and_then(Value::as_i64)
-        .unwrap_or(0);
-    if grace <= 1 || ignores_sigterm(pod) {
-        return due;
-    }
-    due - grace + 1
-}
-
-/// The Unix second a terminating pod's grace period ends.
-fn deletion_due(pod: &Stored) -> i64 {
-    pod.meta("deletionTimestamp")
-        .and_then(Value::as_str)
-        .and_then(parse_rfc3339)
-        .unwrap_or(0)
+    app::stop(pod).exited
 }
 
 /// The status of a deleted pod whose containers stopped: exit code 0 and phase Succeeded

@@ -112,6 +112,8 @@ pub enum Func {
     Survivors,
     Annotated,
     Nodes,
+    Endpoints,
+    Traffic,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,6 +147,8 @@ impl Func {
         ("survivors", Func::Survivors, &[]),
         ("annotated", Func::Annotated, &[Arg::Str]),
         ("nodes", Func::Nodes, &[Arg::OptStr]),
+        ("endpoints", Func::Endpoints, &[Arg::OptStr]),
+        ("traffic", Func::Traffic, &[Arg::Str]),
     ];
 
     /// Allowed string arguments, where the set is closed.
@@ -155,6 +159,8 @@ impl Func {
             Func::Deleted | Func::Created => Some(&["pods"]),
             Func::Orphans => Some(&["pods", "replicasets"]),
             Func::Nodes => Some(&["ready", "notready", "unschedulable", "tainted"]),
+            Func::Endpoints => Some(&["ready", "notready", "serving", "terminating"]),
+            Func::Traffic => Some(&["answered", "failed"]),
             Func::Controller | Func::Trigger => Some(&[
                 "deployment",
                 "replicaset",
@@ -163,6 +169,8 @@ impl Func {
                 "node-lifecycle",
                 "taint-eviction",
                 "disruption",
+                "endpoints",
+                "endpointslice",
                 "autoscaler",
                 "gitops",
             ]),

@@ -150,6 +150,29 @@ impl Facts for Session {
                 };
                 json!(n)
             }
+            Func::Endpoints => {
+                let cond = |e: &Value, c: &str| e["conditions"][c].as_bool() == Some(true);
+                let n = self
+                    .cluster
+                    .api
+                    .list(Kind::EndpointSlice)
+                    .filter(|sl| sl["metadata"]["labels"]["kubernetes.io/service-name"] == "web")
+                    .flat_map(|sl| sl["endpoints"].as_array().into_iter().flatten())
+                    .filter(|e| match s(0) {
+                        "" => true,
+                        "notready" => !cond(e, "ready"),
+                        c => cond(e, c),
+                    })
+                    .count();
+                json!(n)
+            }
+            Func::Traffic => {
+                let t = self.traffic.as_ref();
+                match s(0) {
+                    "answered" => json!(t.map_or(0, |t| t.total_ok)),
+                    _ => json!(t.map_or(0, |t| t.total_errors)),
+                }
+            }
             Func::Annotated => json!(
                 self.cluster
                     .api

@@ -16,6 +16,7 @@ use super::scenario::{self, Origin, Scenario};
 use super::{obj, shell};
 use writers::{Autoscaler, Gitops, HPA_PERIOD};
 
+mod load;
 mod writers;
 
 /// Seconds of `replicas_history` kept, at least: more than the chart shows.
@@ -82,6 +83,8 @@ pub struct Session {
     counters: Counters,
     autoscaler: Option<Autoscaler>,
     gitops: Option<Gitops>,
+    /// The load generator, once `traffic N` starts it.
+    pub traffic: Option<crate::sim::traffic::Traffic>,
     goals: Vec<Goal>,
     met: Vec<bool>,
     /// What met each challenge; like `met`, kept across `reset` and `restore`.
@@ -140,6 +143,7 @@ impl Session {
             counters: Counters::default(),
             autoscaler: None,
             gitops: None,
+            traffic: None,
             goals: Vec::new(),
             met: Vec::new(),
             met_by: Vec::new(),
@@ -240,6 +244,7 @@ impl Session {
         let next = self.cluster.now() + 1;
         self.run_writers(next);
         self.cluster.tick();
+        self.run_traffic();
         let d = self.cluster.api.get(Kind::Deployment, "web").ok();
         let spec = d
             .and_then(|d| obj::int(d, &["spec", "replicas"]))
@@ -454,6 +459,10 @@ impl Session {
                     "kube-controller-manager: --kube-api-qps={qps} --kube-api-burst={burst} (each controller's client)\n"
                 ))
             }
+            Directive::Traffic(cmd) => match self.traffic_directive(cmd) {
+                Ok(s) => say(s),
+                Err(e) => fail(e),
+            },
             Directive::Files => say(self.files.keys().map(|k| format!("{k}\n")).collect()),
             Directive::Cat(f) => match self.files.get(&f) {
                 Some(t) => say(t.clone()),
@@ -620,6 +629,7 @@ impl Session {
             s.push_str(&format!("; replicaset has {waiting} request(s) waiting"));
         }
         s.push('\n');
+        s.push_str(&self.traffic_report().unwrap_or_default());
         s
     }
 

@@ -5,9 +5,8 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
-use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Axis, Block, Borders, Chart, Dataset, GraphType, Paragraph, Widget};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 use serde_json::Value;
 
 use crate::sim::controllers::pods::{is_active, is_ready};
@@ -27,9 +26,6 @@ use super::demo::{Demo, OutKind, SPEEDS};
 pub const SIMPLIFIES: &str = "simplified: one namespace · no preemption or probes · resync every 30 s · drop and edge are teaching faults";
 const SIMPLIFIES_SHORT: &str =
     "simplified: 1 namespace, no preemption/probes, 30 s resync; drop/edge not real";
-
-/// Seconds of history the chart shows.
-const CHART_SECONDS: u64 = 120;
 
 pub struct View<'a> {
     pub ctx: Ctx<'a>,
@@ -83,7 +79,7 @@ pub fn output_rows(area: Rect, wide: bool) -> usize {
 }
 
 /// A titled panel with a rule on top; returns the inside.
-fn panel(title: Line<'_>, theme: &Theme, area: Rect, buf: &mut Buffer) -> Rect {
+pub(super) fn panel(title: Line<'_>, theme: &Theme, area: Rect, buf: &mut Buffer) -> Rect {
     let block = Block::new()
         .borders(Borders::TOP)
         .border_style(theme.border)
@@ -230,7 +226,7 @@ fn upper(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
     let skip = (last + 1).saturating_sub(rows).min(first);
     let lines: Vec<Line> = chal.into_iter().skip(skip).map(|(_, l)| l).collect();
     Paragraph::new(lines).render(inner, buf);
-    chart(d, theme, chart_area, buf);
+    super::demo_chart::chart(d, theme, chart_area, buf);
 }
 
 type DeploymentLines = (
@@ -574,75 +570,6 @@ fn challenge_lines(d: &Demo, theme: &Theme, width: usize) -> Vec<(usize, Line<'s
         }
     }
     out
-}
-
-fn chart(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
-    let hist = &d.session.replicas_history;
-    // Told apart by their marks as well as their colours, so the monochrome theme reads.
-    let ready_marker = if theme.mono {
-        Marker::Dot
-    } else {
-        Marker::Braille
-    };
-    let inner_title = Line::from(vec![
-        Span::styled(" Replicas over time: ", theme.header),
-        Span::styled(if theme.mono { "spec ⣿" } else { "spec" }, theme.accent),
-        Span::styled(" vs ", theme.header),
-        Span::styled(if theme.mono { "ready • " } else { "ready " }, theme.good),
-    ]);
-    if hist.is_empty() || area.height < 3 {
-        let inner = panel(inner_title, theme, area, buf);
-        Paragraph::new(Span::styled(
-            "starts when time runs (Space plays, . steps)",
-            theme.dim,
-        ))
-        .render(inner, buf);
-        return;
-    }
-    let end = hist.last().map_or(0, |h| h.0);
-    let start = end.saturating_sub(CHART_SECONDS);
-    let recent: Vec<&(u64, i64, i64)> = hist.iter().filter(|h| h.0 >= start).collect();
-    let spec: Vec<(f64, f64)> = recent.iter().map(|h| (h.0 as f64, h.1 as f64)).collect();
-    let ready: Vec<(f64, f64)> = recent.iter().map(|h| (h.0 as f64, h.2 as f64)).collect();
-    let top = recent
-        .iter()
-        .map(|h| h.1.max(h.2))
-        .max()
-        .unwrap_or(1)
-        .max(1)
-        + 1;
-    let x_lo = start.max(recent.first().map_or(0, |h| h.0)) as f64;
-    let x_hi = (end as f64).max(x_lo + 1.0);
-    let chart = Chart::new(vec![
-        Dataset::default()
-            .marker(Marker::Braille)
-            .graph_type(GraphType::Line)
-            .style(theme.accent)
-            .data(&spec),
-        Dataset::default()
-            .marker(ready_marker)
-            .graph_type(if theme.mono {
-                GraphType::Scatter
-            } else {
-                GraphType::Line
-            })
-            .style(theme.good)
-            .data(&ready),
-    ])
-    .block(
-        Block::new()
-            .borders(Borders::TOP)
-            .border_style(theme.border)
-            .title(inner_title),
-    )
-    .x_axis(Axis::default().style(theme.dim).bounds([x_lo, x_hi]))
-    .y_axis(
-        Axis::default()
-            .style(theme.dim)
-            .bounds([0.0, top as f64])
-            .labels(vec![Span::raw("0"), Span::raw(top.to_string())]),
-    );
-    chart.render(area, buf);
 }
 
 /// When an event was last seen, as `kubectl get events` reads it: a core/v1 event's

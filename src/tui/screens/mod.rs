@@ -3,6 +3,7 @@
 pub mod answer;
 pub mod card;
 pub mod demo;
+mod demo_chart;
 pub mod demo_view;
 pub mod help;
 pub mod home;

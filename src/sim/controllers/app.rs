@@ -1,0 +1,161 @@
+//! The fake app a container runs, and how a terminating pod's containers stop (H4 and the
+//! kubelet's `killContainer`): the preStop hook runs first, then the container gets
+//! SIGTERM, and SIGKILL when the grace period ends. What the app does with SIGTERM is
+//! part of its image: nginx, like most images, exits at once; an image whose reference
+//! contains `ignores-sigterm` (`example.com/app:ignores-sigterm`) keeps serving until it
+//! is killed.
+//!
+//! A preStop hook is read as the time it takes: `lifecycle.preStop.sleep.seconds`
+//! (PodLifecycleSleepAction, on by default since 1.30), or an exec hook that runs
+//! `sleep N` (`["sleep", "5"]`, `["/bin/sh", "-c", "sleep 5"]`); any other hook is taken
+//! to return at once.
+
+use serde_json::Value;
+
+use crate::sim::stored::Stored;
+use crate::sim::time::parse_rfc3339;
+
+/// Images whose reference contains this ignore their stop signal: the kubelet kills them
+/// when the grace period ends.
+pub const IGNORES_SIGTERM: &str = "ignores-sigterm";
+
+/// The pod's containers, read from the template without building the pod's own spec.
+fn containers(pod: &Stored) -> &[Value] {
+    pod.unfilled("spec")
+        .and_then(|s| s.get("containers"))
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}
+
+/// Whether one of the pod's containers ignores its stop signal.
+pub fn ignores_sigterm(pod: &Stored) -> bool {
+    containers(pod).iter().any(|c| {
+        c["image"]
+            .as_str()
+            .is_some_and(|i| i.contains(IGNORES_SIGTERM))
+    })
+}
+
+/// How long a container's preStop hook runs, in seconds.
+pub fn prestop_seconds(container: &Value) -> i64 {
+    let hook = &container["lifecycle"]["preStop"];
+    if let Some(s) = hook["sleep"]["seconds"].as_i64() {
+        return s.max(0);
+    }
+    let words: Vec<&str> = hook["exec"]["command"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    // `sleep N`, alone or as the script of a shell.
+    let script = match words.as_slice() {
+        [sh, "-c", script, ..] if sh.ends_with("sh") => script.split_whitespace().collect(),
+        _ => words,
+    };
+    match script.as_slice() {
+        [sleep, n, ..] if sleep.ends_with("sleep") => n
+            .trim_end_matches('s')
+            .parse::<f64>()
+            .map_or(0, |s| s.ceil() as i64),
+        _ => 0,
+    }
+}
+
+/// When a terminating pod's containers get SIGTERM and when they have all stopped, as
+/// Unix seconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stop {
+    /// When the preStop hooks have returned (the longest one; they run side by side) and
+    /// SIGTERM is sent; an app that exits on it stops answering here.
+    pub sigterm: i64,
+    /// When the last container has exited: the kubelet then removes the pod.
+    pub exited: i64,
+    /// The end of the grace period (`deletionTimestamp`): SIGKILL.
+    pub killed: i64,
+}
+
+pub fn stop(pod: &Stored) -> Stop {
+    let killed = pod
+        .meta("deletionTimestamp")
+        .and_then(Value::as_str)
+        .and_then(parse_rfc3339)
+        .unwrap_or(0);
+    let grace = pod
+        .meta("deletionGracePeriodSeconds")
+        .and_then(Value::as_i64)
+        .unwrap_or(0);
+    let start = killed - grace;
+    let prestop = containers(pod)
+        .iter()
+        .map(prestop_seconds)
+        .max()
+        .unwrap_or(0);
+    let sigterm = (start + prestop).min(killed);
+    // An app that exits on SIGTERM is gone within the second; one that ignores it, or a
+    // pod deleted with no grace to speak of, at the end of the grace period.
+    let exited = if grace <= 1 || ignores_sigterm(pod) {
+        killed
+    } else {
+        (sigterm + 1).min(killed)
+    };
+    Stop {
+        sigterm,
+        exited,
+        killed,
+    }
+}
+
+/// The pod's IP, once it has one.
+pub fn pod_ip(pod: &Stored) -> Option<&str> {
+    let status = pod.field("status")?;
+    status["podIPs"][0]["ip"]
+        .as_str()
+        .or_else(|| status["podIP"].as_str())
+        .filter(|ip| !ip.is_empty())
+}
+
+/// Whether the app in a pod answers a request at Unix second `at`: its containers run,
+/// and a terminating pod's app has not yet exited (at SIGTERM for one that exits on it,
+/// at SIGKILL for one that ignores it).
+pub fn answers(pod: &Stored, at: i64) -> bool {
+    if pod.pod_phase() != Some("Running") {
+        return false;
+    }
+    if !pod.facts().deleting {
+        return true;
+    }
+    let s = stop(pod);
+    if ignores_sigterm(pod) {
+        at < s.killed
+    } else {
+        at < s.sigterm
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn prestop_hooks_are_read_as_how_long_they_sleep() {
+        let c = |hook: Value| json!({"lifecycle": {"preStop": hook}});
+        assert_eq!(prestop_seconds(&c(json!({"sleep": {"seconds": 5}}))), 5);
+        assert_eq!(
+            prestop_seconds(&c(json!({"exec": {"command": ["sleep", "10"]}}))),
+            10
+        );
+        assert_eq!(
+            prestop_seconds(&c(
+                json!({"exec": {"command": ["/bin/sh", "-c", "sleep 3"]}})
+            )),
+            3
+        );
+        assert_eq!(
+            prestop_seconds(&c(json!({"exec": {"command": ["nginx", "-s", "quit"]}}))),
+            0
+        );
+        assert_eq!(prestop_seconds(&json!({"name": "app"})), 0);
+    }
+}
