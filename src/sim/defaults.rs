@@ -40,7 +40,28 @@ pub fn pod_spec(spec: &mut Value) {
                     default(p, "protocol", || json!("TCP"));
                 }
             }
+            for probe in ["livenessProbe", "readinessProbe", "startupProbe"] {
+                if c[probe].is_object() {
+                    probe_defaults(&mut c[probe]);
+                }
+            }
         }
+    }
+}
+
+/// SetDefaults_Probe, with SetDefaults_HTTPGetAction and SetDefaults_GRPCAction for its
+/// handler.
+fn probe_defaults(p: &mut Value) {
+    default(p, "timeoutSeconds", || json!(1));
+    default(p, "periodSeconds", || json!(10));
+    default(p, "successThreshold", || json!(1));
+    default(p, "failureThreshold", || json!(3));
+    if p["httpGet"].is_object() {
+        default(&mut p["httpGet"], "path", || json!("/"));
+        default(&mut p["httpGet"], "scheme", || json!("HTTP"));
+    }
+    if p["grpc"].is_object() {
+        default(&mut p["grpc"], "service", || json!(""));
     }
 }
 

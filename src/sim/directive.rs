@@ -205,12 +205,16 @@ spreading applies), and ties go to the first node by name (kube-scheduler picks 
 scores at random); the nodes form one zone; there are no DaemonSets, and nodes cannot be
 deleted or re-registered; `kubectl drain` runs in simulated time and the demo stops one
 with no --timeout after 10 simulated minutes (kubectl would retry for ever);
-no real containers (a pod is Running one second after creation and Ready a second later;
-a deleted pod's containers exit within a second of their stop signal, except an image whose
-reference contains `ignores-sigterm`, killed when its grace period ends);
+no real containers: a pod is Running one second after creation and, with no probes, Ready
+a second later; probes (readiness, liveness, startup; HTTP, TCP, exec and gRPC alike) ask a
+fake app whose image says how it behaves: `slow-start-N` listens N seconds after its
+container starts, `fails-after-N` stops answering N seconds after it, `never-ready` fails
+only readiness (example.com/app:slow-start-40); a deleted pod runs its preStop sleep (`sleep`
+action, or exec `sleep N`), then its app exits within a second of SIGTERM, except an image
+whose reference contains `ignores-sigterm`, killed when its grace period ends.
 Services are ClusterIP or headless only (no NodePort, LoadBalancer or ExternalName), with
-cluster IPs from 10.96.0.0/16 and no default `kubernetes` Service; nothing routes traffic to
-them yet, and the pods have no probes: Ready is the kubelet's second step.
+cluster IPs from 10.96.0.0/16 and no default `kubernetes` Service; `traffic` stands for
+clients and kube-proxy (one propagation delay for every node, requests spread in turn).
 managedFields are kept for Deployments, PodDisruptionBudgets and Services only; validation leaves
 volumes, probes, security contexts and affinity unchecked. The deployment and replicaset
 controllers and the garbage collector wait for their client's rate limit as

@@ -18,6 +18,7 @@ pub const SCENARIO_IDS: &[&str] = &[
     "drain-pdb",
     "service-endpoints",
     "graceful-rollout",
+    "probes",
 ];
 
 /// How the starting Deployment got into the cluster, which shows in its annotations.
@@ -221,7 +222,22 @@ pub const SCENARIOS: &[Scenario] = &[
             ("web.yaml", WEB_SERVED_YAML),
             ("web-prestop.yaml", WEB_PRESTOP_YAML),
         ],
-        origin: Origin::Created,
+        origin: Origin::Applied,
+        nodes: PLAIN_NODES,
+    },
+    Scenario {
+        id: "probes",
+        title: "readiness, liveness and startup probes",
+        summary: "web and its Service, each pod Ready only once its readiness probe passes. Apply slow-liveness.yaml (an app that needs 40 s to start, a liveness probe that allows 20) and watch restarts and CrashLoopBackOff; fix it with slow-startup.yaml's startup probe; apply never-ready.yaml and see the rollout stop with the old pods still serving; apply no-readiness.yaml and `traffic 30` to see a pod with no readiness probe get traffic before its app listens; fails-later.yaml shows readiness taking a pod out of the Service before liveness restarts it.",
+        files: &[
+            ("web.yaml", WEB_PROBED_YAML),
+            ("slow-liveness.yaml", SLOW_LIVENESS_YAML),
+            ("slow-startup.yaml", SLOW_STARTUP_YAML),
+            ("never-ready.yaml", NEVER_READY_YAML),
+            ("no-readiness.yaml", NO_READINESS_YAML),
+            ("fails-later.yaml", FAILS_LATER_YAML),
+        ],
+        origin: Origin::Applied,
         nodes: PLAIN_NODES,
     },
 ];
@@ -342,6 +358,221 @@ spec:
           preStop:
             sleep:
               seconds: 5
+";
+
+/// web with a readiness probe on its HTTP port, and its Service.
+const WEB_PROBED_YAML: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels:
+    app: web
+spec:
+  replicas: 3
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: app
+        image: nginx:1.27
+        ports:
+        - name: http
+          containerPort: 80
+        readinessProbe:
+          httpGet:
+            path: /
+            port: http
+          periodSeconds: 5
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+  labels:
+    app: web
+spec:
+  selector:
+    app: web
+  ports:
+  - name: http
+    port: 80
+    targetPort: http
+";
+
+/// An app that needs 40 s to start, behind a liveness probe that gives it 20.
+const SLOW_LIVENESS_YAML: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels:
+    app: web
+spec:
+  replicas: 3
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: app
+        image: example.com/app:slow-start-40
+        ports:
+        - name: http
+          containerPort: 80
+        livenessProbe:
+          httpGet:
+            path: /healthz
+            port: http
+          initialDelaySeconds: 5
+          periodSeconds: 5
+          failureThreshold: 3
+        readinessProbe:
+          httpGet:
+            path: /ready
+            port: http
+          periodSeconds: 5
+";
+
+/// The same slow starter with a startup probe that allows it 60 s before liveness begins.
+const SLOW_STARTUP_YAML: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels:
+    app: web
+spec:
+  replicas: 3
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: app
+        image: example.com/app:slow-start-40
+        ports:
+        - name: http
+          containerPort: 80
+        startupProbe:
+          httpGet:
+            path: /healthz
+            port: http
+          periodSeconds: 5
+          failureThreshold: 12
+        livenessProbe:
+          httpGet:
+            path: /healthz
+            port: http
+          periodSeconds: 5
+          failureThreshold: 3
+        readinessProbe:
+          httpGet:
+            path: /ready
+            port: http
+          periodSeconds: 5
+";
+
+/// An app whose readiness endpoint always says 503.
+const NEVER_READY_YAML: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels:
+    app: web
+spec:
+  replicas: 3
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: app
+        image: example.com/app:never-ready
+        ports:
+        - name: http
+          containerPort: 80
+        readinessProbe:
+          httpGet:
+            path: /ready
+            port: http
+          periodSeconds: 5
+";
+
+/// A slow starter with no readiness probe: Ready as soon as it runs.
+const NO_READINESS_YAML: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels:
+    app: web
+spec:
+  replicas: 3
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: app
+        image: example.com/app:slow-start-30
+        ports:
+        - name: http
+          containerPort: 80
+";
+
+/// An app that stops answering 60 s after it starts, with liveness and readiness probes.
+const FAILS_LATER_YAML: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels:
+    app: web
+spec:
+  replicas: 3
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: app
+        image: example.com/app:fails-after-60
+        ports:
+        - name: http
+          containerPort: 80
+        livenessProbe:
+          httpGet:
+            path: /healthz
+            port: http
+          periodSeconds: 5
+          failureThreshold: 3
+        readinessProbe:
+          httpGet:
+            path: /ready
+            port: http
+          periodSeconds: 5
+          failureThreshold: 1
 ";
 
 /// A budget that keeps two of web's pods available.

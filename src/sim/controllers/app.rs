@@ -5,6 +5,16 @@
 //! contains `ignores-sigterm` (`example.com/app:ignores-sigterm`) keeps serving until it
 //! is killed.
 //!
+//! How the app answers its probes and its clients is part of the image too, read from
+//! words in its reference (`example.com/app:slow-start-30`, several joined by `-` or `.`
+//! as in `example.com/app:slow-start-20.fails-after-90`):
+//!
+//! - `slow-start-N`: listens only N seconds after its container starts;
+//! - `fails-after-N`: stops answering (health checks and clients) N seconds after it
+//!   starts, until the container is restarted;
+//! - `never-ready`: answers liveness checks, but its readiness endpoint always says 503;
+//! - anything else: answers at once and for ever.
+//!
 //! A preStop hook is read as the time it takes: `lifecycle.preStop.sleep.seconds`
 //! (PodLifecycleSleepAction, on by default since 1.30), or an exec hook that runs
 //! `sleep N` (`["sleep", "5"]`, `["/bin/sh", "-c", "sleep 5"]`); any other hook is taken
@@ -34,6 +44,42 @@ pub fn ignores_sigterm(pod: &Stored) -> bool {
             .as_str()
             .is_some_and(|i| i.contains(IGNORES_SIGTERM))
     })
+}
+
+/// How the app in an image behaves, in seconds since its container started.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Behaviour {
+    pub slow_start: i64,
+    pub fails_after: Option<i64>,
+    pub never_ready: bool,
+}
+
+impl Behaviour {
+    pub fn of(image: &str) -> Behaviour {
+        let number_after = |word: &str| {
+            let i = image.find(word)? + word.len();
+            let digits: String = image[i..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            digits.parse::<i64>().ok()
+        };
+        Behaviour {
+            slow_start: number_after("slow-start-").unwrap_or(0),
+            fails_after: number_after("fails-after-"),
+            never_ready: image.contains("never-ready"),
+        }
+    }
+
+    /// Whether the app listens and answers, `up` seconds after its container started.
+    pub fn alive(&self, up: i64) -> bool {
+        up >= self.slow_start && self.fails_after.is_none_or(|f| up < f)
+    }
+
+    /// Whether its readiness endpoint says yes.
+    pub fn ready(&self, up: i64) -> bool {
+        self.alive(up) && !self.never_ready
+    }
 }
 
 /// How long a container's preStop hook runs, in seconds.
@@ -122,6 +168,25 @@ pub fn answers(pod: &Stored, at: i64) -> bool {
     if pod.pod_phase() != Some("Running") {
         return false;
     }
+    // Each container's app, counted from when the container (re)started; one not running
+    // (restarting, in back-off) answers nothing.
+    let statuses = pod
+        .field("status")
+        .and_then(|s| s["containerStatuses"].as_array())
+        .map_or(&[][..], Vec::as_slice);
+    for c in statuses {
+        let Some(started) = c["state"]["running"]["startedAt"]
+            .as_str()
+            .and_then(parse_rfc3339)
+        else {
+            return false;
+        };
+        let image = c["image"].as_str().unwrap_or("");
+        let b = Behaviour::of(image);
+        if !b.ready(at - started) {
+            return false;
+        }
+    }
     if !pod.facts().deleting {
         return true;
     }
@@ -137,6 +202,23 @@ pub fn answers(pod: &Stored, at: i64) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn an_image_says_how_its_app_behaves() {
+        let b = Behaviour::of("example.com/app:slow-start-20.fails-after-90");
+        assert_eq!(
+            b,
+            Behaviour {
+                slow_start: 20,
+                fails_after: Some(90),
+                never_ready: false
+            }
+        );
+        assert!(!b.alive(19) && b.alive(20) && b.alive(89) && !b.alive(90));
+        let n = Behaviour::of("example.com/app:never-ready");
+        assert!(n.alive(0) && !n.ready(1000));
+        assert_eq!(Behaviour::of("nginx:1.27"), Behaviour::default());
+    }
 
     #[test]
     fn prestop_hooks_are_read_as_how_long_they_sleep() {

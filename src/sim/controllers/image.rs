@@ -132,7 +132,7 @@ pub(super) fn pulled(image: &str) -> (String, String) {
     (image, id)
 }
 
-pub(super) fn container_id(uid: &str, name: &str) -> String {
+pub(crate) fn container_id(uid: &str, name: &str) -> String {
     format!("containerd://{}", hex256(&[uid, "/", name]))
 }
 

@@ -14,6 +14,7 @@ use super::app;
 pub use super::image::pullable;
 use super::image::{container_id, pull_events, pull_message, pull_state, pulled};
 use super::podstatus::{Container, Runtime, Starting};
+use super::prober::{Prober, spec_has_probes};
 use crate::sim::HashMap;
 use crate::sim::api::{ApiServer, EventType};
 use crate::sim::informer::RunState;
@@ -52,6 +53,8 @@ pub struct Kubelet {
     /// Nodes back up whose pods' status is to be synced at the next second (the status
     /// manager's periodic sync finds the API's copy differs from its own).
     back: Vec<String>,
+    /// Running pods whose containers have probes, and their probe workers.
+    prober: Prober,
 }
 
 /// How many images [`Kubelet::images`] keeps.
@@ -73,6 +76,7 @@ impl Kubelet {
             bound_at: HashMap::default(),
             down: BTreeSet::new(),
             back: Vec::new(),
+            prober: Prober::default(),
         }
     }
 
@@ -137,6 +141,11 @@ impl Kubelet {
             let name = p.name().to_string();
             if p.facts().deleting {
                 self.track_terminating(name, stop_due(p));
+            } else if p.pod_phase() == Some("Running")
+                && p.unfilled("spec").is_some_and(spec_has_probes)
+            {
+                // Its probes start again from scratch, as after a kubelet restart.
+                self.prober.adopt(p, sim_unix(api.clock));
             } else if !p.pod().ready {
                 self.starting.insert(name);
             }
@@ -166,6 +175,7 @@ impl Kubelet {
             let placed = !nodes || e.object.pod_node().is_some();
             match e.event {
                 EventType::Deleted => {
+                    self.prober.forget(name);
                     self.starting.remove(name);
                     self.bound_at.remove(name);
                     self.untrack_terminating(name);
@@ -315,6 +325,10 @@ impl Kubelet {
         }
         // In name order already: the set is built without searching.
         self.starting.extend(still);
+        let down = &self.down;
+        self.prober.tick(api, now, &|p: &Stored| {
+            !down.is_empty() && p.pod_node().is_some_and(|n| down.contains(n))
+        });
         self.observe(api);
     }
 
@@ -338,6 +352,10 @@ impl Kubelet {
             return None;
         }
         let spec = pod.unfilled("spec").unwrap_or(&Value::Null);
+        // Probed pods are the prober's once they run: their status stays JSON.
+        if spec_has_probes(spec) {
+            return None;
+        }
         let mut containers = Vec::new();
         for (name, image) in spec_containers(spec) {
             if !image.as_str().is_some_and(pullable) {
@@ -472,6 +490,14 @@ impl Kubelet {
             }
         }
         let running = status["phase"] == "Running";
+        if running && spec_has_probes(spec) {
+            // From here the probes decide started and ready.
+            if !self.prober.follows(pod.name()) {
+                self.prober.adopt(pod, sim_unix(now));
+            }
+            step.done = true;
+            return step;
+        }
         if running && age >= self.ready_after {
             let true_already = |t: &str| {
                 status["conditions"]

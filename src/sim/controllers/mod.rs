@@ -18,6 +18,7 @@ pub mod node_agent;
 pub mod node_lifecycle;
 pub mod pods;
 pub mod podstatus;
+pub mod prober;
 pub mod replicaset;
 pub mod scheduler;
 pub mod taint_eviction;

@@ -1,0 +1,506 @@
+//! The kubelet's prober (pkg/kubelet/prober, 1.32) for pods whose containers declare
+//! probes, in simulated seconds. Each probe of each container is a worker that fires
+//! every `periodSeconds`, counted from when the pod reached the kubelet, once
+//! `initialDelaySeconds` have passed since its container started:
+//!
+//! - a startup probe runs until it succeeds once; until then the container is not
+//!   `started` and the other probes wait; `failureThreshold` failures in a row kill it;
+//! - a liveness probe's `failureThreshold` failures in a row kill the container, which is
+//!   restarted: at once the first time, then after a back-off of 10 s doubling to 300 s
+//!   (`CrashLoopBackOff` meanwhile);
+//! - a readiness probe starts as failing; `successThreshold` successes in a row make the
+//!   container ready, `failureThreshold` failures in a row unready. A container without
+//!   one is ready as soon as it has started.
+//!
+//! What a probe finds is the app's answer ([`Behaviour`]): an HTTP probe of an app that is
+//! not listening is refused, of one that is not ready gets a 503; a TCP probe only knows
+//! whether the port is open. Each failure is an `Unhealthy` event, each kill a `Killing`
+//! one, each wait a `BackOff` one, worded as the kubelet words them.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use super::app::Behaviour;
+use super::kubelet::COMPONENT;
+use crate::sim::api::{ApiServer, Note};
+use crate::sim::kind::Kind;
+use crate::sim::stored::Stored;
+use crate::sim::time::{rfc3339, sim_unix};
+
+/// The kubelet's container restart back-off: 10 s, doubling, at most 300 s.
+const BACKOFF_START: i64 = 10;
+const BACKOFF_MAX: i64 = 300;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind3 {
+    Startup,
+    Liveness,
+    Readiness,
+}
+
+impl Kind3 {
+    const ALL: [Kind3; 3] = [Kind3::Startup, Kind3::Liveness, Kind3::Readiness];
+
+    fn field(self) -> &'static str {
+        match self {
+            Kind3::Startup => "startupProbe",
+            Kind3::Liveness => "livenessProbe",
+            Kind3::Readiness => "readinessProbe",
+        }
+    }
+
+    fn word(self) -> &'static str {
+        match self {
+            Kind3::Startup => "Startup",
+            Kind3::Liveness => "Liveness",
+            Kind3::Readiness => "Readiness",
+        }
+    }
+}
+
+/// One probe of one container: its settings and its run of results.
+#[derive(Debug, Clone)]
+struct Worker {
+    kind: Kind3,
+    spec: Value,
+    successes: i64,
+    failures: i64,
+}
+
+impl Worker {
+    fn setting(&self, key: &str, default: i64) -> i64 {
+        self.spec[key].as_i64().unwrap_or(default)
+    }
+}
+
+/// One container as the prober follows it.
+#[derive(Debug, Clone)]
+struct Container {
+    name: String,
+    behaviour: Behaviour,
+    /// The container's port named by a probe, by name.
+    ports: Vec<(String, i64)>,
+    workers: Vec<Worker>,
+    /// The Unix second the current run of the container started; `None` while it waits
+    /// out a back-off.
+    started_at: Option<i64>,
+    /// Until when a killed container waits before it is started again.
+    waiting_until: Option<i64>,
+    started: bool,
+    ready: bool,
+    restarts: i64,
+    backoff: i64,
+    /// The back-off the container now waits out (`CrashLoopBackOff`), 0 when it is not.
+    wait: i64,
+    /// How the last run ended: (exit code, reason, started, finished).
+    last: Option<(i64, &'static str, i64, i64)>,
+}
+
+/// Whether a container declares any probe.
+pub fn has_probes(container: &Value) -> bool {
+    Kind3::ALL
+        .iter()
+        .any(|k| container.get(k.field()).is_some_and(|p| p.is_object()))
+}
+
+/// Whether a pod spec's containers declare any probe.
+pub fn spec_has_probes(spec: &Value) -> bool {
+    spec["containers"]
+        .as_array()
+        .is_some_and(|cs| cs.iter().any(has_probes))
+}
+
+#[derive(Debug, Clone)]
+struct Pod {
+    /// When the pod reached the kubelet: the workers' ticks count from here.
+    created: i64,
+    containers: Vec<Container>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Prober {
+    pods: BTreeMap<String, Pod>,
+}
+
+impl Prober {
+    /// Starts following a pod whose containers have just started, at Unix second `at`.
+    pub fn adopt(&mut self, pod: &Stored, at: i64) {
+        let spec = pod.unfilled("spec").cloned().unwrap_or(Value::Null);
+        let containers = spec["containers"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|c| {
+                let workers: Vec<Worker> = Kind3::ALL
+                    .iter()
+                    .filter(|k| c[k.field()].is_object())
+                    .map(|k| Worker {
+                        kind: *k,
+                        spec: c[k.field()].clone(),
+                        successes: 0,
+                        failures: 0,
+                    })
+                    .collect();
+                let startup = workers.iter().any(|w| w.kind == Kind3::Startup);
+                Container {
+                    name: c["name"].as_str().unwrap_or("").to_string(),
+                    behaviour: Behaviour::of(c["image"].as_str().unwrap_or("")),
+                    ports: c["ports"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|p| {
+                            Some((
+                                p["name"].as_str()?.to_string(),
+                                p["containerPort"].as_i64()?,
+                            ))
+                        })
+                        .collect(),
+                    workers,
+                    started_at: Some(at),
+                    waiting_until: None,
+                    started: !startup,
+                    ready: false,
+                    restarts: 0,
+                    backoff: 0,
+                    wait: 0,
+                    last: None,
+                }
+            })
+            .collect();
+        let created = pod.pod().created;
+        self.pods.insert(
+            pod.name().to_string(),
+            Pod {
+                created: if created == 0 { at } else { created },
+                containers,
+            },
+        );
+    }
+
+    pub fn forget(&mut self, name: &str) {
+        self.pods.remove(name);
+    }
+
+    pub fn follows(&self, name: &str) -> bool {
+        self.pods.contains_key(name)
+    }
+
+    /// One second of probing: every followed pod that still runs, outside `frozen` nodes.
+    pub fn tick(&mut self, api: &mut ApiServer, now: u64, frozen: &dyn Fn(&Stored) -> bool) {
+        let at = sim_unix(now);
+        let names: Vec<String> = self.pods.keys().cloned().collect();
+        for name in names {
+            let Ok(pod) = api.get_shared(Kind::Pod, &name) else {
+                self.pods.remove(&name);
+                continue;
+            };
+            if pod.facts().deleting {
+                self.pods.remove(&name);
+                continue;
+            }
+            if frozen(&pod) {
+                continue;
+            }
+            let Some(state) = self.pods.get_mut(&name) else {
+                continue;
+            };
+            let ip = super::app::pod_ip(&pod).unwrap_or("").to_string();
+            let mut notes: Vec<(String, &'static str, &'static str, String)> = Vec::new();
+            for c in &mut state.containers {
+                step(c, state.created, at, &ip, &pod, &mut notes);
+            }
+            for (container, type_, reason, message) in &notes {
+                let field_path = format!("spec.containers{{{container}}}");
+                api.record_event(
+                    &*pod,
+                    Kind::Pod,
+                    Note {
+                        type_,
+                        reason,
+                        message,
+                        component: COMPONENT,
+                        field_path: Some(&field_path),
+                    },
+                    now,
+                );
+            }
+            let before = pod.field("status").cloned().unwrap_or(Value::Null);
+            let mut status = before.clone();
+            write_status(&mut status, &state.containers, now, &pod);
+            if status != before {
+                let _ = api.store_pod_status(&pod, status);
+            }
+        }
+    }
+}
+
+/// The probe's target as its failure messages name it, and whether it asks HTTP.
+fn target(w: &Worker, c: &Container, ip: &str) -> (String, bool) {
+    let handler = ["httpGet", "tcpSocket", "grpc"]
+        .into_iter()
+        .find(|h| w.spec[*h].is_object());
+    let port = |v: &Value| match v {
+        Value::Number(n) => n.as_i64().unwrap_or(0),
+        Value::String(s) => c.ports.iter().find(|(n, _)| n == s).map_or(0, |(_, p)| *p),
+        _ => 0,
+    };
+    match handler {
+        Some("httpGet") => {
+            let h = &w.spec["httpGet"];
+            let path = h["path"].as_str().unwrap_or("/");
+            let scheme = h["scheme"].as_str().unwrap_or("HTTP").to_ascii_lowercase();
+            (format!("{scheme}://{ip}:{}{path}", port(&h["port"])), true)
+        }
+        Some(h) => (format!("{ip}:{}", port(&w.spec[h]["port"])), false),
+        None => (String::new(), false),
+    }
+}
+
+/// What a failing probe reports (the kubelet's prober output).
+fn failure(w: &Worker, c: &Container, ip: &str, listening: bool) -> String {
+    let (t, http) = target(w, c, ip);
+    let hostport = t
+        .rsplit("//")
+        .next()
+        .unwrap_or(&t)
+        .split('/')
+        .next()
+        .unwrap_or("");
+    match (http, listening, w.spec["exec"].is_object()) {
+        (_, _, true) => "command failed: exit status 1".to_string(),
+        (true, true, _) => "HTTP probe failed with statuscode: 503".to_string(),
+        (true, false, _) => {
+            format!("Get \"{t}\": dial tcp {hostport}: connect: connection refused")
+        }
+        (false, _, _) => format!("dial tcp {t}: connect: connection refused"),
+    }
+}
+
+/// One second of one container.
+fn step(
+    c: &mut Container,
+    created: i64,
+    at: i64,
+    ip: &str,
+    pod: &Stored,
+    notes: &mut Vec<(String, &'static str, &'static str, String)>,
+) {
+    if let Some(until) = c.waiting_until {
+        if at < until {
+            return;
+        }
+        restart(c, at);
+    }
+    let Some(started_at) = c.started_at else {
+        return;
+    };
+    let up = at - started_at;
+    let mut kill: Option<Kind3> = None;
+    for i in 0..c.workers.len() {
+        let w = &c.workers[i];
+        let period = w.setting("periodSeconds", 10).max(1);
+        let due =
+            (at - created).rem_euclid(period) == 0 && up >= w.setting("initialDelaySeconds", 0);
+        let runs = match w.kind {
+            Kind3::Startup => !c.started,
+            _ => c.started,
+        };
+        if !due || !runs {
+            continue;
+        }
+        let listening = c.behaviour.alive(up);
+        let tcp_only = w.spec["tcpSocket"].is_object() || w.spec["grpc"].is_object();
+        let ok = match w.kind {
+            Kind3::Readiness if !tcp_only => c.behaviour.ready(up),
+            _ => listening,
+        };
+        let message = (!ok).then(|| failure(w, c, ip, listening));
+        let w = &mut c.workers[i];
+        if ok {
+            w.successes += 1;
+            w.failures = 0;
+        } else {
+            w.failures += 1;
+            w.successes = 0;
+        }
+        let (successes, failures) = (w.successes, w.failures);
+        let (need_ok, need_fail) = (
+            w.setting("successThreshold", 1).max(1),
+            w.setting("failureThreshold", 3).max(1),
+        );
+        let kind = w.kind;
+        if let Some(m) = message {
+            notes.push((
+                c.name.clone(),
+                "Warning",
+                "Unhealthy",
+                format!("{} probe failed: {m}", kind.word()),
+            ));
+        }
+        match kind {
+            Kind3::Startup if ok => {
+                c.started = true;
+                if !c.workers.iter().any(|w| w.kind == Kind3::Readiness) {
+                    c.ready = true;
+                }
+            }
+            Kind3::Startup | Kind3::Liveness if failures >= need_fail => kill = Some(kind),
+            Kind3::Readiness if ok && successes >= need_ok => c.ready = true,
+            Kind3::Readiness if !ok && failures >= need_fail => c.ready = false,
+            _ => {}
+        }
+    }
+    if c.started && !c.workers.iter().any(|w| w.kind == Kind3::Readiness) {
+        c.ready = true;
+    }
+    if let Some(kind) = kill {
+        let word = kind.word().to_ascii_lowercase();
+        notes.push((
+            c.name.clone(),
+            "Normal",
+            "Killing",
+            format!(
+                "Container {} failed {word} probe, will be restarted",
+                c.name
+            ),
+        ));
+        let ignores = super::app::ignores_sigterm(pod);
+        let (code, reason) = if ignores {
+            (137, "Error")
+        } else {
+            (0, "Completed")
+        };
+        c.last = Some((code, reason, started_at, at));
+        c.started_at = None;
+        c.ready = false;
+        c.started = false;
+        if c.backoff == 0 {
+            // The first restart is at once; the back-off starts with the next.
+            c.backoff = BACKOFF_START;
+            c.waiting_until = Some(at + 1);
+        } else {
+            notes.push((
+                c.name.clone(),
+                "Warning",
+                "BackOff",
+                format!(
+                    "Back-off restarting failed container {} in pod {}_default({})",
+                    c.name,
+                    pod.name(),
+                    pod.uid()
+                ),
+            ));
+            c.waiting_until = Some(at + c.backoff);
+            c.wait = c.backoff;
+            c.backoff = (c.backoff * 2).min(BACKOFF_MAX);
+        }
+    }
+}
+
+/// The container runs again: a new run, its workers from scratch.
+fn restart(c: &mut Container, at: i64) {
+    c.waiting_until = None;
+    c.wait = 0;
+    c.started_at = Some(at);
+    c.restarts += 1;
+    c.started = !c.workers.iter().any(|w| w.kind == Kind3::Startup);
+    c.ready = false;
+    for w in &mut c.workers {
+        w.successes = 0;
+        w.failures = 0;
+    }
+}
+
+/// The pod's status from the containers' states: each container's state, lastState,
+/// restartCount, started and ready; the pod's Ready and ContainersReady.
+fn write_status(status: &mut Value, containers: &[Container], now: u64, pod: &Stored) {
+    let ts = |unix: i64| json!(crate::sim::time::unix_rfc3339(unix));
+    if let Some(list) = status["containerStatuses"].as_array_mut() {
+        for cs in list {
+            let Some(c) = containers.iter().find(|c| cs["name"] == c.name.as_str()) else {
+                continue;
+            };
+            cs["ready"] = json!(c.ready);
+            cs["started"] = json!(c.started);
+            cs["restartCount"] = json!(c.restarts);
+            if let Some((code, reason, started, finished)) = c.last {
+                let mut t = json!({
+                    "exitCode": code,
+                    "reason": reason,
+                    "startedAt": ts(started),
+                    "finishedAt": ts(finished),
+                });
+                if let Some(id) = cs.get("containerID") {
+                    t["containerID"] = id.clone();
+                }
+                cs["lastState"] = json!({"terminated": t});
+            }
+            match (c.started_at, c.waiting_until) {
+                (Some(s), _) => {
+                    if cs["state"]["running"]["startedAt"] != ts(s) {
+                        cs["state"] = json!({"running": {"startedAt": ts(s)}});
+                        let id = super::image::container_id(
+                            pod.uid(),
+                            &format!("{}#{}", c.name, c.restarts),
+                        );
+                        cs["containerID"] = json!(id);
+                    }
+                }
+                (None, Some(_)) if c.wait > 0 => {
+                    let wait = c.wait;
+                    cs["state"] = json!({"waiting": {
+                        "reason": "CrashLoopBackOff",
+                        "message": format!(
+                            "back-off {wait}s restarting failed container={} pod={}_default({})",
+                            c.name, pod.name(), pod.uid()
+                        ),
+                    }});
+                }
+                _ => {
+                    if let Some((code, reason, started, finished)) = c.last {
+                        cs["state"] = json!({"terminated": {
+                            "exitCode": code, "reason": reason,
+                            "startedAt": ts(started), "finishedAt": ts(finished),
+                        }});
+                    }
+                }
+            }
+        }
+    }
+    let all_ready = containers.iter().all(|c| c.ready);
+    let text = if all_ready { "True" } else { "False" };
+    let unready: Vec<&str> = containers
+        .iter()
+        .filter(|c| !c.ready)
+        .map(|c| c.name.as_str())
+        .collect();
+    if let Some(conds) = status["conditions"].as_array_mut() {
+        for c in conds
+            .iter_mut()
+            .filter(|c| c["type"] == "Ready" || c["type"] == "ContainersReady")
+        {
+            if c["status"] != text {
+                c["status"] = json!(text);
+                c["lastTransitionTime"] = json!(rfc3339(now));
+            }
+            let obj = c.as_object_mut();
+            if let Some(m) = obj {
+                if all_ready {
+                    m.remove("reason");
+                    m.remove("message");
+                } else {
+                    m.insert("reason".into(), json!("ContainersNotReady"));
+                    m.insert(
+                        "message".into(),
+                        json!(format!(
+                            "containers with unready status: [{}]",
+                            unready.join(" ")
+                        )),
+                    );
+                }
+            }
+        }
+    }
+}
