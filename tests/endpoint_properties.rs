@@ -84,9 +84,31 @@ fn check_endpoints(s: &Session, after: &str) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// Probed pods: readiness going up and down, restarts, back-offs.
+fn probe_step() -> impl Strategy<Value = String> {
+    prop_oneof![
+        1 => prop_oneof![
+            Just("slow-liveness.yaml"),
+            Just("slow-startup.yaml"),
+            Just("never-ready.yaml"),
+            Just("no-readiness.yaml"),
+            Just("fails-later.yaml"),
+            Just("web.yaml"),
+        ]
+        .prop_map(|f| format!("kubectl apply -f {f}")),
+        1 => (0u32..5).prop_map(|n| format!("kubectl scale deploy web --replicas={n}")),
+        1 => (0usize..5).prop_map(|i| format!("delete-pod {i}")),
+        4 => (1u64..15).prop_map(|n| format!("tick {n}")),
+    ]
+}
+
 fn run(steps: &[String]) -> Result<(), TestCaseError> {
     let mut s = Session::new("service-endpoints", 1).unwrap();
     s.run_line("kubectl apply -f service.yaml");
+    run_on(s, steps)
+}
+
+fn run_on(mut s: Session, steps: &[String]) -> Result<(), TestCaseError> {
     check_endpoints(&s, "apply")?;
     for st in steps {
         let line = match st.strip_prefix("delete-pod ") {
@@ -117,6 +139,13 @@ proptest! {
         steps in prop::collection::vec(step(), 1..25)
     ) {
         run(&steps)?;
+    }
+
+    #[test]
+    fn the_same_holds_while_probes_move_readiness(
+        steps in prop::collection::vec(probe_step(), 1..25)
+    ) {
+        run_on(Session::new("probes", 1).unwrap(), &steps)?;
     }
 }
 
