@@ -224,7 +224,7 @@ The registry has every image except names containing `nonexistent` (ErrImagePull
 the kubelet records events only for such failed pulls (Pulling, Failed, BackOff).
 `kubectl delete` waits in simulated time as kubectl does (--wait=false returns at once);
 it gives up after 10 simulated minutes (kubectl: a week) with kubectl's timeout error.
-Commands, types and flags it does not model (logs, exec, expose, create service, get -A, get --watch,
+Commands, types and flags it does not model (logs, exec, get -A, get --watch,
 rollout history|status --revision=N) are refused with a message that says so.";
 
 /// Parses a directive line already split into words; `None` if the first word is not a

@@ -61,6 +61,16 @@ pub fn clock(elapsed: u64) -> String {
     format!("t+{elapsed}s")
 }
 
+/// Go's `time.Duration.String()` for whole seconds: `30s`, `1m0s`, `1h0m0s`.
+pub fn go_duration(secs: u64) -> String {
+    let (h, m, s) = (secs / 3600, secs % 3600 / 60, secs % 60);
+    match (h, m) {
+        (0, 0) => format!("{s}s"),
+        (0, _) => format!("{m}m{s}s"),
+        _ => format!("{h}h{m}m{s}s"),
+    }
+}
+
 pub fn rfc3339(sim_secs: u64) -> String {
     let unix = EPOCH_UNIX.saturating_add(i64::try_from(sim_secs).unwrap_or(i64::MAX));
     unix_rfc3339(unix)

@@ -449,11 +449,11 @@ fn write_status(status: &mut Value, containers: &[Container], now: u64, pod: &St
                     }
                 }
                 (None, Some(_)) if c.wait > 0 => {
-                    let wait = c.wait;
+                    let wait = crate::sim::time::go_duration(c.wait.unsigned_abs());
                     cs["state"] = json!({"waiting": {
                         "reason": "CrashLoopBackOff",
                         "message": format!(
-                            "back-off {wait}s restarting failed container={} pod={}_default({})",
+                            "back-off {wait} restarting failed container={} pod={}_default({})",
                             c.name, pod.name(), pod.uid()
                         ),
                     }});

@@ -75,7 +75,7 @@ impl Strategy for Service {
             Some(ip) if ip == "None" => {}
             Some(ip) => ips.allocate(&ip).map_err(|e| {
                 ApiError::invalid(format!(
-                    "Service {:?} is invalid: spec.clusterIPs: Invalid value: []string{{{:?}}}: failed to allocate IP {ip}: {e}",
+                    "The Service {:?} is invalid: spec.clusterIPs: Invalid value: []string{{{:?}}}: failed to allocate IP {ip}: {e}",
                     obj["metadata"]["name"].as_str().unwrap_or(""),
                     ip
                 ))

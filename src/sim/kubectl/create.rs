@@ -134,3 +134,110 @@ pub(super) fn create_file(
         }
     })
 }
+
+/// `parsePorts` of `kubectl create service`: `PORT[:TARGET]`, the target a number or a
+/// port name.
+fn parse_service_port(spec: &str) -> Result<(i64, Value), String> {
+    let mut parts = spec.split(':');
+    let first = parts.next().unwrap_or("");
+    let port: u16 = first.parse().map_err(|e: std::num::ParseIntError| {
+        let why = match e.kind() {
+            std::num::IntErrorKind::PosOverflow => "value out of range",
+            _ => "invalid syntax",
+        };
+        format!("strconv.ParseUint: parsing {first:?}: {why}")
+    })?;
+    let Some(target) = parts.next() else {
+        return Ok((i64::from(port), json!(port)));
+    };
+    match target.parse::<i64>() {
+        Ok(n) if (1..=65535).contains(&n) => Ok((i64::from(port), json!(n))),
+        Ok(_) => Err("must be between 1 and 65535, inclusive".into()),
+        Err(_) => {
+            let errs = crate::sim::validation::port_name_errors(target);
+            if errs.is_empty() {
+                Ok((i64::from(port), json!(target)))
+            } else {
+                Err(errs.join(","))
+            }
+        }
+    }
+}
+
+/// `kubectl create service clusterip`: labels and selector `app=NAME`, one TCP port per
+/// `--tcp`, named after it.
+pub(super) fn create_service(
+    cluster: &mut Cluster,
+    name: &str,
+    tcp: &[String],
+    cluster_ip: Option<&str>,
+    dry_run: bool,
+    output: Option<&Output>,
+) -> Outcome {
+    let mut ports = Vec::new();
+    for t in tcp {
+        match parse_service_port(t) {
+            Ok((port, target)) => ports.push(json!({
+                "name": t.replace(':', "-"),
+                "port": port,
+                "protocol": "TCP",
+                "targetPort": target,
+            })),
+            Err(e) => return Outcome::default().err(format!("error: {e}\n")),
+        }
+    }
+    let mut svc = json!({
+        "apiVersion": "v1",
+        "kind": "Service",
+        "metadata": {"name": name, "labels": {"app": name}},
+        "spec": {"ports": ports, "selector": {"app": name}, "type": "ClusterIP"},
+    });
+    if ports_empty(&svc) {
+        svc["spec"].as_object_mut().map(|m| m.remove("ports"));
+    }
+    if let Some(ip) = cluster_ip {
+        svc["spec"]["clusterIP"] = json!(ip);
+    }
+    let failed = |e: &crate::sim::api::ApiError| {
+        // kubectl wraps the server's error, so it prints as plain text: the message the
+        // server sent, which names the object without kubectl's "The".
+        let msg = e.message.strip_prefix("The ").unwrap_or(&e.message);
+        let mut o = Outcome::default().err(format!(
+            "error: failed to create ClusterIP service: {msg}\n"
+        ));
+        o.error = Some(e.reason);
+        o
+    };
+    finish_service(cluster, svc, dry_run, output, "created", failed)
+}
+
+fn ports_empty(svc: &Value) -> bool {
+    svc["spec"]["ports"].as_array().is_some_and(Vec::is_empty)
+}
+
+/// Prints what a dry run would send, or creates the Service and says so with `verb`.
+pub(super) fn finish_service(
+    cluster: &mut Cluster,
+    svc: Value,
+    dry_run: bool,
+    output: Option<&Output>,
+    verb: &str,
+    failed: impl Fn(&crate::sim::api::ApiError) -> Outcome,
+) -> Outcome {
+    let name = obj::name(&svc).to_string();
+    if dry_run {
+        return match output {
+            None => Outcome::default().out(format!("service/{name} {verb} (dry run)\n")),
+            Some(out) => {
+                let mut sent = svc;
+                sent["metadata"]["creationTimestamp"] = Value::Null;
+                sent["status"] = json!({"loadBalancer": {}});
+                print_object(Kind::Service, &sent, out)
+            }
+        };
+    }
+    match cluster.api.create(Kind::Service, svc, cluster.now()) {
+        Ok(_) => Outcome::default().out(format!("service/{name} {verb}\n")),
+        Err(e) => failed(&e),
+    }
+}

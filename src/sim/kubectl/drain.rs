@@ -229,16 +229,6 @@ fn aggregate(errs: &[String]) -> String {
     }
 }
 
-/// Go's `time.Duration.String()` for whole seconds.
-fn go_duration(secs: u64) -> String {
-    let (h, m, s) = (secs / 3600, secs % 3600 / 60, secs % 60);
-    match (h, m) {
-        (0, 0) => format!("{s}s"),
-        (0, _) => format!("{m}m{s}s"),
-        _ => format!("{h}h{m}m{s}s"),
-    }
-}
-
 impl DrainWait {
     /// One look at the cluster: evictions due now, pods gone, nodes finished. `Ok(None)`
     /// when every node is drained; `Err` with kubectl's final error when it gives up.
@@ -345,7 +335,7 @@ impl DrainWait {
         } else {
             "evicted"
         };
-        let limit = go_duration(self.opts.timeout);
+        let limit = crate::sim::time::go_duration(self.opts.timeout);
         for p in pods.iter_mut() {
             if matches!(p.state, PodState::Evict(t) if t <= self.waited) {
                 if timed_out {
@@ -435,6 +425,7 @@ mod tests {
 
     #[test]
     fn durations_print_as_go_does() {
+        use crate::sim::time::go_duration;
         assert_eq!(go_duration(30), "30s");
         assert_eq!(go_duration(60), "1m0s");
         assert_eq!(go_duration(90), "1m30s");

@@ -27,9 +27,10 @@ fn manager(cmd: &Command) -> (String, Option<&'static str>) {
                 None
             },
         ),
-        Command::CreateFile { .. } | Command::CreateDeployment { .. } => {
-            (m("kubectl-create"), None)
-        }
+        Command::CreateFile { .. }
+        | Command::CreateDeployment { .. }
+        | Command::CreateService { .. } => (m("kubectl-create"), None),
+        Command::Expose { .. } => (m("kubectl-expose"), None),
         Command::Replace { .. } => (m("kubectl-replace"), None),
         Command::Apply { field_manager, .. } => (
             field_manager
@@ -116,6 +117,13 @@ fn written(cmd: &Command, files: &Files) -> Vec<(Kind, String)> {
         | Command::Label { target: t, .. }
         | Command::SetImage { target: t, .. } => target(t),
         Command::CreateDeployment { name, .. } => vec![(Kind::Deployment, name.clone())],
+        Command::CreateService { name, .. } => vec![(Kind::Service, name.clone())],
+        Command::Expose { target, opts, .. } => vec![(
+            Kind::Service,
+            opts.name
+                .clone()
+                .unwrap_or_else(|| target.names.first().cloned().unwrap_or_default()),
+        )],
         Command::CreateFile { file, .. }
         | Command::Replace { file, .. }
         | Command::Apply { file, .. } => file
@@ -217,6 +225,26 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
                 output.as_ref(),
             ))
         }
+        Command::CreateService {
+            name,
+            tcp,
+            cluster_ip,
+            dry_run,
+            output,
+        } => create::create_service(
+            cluster,
+            name,
+            tcp,
+            cluster_ip.as_deref(),
+            *dry_run,
+            output.as_ref(),
+        ),
+        Command::Expose {
+            target,
+            opts,
+            dry_run,
+            output,
+        } => super::expose::expose(cluster, target, opts, *dry_run, output.as_ref()),
         Command::CreateFile { file, validate, .. } => with_manifests(files, file, |file, objs| {
             create::create_file(cluster, file, objs, *validate)
         }),

@@ -10,6 +10,7 @@ pub mod describe;
 pub mod drain;
 pub mod duration;
 pub mod exec;
+pub mod expose;
 pub mod get;
 pub mod label;
 pub mod patch;

@@ -15,6 +15,11 @@ pub use service::{headless, service};
 
 pub use meta::{LABEL_VALUE_RULE, qualified_name, valid_label_value};
 
+/// IsValidPortName's complaints about `name` (none when it is a valid port name).
+pub fn port_name_errors(name: &str) -> Vec<&'static str> {
+    pod::port_name(name)
+}
+
 use super::kind::Kind;
 use super::obj;
 use super::quantity::Quantity;

@@ -245,6 +245,34 @@ pub enum Command {
         overwrite: bool,
         dry_run: DryRun,
     },
+    /// `kubectl create service clusterip NAME --tcp=PORT[:TARGET]...`.
+    CreateService {
+        name: String,
+        tcp: Vec<String>,
+        cluster_ip: Option<String>,
+        dry_run: bool,
+        output: Option<Output>,
+    },
+    /// `kubectl expose TYPE NAME`: a Service for an object's pods.
+    Expose {
+        target: Target,
+        opts: ExposeOpts,
+        dry_run: bool,
+        output: Option<Output>,
+    },
+}
+
+/// `kubectl expose`'s flags that shape the Service.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ExposeOpts {
+    pub port: Option<String>,
+    pub target_port: Option<String>,
+    pub name: Option<String>,
+    pub protocol: Option<String>,
+    pub selector: Option<String>,
+    pub labels: Option<String>,
+    pub cluster_ip: Option<String>,
+    pub session_affinity: Option<String>,
 }
 
 impl Command {
@@ -263,6 +291,16 @@ impl Command {
                 output,
                 dry_run: false,
                 ..
+            }
+            | Command::CreateService {
+                output,
+                dry_run: false,
+                ..
+            }
+            | Command::Expose {
+                output,
+                dry_run: false,
+                ..
             } => output.as_ref(),
             _ => None,
         }
@@ -276,7 +314,10 @@ impl Command {
             Command::Scale { .. } => "scale",
             Command::Delete { .. } => "delete",
             Command::Patch { .. } => "patch",
-            Command::CreateFile { .. } | Command::CreateDeployment { .. } => "create",
+            Command::CreateFile { .. }
+            | Command::CreateDeployment { .. }
+            | Command::CreateService { .. } => "create",
+            Command::Expose { .. } => "expose",
             Command::Replace { .. } => "replace",
             Command::Apply { .. } | Command::ViewLastApplied { .. } => "apply",
             Command::Rollout { .. } => "rollout",
@@ -294,8 +335,8 @@ impl Command {
 }
 
 pub const VERBS: &[&str] = &[
-    "get", "describe", "scale", "delete", "patch", "create", "replace", "apply", "rollout",
-    "label", "annotate", "set", "cordon", "uncordon", "drain", "taint",
+    "get", "describe", "scale", "delete", "patch", "create", "expose", "replace", "apply",
+    "rollout", "label", "annotate", "set", "cordon", "uncordon", "drain", "taint",
 ];
 
 /// kubectl's commands in the order it registers them, which is the order cobra suggests
@@ -428,6 +469,7 @@ pub fn parse(words: &[String]) -> Result<Command, UsageError> {
         "delete" => delete(rest),
         "patch" => patch(rest),
         "create" => create(rest),
+        "expose" => expose(rest),
         "replace" => {
             let f = parse_flags("replace", rest, &[FILENAME, NAMESPACE, OUTPUT, VALIDATE])?;
             let file = f

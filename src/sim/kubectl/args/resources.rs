@@ -82,7 +82,6 @@ pub(super) const REAL_VERBS: &[(&str, &str)] = &[
     ("api-versions", ""),
     ("diff", ""),
     ("run", ""),
-    ("expose", ""),
     ("autoscale", ""),
     ("auth", ""),
     ("config", ""),

@@ -285,7 +285,132 @@ pub(super) fn patch(rest: &[String]) -> Result<Command, UsageError> {
     })
 }
 
+/// `--dry-run[=client|server|none]`: whether nothing is sent (the demo runs server dry
+/// runs of creates as client ones: what they print is the same).
+fn create_dry_run(f: &Flags) -> Result<bool, UsageError> {
+    match f.get("dry-run") {
+        None | Some("none") => Ok(false),
+        Some("unchanged" | "client" | "server") => Ok(true),
+        Some(other) => Err(usage(format!(
+            "error: Invalid dry-run value ({other}). Must be \"none\", \"server\", or \"client\"."
+        ))),
+    }
+}
+
+/// `kubectl create service clusterip NAME [--tcp=<port>:<targetPort>] [--clusterip=IP]`.
+fn create_service(rest: &[String]) -> Result<Command, UsageError> {
+    let kind = rest.first().map(String::as_str).unwrap_or("");
+    match kind {
+        "clusterip" => {}
+        "nodeport" | "loadbalancer" | "externalname" => {
+            return Err(usage(format!(
+                "error: kubedrill's demo serves ClusterIP Services only: `create service clusterip`, not `create service {kind}`"
+            )));
+        }
+        _ => {
+            return Err(usage(
+                "error: create service needs a type: kubedrill's demo has `create service clusterip NAME --tcp=PORT[:TARGET]`",
+            ));
+        }
+    }
+    let cmd = "create service clusterip";
+    let f = parse_flags(
+        cmd,
+        &rest[1..],
+        &[
+            val("tcp", None),
+            val("clusterip", None),
+            optional("dry-run", "unchanged"),
+            NAMESPACE,
+            OUTPUT,
+            VALIDATE,
+        ],
+    )?;
+    validation(&f)?;
+    let name = match f.positional.as_slice() {
+        [n] => n.clone(),
+        other => {
+            return Err(usage(format!(
+                "error: exactly one NAME is required, got {}\nSee 'kubectl {cmd} -h' for help and examples",
+                other.len()
+            )));
+        }
+    };
+    // A string slice: repeated, or comma-separated.
+    let tcp: Vec<String> = f
+        .all("tcp")
+        .iter()
+        .flat_map(|t| t.split(','))
+        .filter(|t| !t.is_empty())
+        .map(str::to_string)
+        .collect();
+    let cluster_ip = f.get("clusterip").map(str::to_string);
+    if cluster_ip.as_deref() != Some("None") && tcp.is_empty() {
+        return Err(usage(
+            "error: at least one tcp port specifier must be provided",
+        ));
+    }
+    Ok(Command::CreateService {
+        name,
+        tcp,
+        cluster_ip,
+        dry_run: create_dry_run(&f)?,
+        output: opt_output(&f)?,
+    })
+}
+
+/// `kubectl expose (TYPE NAME | TYPE/NAME) [--port=...] [--target-port=...] ...`.
+pub(super) fn expose(rest: &[String]) -> Result<Command, UsageError> {
+    let f = parse_flags(
+        "expose",
+        rest,
+        &[
+            val("port", None),
+            val("target-port", None),
+            val("name", None),
+            val("protocol", None),
+            val("type", None),
+            val("selector", None),
+            val("labels", Some('l')),
+            val("cluster-ip", None),
+            val("session-affinity", None),
+            optional("dry-run", "unchanged"),
+            NAMESPACE,
+            OUTPUT,
+        ],
+    )?;
+    let Some(target) = target(&f.positional)? else {
+        return Err(usage(
+            "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'",
+        ));
+    };
+    if let Some(t) = f.get("type").filter(|t| *t != "ClusterIP") {
+        return Err(usage(format!(
+            "error: kubedrill's demo serves ClusterIP Services only, not --type={t}"
+        )));
+    }
+    let own = |k: &str| f.get(k).map(str::to_string);
+    Ok(Command::Expose {
+        target,
+        opts: ExposeOpts {
+            port: own("port"),
+            target_port: own("target-port"),
+            name: own("name"),
+            protocol: own("protocol"),
+            selector: own("selector"),
+            labels: own("labels"),
+            cluster_ip: own("cluster-ip"),
+            session_affinity: own("session-affinity"),
+        },
+        dry_run: create_dry_run(&f)?,
+        output: opt_output(&f)?,
+    })
+}
+
 pub(super) fn create(rest: &[String]) -> Result<Command, UsageError> {
+    if rest.first().is_some_and(|w| w == "service" || w == "svc") {
+        return create_service(&rest[1..]);
+    }
     if rest
         .first()
         .is_some_and(|w| w == "deployment" || w == "deploy")
@@ -352,7 +477,7 @@ pub(super) fn create(rest: &[String]) -> Result<Command, UsageError> {
             output: opt_output(&f)?,
         }),
         (None, Some(sub)) if CREATE_SUBCOMMANDS.contains(&sub.as_str()) => Err(usage(format!(
-            "error: kubedrill's demo can `create -f FILE` and `create deployment`, not `create {sub}`"
+            "error: kubedrill's demo can `create -f FILE`, `create deployment` and `create service clusterip`, not `create {sub}`"
         ))),
         (None, Some(_)) => Err(usage(format!(
             "error: Unexpected args: [{}]\nSee 'kubectl create -h' for help and examples",
