@@ -22,6 +22,9 @@
 //!   taints; the uncordon that resets the node between drains is not timed).
 //!   `nodes-drain-one`: the same with maxUnavailable 1, so drain evicts one pod,
 //!   is refused (429) until its replacement is Ready, and retries every 5 s.
+//! - `service-rollout/NODES/PODS`: `nodes-rollout` with a Service in front of the pods,
+//!   so the endpoints and EndpointSlice controllers follow every pod that starts, turns
+//!   Ready or terminates; `service-steady/NODES/PODS` the same cluster at rest.
 
 use std::time::{Duration, Instant};
 
@@ -32,7 +35,7 @@ use criterion::{BenchmarkId, Criterion, SamplingMode, criterion_group, criterion
 
 #[path = "simdrive.rs"]
 mod simdrive;
-use simdrive::{Limit, converged, converged_on, drain, rollout, with_budget};
+use simdrive::{Limit, converged, converged_on, drain, rollout, with_budget, with_service};
 
 /// `iters` rollouts back to back, each to the next image; the time returned is that of
 /// `iters` simulated seconds of rollout (criterion divides by `iters`).
@@ -81,6 +84,22 @@ fn bench(c: &mut Criterion) {
         g.sampling_mode(SamplingMode::Flat);
         g.bench_with_input(BenchmarkId::new("nodes-rollout", &id), &n, |b, _| {
             let mut rolling = converged_on(n, Limit::Default, nodes);
+            let mut image = 28;
+            b.iter_custom(|iters| per_second(&mut rolling, &mut image, n, iters))
+        });
+    }
+    for (nodes, n) in [(10usize, 100i64), (100, 1_000)] {
+        let id = format!("{nodes}/{n}");
+        g.sampling_mode(SamplingMode::Auto);
+        g.bench_with_input(BenchmarkId::new("service-steady", &id), &n, |b, _| {
+            let mut steady = converged_on(n, Limit::Default, nodes);
+            with_service(&mut steady);
+            b.iter(|| steady.tick())
+        });
+        g.sampling_mode(SamplingMode::Flat);
+        g.bench_with_input(BenchmarkId::new("service-rollout", &id), &n, |b, _| {
+            let mut rolling = converged_on(n, Limit::Default, nodes);
+            with_service(&mut rolling);
             let mut image = 28;
             b.iter_custom(|iters| per_second(&mut rolling, &mut image, n, iters))
         });

@@ -105,6 +105,22 @@ pub fn with_budget(c: &mut Cluster, max_unavailable: serde_json::Value) {
     c.settle();
 }
 
+/// A Service `web` in front of the Deployment's pods, its endpoints settled.
+pub fn with_service(c: &mut Cluster) {
+    c.api
+        .create(
+            Kind::Service,
+            json!({
+                "apiVersion": "v1", "kind": "Service",
+                "metadata": {"name": "web"},
+                "spec": {"selector": {"app": "web"}, "ports": [{"port": 80}]},
+            }),
+            c.now(),
+        )
+        .unwrap();
+    c.settle();
+}
+
 /// `kubectl drain NODE` run to its end through the Eviction API, then the node
 /// uncordoned; returns the simulated seconds the drain took and the time it took to run,
 /// the uncordon (the benchmark's reset between drains) left out.

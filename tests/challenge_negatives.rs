@@ -153,3 +153,124 @@ fn catching_up_needs_the_controller_to_have_fallen_behind() {
     );
     assert!(met[0] && met[2], "{met:?}");
 }
+
+#[test]
+fn the_rollout_that_adds_the_prestop_sleep_is_not_a_clean_rollout() {
+    // Adding the hook under load drops requests: the pods it replaces have no hook.
+    let met = met_after(
+        "rollout-drops-requests",
+        &[
+            "traffic 30",
+            "tick 5",
+            "kubectl apply -f web-prestop.yaml",
+            "tick 40",
+        ],
+    );
+    assert_eq!(met, [true, false]);
+    // Restarting the count after the rollout, or part-way through it, proves nothing.
+    for script in [
+        &[
+            "kubectl apply -f web-prestop.yaml",
+            "tick 30",
+            "traffic 30",
+            "tick 40",
+        ][..],
+        &[
+            "kubectl apply -f web-prestop.yaml",
+            "tick 30",
+            "kubectl set image deploy/web app=nginx:1.28",
+            "tick 8",
+            "traffic 30",
+            "tick 40",
+        ][..],
+    ] {
+        assert!(
+            !met_after("rollout-drops-requests", script)[1],
+            "{script:?}"
+        );
+    }
+}
+
+#[test]
+fn pods_that_exit_on_sigterm_leave_nothing_to_fall_back_to() {
+    let met = met_after(
+        "endpointslice-conditions",
+        &[
+            "traffic 30",
+            "tick 2",
+            "kubectl delete pods -l app=web --wait=false",
+            "tick 10",
+        ],
+    );
+    assert_eq!(met, [false, false]);
+}
+
+#[test]
+fn a_drain_is_clean_only_under_load_the_prestop_sleep_covers() {
+    // The proxies slower than the 5 s sleep: the evicted pod drops requests.
+    let met = met_after(
+        "zero-downtime-shutdown",
+        &[
+            "traffic 30 web delay 8",
+            "tick 10",
+            "kubectl drain node-1 --ignore-daemonsets",
+            "tick 40",
+        ],
+    );
+    assert!(!met[1], "{met:?}");
+    // Load started after the drain measured nothing about it.
+    let met = met_after(
+        "zero-downtime-shutdown",
+        &[
+            "kubectl drain node-1 --ignore-daemonsets",
+            "traffic 30",
+            "tick 60",
+        ],
+    );
+    assert_eq!(met, [false, false]);
+}
+
+#[test]
+fn without_min_ready_seconds_the_service_and_the_deployment_agree() {
+    let met = met_after(
+        "ready-without-readiness-probe",
+        &["kubectl scale deploy web --replicas=4", "tick 3"],
+    );
+    assert_eq!(met, [true, false]);
+}
+
+#[test]
+fn deleting_a_pod_does_not_take_it_out_of_the_service() {
+    let met = met_after(
+        "service-finds-pods",
+        &[
+            "kubectl apply -f service.yaml",
+            "tick 2",
+            "kubectl delete pod web-77666df665-767ch",
+            "tick 3",
+        ],
+    );
+    assert_eq!(met, [false, false, false]);
+}
+
+/// A fast app with no startup probe rolls out without restarts too, but that is not the
+/// startup probe at work; and a pod that is ready after all does not show a stuck rollout.
+#[test]
+fn the_probe_challenges_need_the_probe_they_name() {
+    let met = met_after(
+        "readiness-liveness-startup",
+        &["kubectl apply -f no-readiness.yaml", "tick 120"],
+    );
+    assert_eq!(met, [false, false, false]);
+    // A crash loop that a startup probe then ends meets the first two, not the third.
+    let met = met_after(
+        "readiness-liveness-startup",
+        &[
+            "kubectl apply -f slow-liveness.yaml",
+            "tick 70",
+            "kubectl apply -f slow-startup.yaml",
+            "tick 240",
+        ],
+    );
+    assert_eq!(met, [true, true, false]);
+}

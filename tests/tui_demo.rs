@@ -722,3 +722,25 @@ fn node_demo_lines_up_its_controllers_and_ages_every_event() {
         insta::assert_snapshot!(format!("demo_drain_{w}x{h}"), render(&a, w, h).backend());
     }
 }
+
+/// While `traffic` runs, the chart plots the requests that failed each second beside the
+/// replicas, and its title counts them: the rollout's dropped requests are on screen.
+#[test]
+fn the_chart_counts_failed_requests_while_traffic_runs() {
+    for (w, h) in [(80, 24), (120, 40)] {
+        let mut a = app(w, h);
+        a.open_demo("rollout-drops-requests", &[])
+            .expect("question exists");
+        command(&mut a, "traffic 30");
+        command(&mut a, "kubectl set image deploy/web app=nginx:1.28");
+        command(&mut a, "tick 20");
+        let text = screen_text(&render(&a, w, h));
+        // The title is cut on a narrow screen; the plotted spikes are there either way.
+        if w >= 120 {
+            assert!(text.contains("failed/s (30 of 600 requests)"), "{text}");
+        }
+        assert!(text.contains("Replicas: spec vs ready"), "{text}");
+        assert!(text.contains("challenge met: Count the requests a rollout drops"));
+        insta::assert_snapshot!(format!("demo_traffic_{w}x{h}"), render(&a, w, h).backend());
+    }
+}

@@ -51,6 +51,10 @@ pub const SHIPPED: &[(&str, &str)] = &[
         "content/nodes.toml",
         include_str!("../../content/nodes.toml"),
     ),
+    (
+        "content/traffic.toml",
+        include_str!("../../content/traffic.toml"),
+    ),
 ];
 
 pub fn shipped_sources() -> Vec<Source> {

@@ -167,7 +167,18 @@ impl Cluster {
                 });
                 c.handle(deltas);
             }
-            let worked: usize = all.iter_mut().map(|c| c.process(api, now)).sum();
+            let mut worked: usize = all
+                .iter_mut()
+                .filter(|c| !c.after_the_others())
+                .map(|c| c.process(api, now))
+                .sum();
+            if worked == 0 && api.next_seq() == before {
+                worked = all
+                    .iter_mut()
+                    .filter(|c| c.after_the_others())
+                    .map(|c| c.process(api, now))
+                    .sum();
+            }
             if owners_deleted || self.gc_behind || crate::sim::gc::pending(&self.api) {
                 self.collect_garbage();
             }

@@ -154,6 +154,10 @@ pub fn stop(pod: &Stored) -> Stop {
 
 /// The pod's IP, once it has one.
 pub fn pod_ip(pod: &Stored) -> Option<&str> {
+    // A status the kubelet keeps typed is read without building its JSON.
+    if let Some(s) = pod.starting() {
+        return s.ip();
+    }
     let status = pod.field("status")?;
     status["podIPs"][0]["ip"]
         .as_str()

@@ -32,6 +32,13 @@ pub trait Controller {
     fn waiting(&self) -> usize {
         0
     }
+    /// Whether its workers run once the others are quiet within a settle, seeing only the
+    /// second's final state (the endpoint controllers: nothing else reads what they
+    /// write, and syncing a Service's every pod after each round of a rollout would
+    /// cost more than the whole rollout).
+    fn after_the_others(&self) -> bool {
+        false
+    }
 }
 
 /// `processNextWorkItem`'s guard: the next key to work on, or none when the workers are

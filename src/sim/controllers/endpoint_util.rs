@@ -64,11 +64,30 @@ pub fn enqueue_services_of(informer: &mut Informer, d: &Delta) {
     }
 }
 
+/// What a Service's endpoints are computed from, as one number: the Service, its pods,
+/// the objects `extra` lists, each by name and resourceVersion. The same number as at the
+/// last sync means nothing an endpoint reads has changed (the periodic resync, a pod
+/// write that moved no endpoint field twice), and the sync is skipped.
+pub fn fingerprint(service: &Stored, pods: &[&Stored], extra: &[&Stored]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for o in std::iter::once(service)
+        .chain(pods.iter().copied())
+        .chain(extra.iter().copied())
+    {
+        o.name().hash(&mut h);
+        o.meta("resourceVersion")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .hash(&mut h);
+    }
+    h.finish()
+}
+
 /// `ShouldPodBeInEndpoints`: not terminal, has an IP, and (unless terminating pods are
 /// included) not being deleted.
 pub fn should_be_in_endpoints(pod: &Stored, include_terminating: bool) -> bool {
-    let status = pod.field("status").unwrap_or(&Value::Null);
-    if matches!(status["phase"].as_str(), Some("Succeeded" | "Failed")) {
+    if matches!(pod.pod_phase(), Some("Succeeded" | "Failed")) {
         return false;
     }
     if pod_ip(pod).is_none() {
@@ -103,6 +122,9 @@ pub fn find_port(pod: &Stored, service_port: &Value) -> Option<i64> {
 
 /// The Ready condition's lastTransitionTime, the pod's trigger time.
 fn pod_trigger_time(pod: &Stored) -> Option<i64> {
+    if let Some(s) = pod.starting() {
+        return Some(crate::sim::time::sim_unix(s.ready_changed()));
+    }
     let status = pod.field("status")?;
     status["conditions"]
         .as_array()?

@@ -10,8 +10,8 @@ use serde_json::{Value, json};
 
 use super::controller::Controller;
 use super::endpoint_util::{
-    LAST_CHANGE_TRIGGER_TIME, TriggerTimes, enqueue_services_of, find_port, pod_ip, selected_pods,
-    should_be_in_endpoints, trigger_text,
+    LAST_CHANGE_TRIGGER_TIME, TriggerTimes, enqueue_services_of, find_port, fingerprint, pod_ip,
+    selected_pods, should_be_in_endpoints, trigger_text,
 };
 use crate::sim::api::ApiServer;
 use crate::sim::client::RateLimit;
@@ -30,6 +30,8 @@ pub struct EndpointsController {
     pub informer: Informer,
     pub client: RateLimit,
     triggers: TriggerTimes,
+    /// Each Service's inputs at its last sync (see [`fingerprint`]).
+    synced: crate::sim::HashMap<String, u64>,
 }
 
 impl EndpointsController {
@@ -38,6 +40,7 @@ impl EndpointsController {
             informer: Informer::new(WATCHES, resync),
             client: RateLimit::default(),
             triggers: TriggerTimes::default(),
+            synced: Default::default(),
         }
     }
 
@@ -114,8 +117,8 @@ impl EndpointsController {
         let subsets = groups
             .into_iter()
             .map(|(ports, mut ready, mut not_ready)| {
-                ready.sort_by_key(key);
-                not_ready.sort_by_key(key);
+                ready.sort_by_cached_key(key);
+                not_ready.sort_by_cached_key(key);
                 let mut s = json!({"ports": ports});
                 if !ready.is_empty() {
                     s["addresses"] = Value::Array(ready);
@@ -142,11 +145,27 @@ impl EndpointsController {
         {
             return 0;
         }
+        let print = self.informer.get_shared(Kind::Service, name).map(|s| {
+            let pods = selected_pods(&self.informer, &svc);
+            let own: Vec<&crate::sim::stored::Stored> = self
+                .informer
+                .get_shared(Kind::Endpoints, name)
+                .map(|e| &**e)
+                .into_iter()
+                .collect();
+            fingerprint(s, &pods, &own)
+        });
+        if print.is_some() && self.synced.get(name) == print.as_ref() {
+            return 0;
+        }
+        if let Some(p) = print {
+            self.synced.insert(name.to_string(), p);
+        }
         let (subsets, pods) = Self::subsets(&self.informer, &svc);
         let trigger = self.triggers.compute(&svc, &pods);
         let labels = svc["metadata"]["labels"].clone();
-        let current = self.informer.get(Kind::Endpoints, name).cloned();
-        if let Some(cur) = &current {
+        let current = self.informer.get(Kind::Endpoints, name);
+        if let Some(cur) = current {
             let mut cur_labels = cur["metadata"]["labels"].clone();
             if let Some(m) = cur_labels.as_object_mut() {
                 m.remove(HEADLESS_LABEL);
@@ -154,12 +173,13 @@ impl EndpointsController {
             let no_labels = |v: &Value| v.as_object().is_none_or(|m| m.is_empty());
             let same_labels =
                 cur_labels == labels || (no_labels(&cur_labels) && no_labels(&labels));
-            let cur_subsets = cur["subsets"].as_array().cloned().unwrap_or_default();
-            if same_labels && cur_subsets == subsets {
+            let cur_subsets = cur["subsets"].as_array().map_or(&[][..], Vec::as_slice);
+            if same_labels && cur_subsets == subsets.as_slice() {
                 return 0;
             }
         }
-        let mut next = current.clone().unwrap_or_else(|| {
+        let exists = current.is_some();
+        let mut next = current.cloned().unwrap_or_else(|| {
             json!({
                 "apiVersion": "v1",
                 "kind": "Endpoints",
@@ -204,16 +224,29 @@ impl EndpointsController {
             meta["annotations"] = Value::Object(annotations);
         }
         self.client.spend(1);
-        let written = match current {
-            None => api.create(Kind::Endpoints, next, now).is_ok(),
-            Some(_) => api.update(Kind::Endpoints, next, None).is_ok(),
+        let written = if exists {
+            api.update(Kind::Endpoints, next, None).is_ok()
+        } else {
+            api.create(Kind::Endpoints, next, now).is_ok()
         };
+        if !written {
+            // Tried again at the next change or resync.
+            self.synced.remove(name);
+        }
         usize::from(written)
     }
 }
 
 impl Controller for EndpointsController {
     super::controller::controller_basics!(EndpointsController, Component::Endpoints);
+    fn crash(&mut self) {
+        self.informer.crash();
+        self.synced.clear();
+        self.triggers = TriggerTimes::default();
+    }
+    fn after_the_others(&self) -> bool {
+        true
+    }
     fn resync(&mut self) {
         let all: Vec<String> = self
             .informer

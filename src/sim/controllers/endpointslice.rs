@@ -16,8 +16,8 @@ use serde_json::{Value, json};
 
 use super::controller::Controller;
 use super::endpoint_util::{
-    LAST_CHANGE_TRIGGER_TIME, TriggerTimes, enqueue_services_of, find_port, pod_ip, selected_pods,
-    should_be_in_endpoints, trigger_text,
+    LAST_CHANGE_TRIGGER_TIME, TriggerTimes, enqueue_services_of, find_port, fingerprint, pod_ip,
+    selected_pods, should_be_in_endpoints, trigger_text,
 };
 use crate::sim::api::ApiServer;
 use crate::sim::client::RateLimit;
@@ -41,12 +41,21 @@ pub struct EndpointSliceController {
     pub informer: Informer,
     pub client: RateLimit,
     triggers: TriggerTimes,
+    /// Each Service's inputs at its last sync (see [`fingerprint`]).
+    synced: crate::sim::HashMap<String, u64>,
 }
 
 /// An endpoint's identity in the desired set (`hashEndpoint`): its addresses and the pod
 /// it names.
-fn endpoint_key(e: &Value) -> (Value, Value) {
-    (e["addresses"].clone(), e["targetRef"]["name"].clone())
+fn endpoint_key(e: &Value) -> String {
+    let mut key = String::new();
+    for a in e["addresses"].as_array().into_iter().flatten() {
+        key.push_str(a.as_str().unwrap_or(""));
+        key.push(',');
+    }
+    key.push('|');
+    key.push_str(e["targetRef"]["name"].as_str().unwrap_or(""));
+    key
 }
 
 impl EndpointSliceController {
@@ -55,6 +64,7 @@ impl EndpointSliceController {
             informer: Informer::new(WATCHES, resync),
             client: RateLimit::default(),
             triggers: TriggerTimes::default(),
+            synced: Default::default(),
         }
     }
 
@@ -188,6 +198,28 @@ impl EndpointSliceController {
             return 0;
         }
         let pods = selected_pods(&self.informer, &svc);
+        // The slices, and the nodes the endpoints read their zones from, count as inputs.
+        let mut extra: Vec<&Stored> = self
+            .informer
+            .values_shared(Kind::EndpointSlice)
+            .filter(|s| s.facts().labels[SERVICE_NAME_LABEL] == *name)
+            .map(|s| &**s)
+            .collect();
+        extra.sort_unstable_by(|a, b| a.name().cmp(b.name()));
+        let mut nodes: Vec<&Stored> = self
+            .informer
+            .values_shared(Kind::Node)
+            .map(|n| &**n)
+            .collect();
+        nodes.sort_unstable_by(|a, b| a.name().cmp(b.name()));
+        extra.extend(nodes);
+        let print = self
+            .informer
+            .get_shared(Kind::Service, name)
+            .map(|s| fingerprint(s, &pods, &extra));
+        if print.is_some() && self.synced.get(name) == print.as_ref() {
+            return 0;
+        }
         let trigger = self.triggers.compute(&svc, &pods);
         // Desired endpoints by the ports they expose, in pod order.
         let mut desired: BTreeMap<String, (Value, Vec<Value>)> = BTreeMap::new();
@@ -218,9 +250,10 @@ impl EndpointSliceController {
             })
             .cloned()
             .collect();
+        let existing_count = existing.len();
         let mut by_ports: BTreeMap<String, Vec<Value>> = BTreeMap::new();
         let mut to_delete: Vec<Value> = Vec::new();
-        for s in &existing {
+        for s in existing {
             let owned = s["metadata"]["ownerReferences"]
                 .as_array()
                 .into_iter()
@@ -231,21 +264,21 @@ impl EndpointSliceController {
                     Value::Null => "[]".to_string(),
                     p => p.to_string(),
                 };
-                by_ports.entry(key).or_default().push(s.clone());
+                by_ports.entry(key).or_default().push(s);
             } else {
-                to_delete.push(s.clone());
+                to_delete.push(s);
             }
         }
         let (mut to_create, mut to_update) = (Vec::new(), Vec::new());
-        for (key, (ports, endpoints)) in &desired {
-            let slices = by_ports.remove(key).unwrap_or_default();
-            let (c, u, d) = self.by_port_mapping(&svc, ports, slices, endpoints.clone());
+        for (key, (ports, endpoints)) in desired {
+            let slices = by_ports.remove(&key).unwrap_or_default();
+            let (c, u, d) = self.by_port_mapping(&svc, &ports, slices, endpoints);
             to_create.extend(c);
             to_update.extend(u);
             to_delete.extend(d);
         }
         to_delete.extend(by_ports.into_values().flatten());
-        if existing.len() == to_delete.len() && to_create.is_empty() {
+        if existing_count == to_delete.len() && to_create.is_empty() {
             let placeholder = Self::new_slice(&svc, &Value::Null);
             let same = |s: &Value| {
                 s["metadata"]["labels"] == placeholder["metadata"]["labels"]
@@ -303,6 +336,9 @@ impl EndpointSliceController {
                     .is_ok(),
             );
         }
+        if let Some(p) = print {
+            self.synced.insert(name.to_string(), p);
+        }
         writes
     }
 
@@ -314,40 +350,49 @@ impl EndpointSliceController {
         svc: &Value,
         ports: &Value,
         existing: Vec<Value>,
-        mut desired: Vec<Value>,
+        desired: Vec<Value>,
     ) -> (Vec<Value>, Vec<Value>, Vec<Value>) {
         let (mut update, mut unchanged, mut delete) = (Vec::new(), Vec::new(), Vec::new());
         let fresh = Self::new_slice(svc, ports);
+        // The desired set by identity; taken endpoints leave holes, so the rest keep their
+        // (pod) order.
+        let index: crate::sim::HashMap<String, usize> = desired
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (endpoint_key(d), i))
+            .collect();
+        let mut desired: Vec<Option<Value>> = desired.into_iter().map(Some).collect();
         for s in existing {
             let mut kept = Vec::new();
             let mut changed = false;
-            let old = s["endpoints"].as_array().cloned().unwrap_or_default();
-            for e in &old {
-                if let Some(i) = desired
-                    .iter()
-                    .position(|d| endpoint_key(d) == endpoint_key(e))
-                {
-                    let d = desired.remove(i);
+            let old = s["endpoints"].as_array().map_or(&[][..], Vec::as_slice);
+            for e in old {
+                if let Some(d) = index.get(&endpoint_key(e)).and_then(|i| desired[*i].take()) {
                     changed |= d != *e;
                     kept.push(d);
                 }
             }
+            let old_len = old.len();
             let labels_changed = s["metadata"]["labels"] != fresh["metadata"]["labels"];
-            let mut next = s.clone();
-            next["metadata"]["labels"] = fresh["metadata"]["labels"].clone();
-            if changed || kept.len() != old.len() {
+            let relabel = |mut next: Value| {
+                next["metadata"]["labels"] = fresh["metadata"]["labels"].clone();
+                next
+            };
+            if changed || kept.len() != old_len {
                 if kept.is_empty() {
                     delete.push(s);
                 } else {
+                    let mut next = relabel(s);
                     next["endpoints"] = Value::Array(kept);
                     update.push(next);
                 }
             } else if labels_changed {
-                update.push(next);
+                update.push(relabel(s));
             } else {
                 unchanged.push(s);
             }
         }
+        let mut desired: Vec<Value> = desired.into_iter().flatten().collect();
         let len = |s: &Value| s["endpoints"].as_array().map_or(0, Vec::len);
         if !desired.is_empty() && !update.is_empty() {
             update.sort_by_key(|s| std::cmp::Reverse(len(s)));
@@ -400,6 +445,14 @@ fn fill(slice: &mut Value, desired: &mut Vec<Value>) {
 
 impl Controller for EndpointSliceController {
     super::controller::controller_basics!(EndpointSliceController, Component::EndpointSlice);
+    fn crash(&mut self) {
+        self.informer.crash();
+        self.synced.clear();
+        self.triggers = TriggerTimes::default();
+    }
+    fn after_the_others(&self) -> bool {
+        true
+    }
     fn resync(&mut self) {
         let all: Vec<String> = self
             .informer

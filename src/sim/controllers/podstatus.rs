@@ -135,6 +135,16 @@ impl Starting {
         }
     }
 
+    /// `podIP`, once the pod runs.
+    pub fn ip(&self) -> Option<&str> {
+        self.ip.as_deref()
+    }
+
+    /// When the Ready condition last changed, in simulated seconds.
+    pub fn ready_changed(&self) -> u64 {
+        self.conditions[READY].1
+    }
+
     /// The facts of a pod with this status; `base` has the ones its metadata gives.
     pub fn facts(&self, base: PodFacts, deleting: bool) -> PodFacts {
         let (ready, since) = self.conditions[READY];

@@ -114,6 +114,7 @@ pub enum Func {
     Nodes,
     Endpoints,
     Traffic,
+    Restarts,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -149,13 +150,22 @@ impl Func {
         ("nodes", Func::Nodes, &[Arg::OptStr]),
         ("endpoints", Func::Endpoints, &[Arg::OptStr]),
         ("traffic", Func::Traffic, &[Arg::Str]),
+        ("restarts", Func::Restarts, &[]),
     ];
 
     /// Allowed string arguments, where the set is closed.
     fn choices(self) -> Option<&'static [&'static str]> {
         match self {
             // Plus `node:NAME`, checked where the argument is (see `valid_choice`).
-            Func::Pods => Some(&["ready", "pending", "running", "terminating", "unscheduled"]),
+            Func::Pods => Some(&[
+                "ready",
+                "pending",
+                "running",
+                "terminating",
+                "unscheduled",
+                "crashloop",
+                "startup-probe",
+            ]),
             Func::Deleted | Func::Created => Some(&["pods"]),
             Func::Orphans => Some(&["pods", "replicasets"]),
             Func::Nodes => Some(&["ready", "notready", "unschedulable", "tainted"]),

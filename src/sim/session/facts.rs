@@ -47,6 +47,30 @@ impl Facts for Session {
                     "unscheduled" => pods
                         .filter(|p| p.pod().active && p.pod_node().is_none())
                         .count(),
+                    // A container waiting out the kubelet's restart back-off.
+                    "crashloop" => pods
+                        .filter(|p| {
+                            p.pod().active
+                                && p.field("status").is_some_and(|s| {
+                                    s["containerStatuses"].as_array().is_some_and(|cs| {
+                                        cs.iter().any(|c| {
+                                            c["state"]["waiting"]["reason"] == "CrashLoopBackOff"
+                                        })
+                                    })
+                                })
+                        })
+                        .count(),
+                    // Whose containers declare a startup probe.
+                    "startup-probe" => pods
+                        .filter(|p| {
+                            p.pod().active
+                                && p.unfilled("spec").is_some_and(|s| {
+                                    s["containers"].as_array().is_some_and(|cs| {
+                                        cs.iter().any(|c| c["startupProbe"].is_object())
+                                    })
+                                })
+                        })
+                        .count(),
                     // On one node: `node:node-3`.
                     other if other.starts_with("node:") => pods
                         .filter(|p| p.pod().active && p.pod_node() == other.strip_prefix("node:"))
@@ -56,6 +80,14 @@ impl Facts for Session {
                 json!(n)
             }
             Func::ReplicaSets => json!(self.cluster.api.count(Kind::ReplicaSet)),
+            Func::Restarts => json!(
+                self.cluster
+                    .api
+                    .list_shared(Kind::Pod)
+                    .filter(|p| p.pod().active)
+                    .map(|p| p.pod().restarts)
+                    .sum::<i64>()
+            ),
             Func::Events => json!(
                 self.cluster
                     .api

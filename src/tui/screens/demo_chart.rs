@@ -23,8 +23,14 @@ pub(super) fn chart(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
         Marker::Braille
     };
     let traffic = d.session.traffic.as_ref();
+    // With traffic the title is shorter, so the failure count fits a half-width panel.
+    let lead = if traffic.is_some() {
+        " Replicas: "
+    } else {
+        " Replicas over time: "
+    };
     let mut spans = vec![
-        Span::styled(" Replicas over time: ", theme.header),
+        Span::styled(lead, theme.header),
         Span::styled(if theme.mono { "spec ⣿" } else { "spec" }, theme.accent),
         Span::styled(" vs ", theme.header),
         Span::styled(if theme.mono { "ready • " } else { "ready " }, theme.good),
@@ -32,15 +38,15 @@ pub(super) fn chart(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
     if let Some(t) = traffic {
         spans.push(Span::styled(
             if theme.mono {
-                "· failed requests/s × "
+                "· failed/s × "
             } else {
-                "· failed requests/s "
+                "· failed/s "
             },
             theme.alert,
         ));
         spans.push(Span::styled(
             format!(
-                "({} of {} failed) ",
+                "({} of {} requests) ",
                 t.total_errors,
                 t.total_errors + t.total_ok
             ),

@@ -23,9 +23,9 @@ use super::Ctx;
 use super::demo::{Demo, OutKind, SPEEDS};
 
 /// What the demo leaves out, named on screen (README: "What the demo simplifies").
-pub const SIMPLIFIES: &str = "simplified: one namespace · no preemption · fake apps behind probes · resync every 30 s · drop and edge are teaching faults";
+pub const SIMPLIFIES: &str = "simplified: one namespace · no preemption · fake apps · resync every 30 s · drop and edge are teaching faults";
 const SIMPLIFIES_SHORT: &str =
-    "simplified: 1 namespace, no preemption, fake apps, 30 s resync; drop/edge not real";
+    "simplified: 1 ns, no preemption, fake apps, 30 s resync; drop/edge not real";
 
 pub struct View<'a> {
     pub ctx: Ctx<'a>,
