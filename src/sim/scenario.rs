@@ -42,84 +42,15 @@ pub struct Scenario {
     pub nodes: &'static [NodeSpec],
 }
 
-const WEB_YAML: &str = "apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  labels:
-    app: web
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      containers:
-      - name: app
-        image: nginx:1.27
-        ports:
-        - containerPort: 80
-";
+const WEB_YAML: &str = include_str!("manifests/web.yaml");
 
-const WEB_MINIMAL_YAML: &str = "apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  labels:
-    app: web
-spec:
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      containers:
-      - name: app
-        image: nginx:1.27
-        ports:
-        - containerPort: 80
-";
+const WEB_MINIMAL_YAML: &str = include_str!("manifests/web-minimal.yaml");
 
-const WEB_SCALED_YAML: &str = "apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 5
-";
+const WEB_SCALED_YAML: &str = include_str!("manifests/web-scaled.yaml");
 
 /// `web.yaml` with two misspelt fields (`replica`, `imagePullpolicy`): kubectl's strict field
 /// validation refuses it; `--validate=warn` drops them with a warning each.
-const WEB_TYPO_YAML: &str = "apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  labels:
-    app: web
-spec:
-  replica: 4
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      containers:
-      - name: app
-        image: nginx:1.27
-        imagePullpolicy: Always
-        ports:
-        - containerPort: 80
-";
+const WEB_TYPO_YAML: &str = include_str!("manifests/web-typo.yaml");
 
 pub const SCENARIOS: &[Scenario] = &[
     Scenario {
@@ -243,349 +174,37 @@ pub const SCENARIOS: &[Scenario] = &[
 ];
 
 /// A Service in front of web's pods, reaching them by the container port's name.
-const SERVICE_YAML: &str = "apiVersion: v1
-kind: Service
-metadata:
-  name: web
-  labels:
-    app: web
-spec:
-  selector:
-    app: web
-  ports:
-  - name: http
-    port: 80
-    targetPort: http
-";
+const SERVICE_YAML: &str = include_str!("manifests/service.yaml");
 
 /// `web.yaml` whose container names its port `http`.
-const WEB_NAMED_PORT_YAML: &str = "apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  labels:
-    app: web
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      containers:
-      - name: app
-        image: nginx:1.27
-        ports:
-        - name: http
-          containerPort: 80
-";
+const WEB_NAMED_PORT_YAML: &str = include_str!("manifests/web-named-port.yaml");
 
 /// web behind its Service, rolling one pod at a time and never below three ready.
-const WEB_SERVED_YAML: &str = "apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  labels:
-    app: web
-spec:
-  replicas: 3
-  strategy:
-    rollingUpdate:
-      maxSurge: 1
-      maxUnavailable: 0
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      containers:
-      - name: app
-        image: nginx:1.27
-        ports:
-        - name: http
-          containerPort: 80
----
-apiVersion: v1
-kind: Service
-metadata:
-  name: web
-  labels:
-    app: web
-spec:
-  selector:
-    app: web
-  ports:
-  - name: http
-    port: 80
-    targetPort: http
-";
+const WEB_SERVED_YAML: &str = include_str!("manifests/web-served.yaml");
 
 /// The same Deployment whose pods wait 5 s in a preStop hook before nginx gets SIGTERM.
-const WEB_PRESTOP_YAML: &str = "apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  labels:
-    app: web
-spec:
-  replicas: 3
-  strategy:
-    rollingUpdate:
-      maxSurge: 1
-      maxUnavailable: 0
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      terminationGracePeriodSeconds: 30
-      containers:
-      - name: app
-        image: nginx:1.27
-        ports:
-        - name: http
-          containerPort: 80
-        lifecycle:
-          preStop:
-            sleep:
-              seconds: 5
-";
+const WEB_PRESTOP_YAML: &str = include_str!("manifests/web-prestop.yaml");
 
 /// web with a readiness probe on its HTTP port, and its Service.
-const WEB_PROBED_YAML: &str = "apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  labels:
-    app: web
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      containers:
-      - name: app
-        image: nginx:1.27
-        ports:
-        - name: http
-          containerPort: 80
-        readinessProbe:
-          httpGet:
-            path: /
-            port: http
-          periodSeconds: 5
----
-apiVersion: v1
-kind: Service
-metadata:
-  name: web
-  labels:
-    app: web
-spec:
-  selector:
-    app: web
-  ports:
-  - name: http
-    port: 80
-    targetPort: http
-";
+const WEB_PROBED_YAML: &str = include_str!("manifests/web-probed.yaml");
 
 /// An app that needs 40 s to start, behind a liveness probe that gives it 20.
-const SLOW_LIVENESS_YAML: &str = "apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  labels:
-    app: web
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      containers:
-      - name: app
-        image: example.com/app:slow-start-40
-        ports:
-        - name: http
-          containerPort: 80
-        livenessProbe:
-          httpGet:
-            path: /healthz
-            port: http
-          initialDelaySeconds: 5
-          periodSeconds: 5
-          failureThreshold: 3
-        readinessProbe:
-          httpGet:
-            path: /ready
-            port: http
-          periodSeconds: 5
-";
+const SLOW_LIVENESS_YAML: &str = include_str!("manifests/slow-liveness.yaml");
 
 /// The same slow starter with a startup probe that allows it 60 s before liveness begins.
-const SLOW_STARTUP_YAML: &str = "apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  labels:
-    app: web
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      containers:
-      - name: app
-        image: example.com/app:slow-start-40
-        ports:
-        - name: http
-          containerPort: 80
-        startupProbe:
-          httpGet:
-            path: /healthz
-            port: http
-          periodSeconds: 5
-          failureThreshold: 12
-        livenessProbe:
-          httpGet:
-            path: /healthz
-            port: http
-          periodSeconds: 5
-          failureThreshold: 3
-        readinessProbe:
-          httpGet:
-            path: /ready
-            port: http
-          periodSeconds: 5
-";
+const SLOW_STARTUP_YAML: &str = include_str!("manifests/slow-startup.yaml");
 
 /// An app whose readiness endpoint always says 503.
-const NEVER_READY_YAML: &str = "apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  labels:
-    app: web
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      containers:
-      - name: app
-        image: example.com/app:never-ready
-        ports:
-        - name: http
-          containerPort: 80
-        readinessProbe:
-          httpGet:
-            path: /ready
-            port: http
-          periodSeconds: 5
-";
+const NEVER_READY_YAML: &str = include_str!("manifests/never-ready.yaml");
 
 /// A slow starter with no readiness probe: Ready as soon as it runs.
-const NO_READINESS_YAML: &str = "apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  labels:
-    app: web
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      containers:
-      - name: app
-        image: example.com/app:slow-start-30
-        ports:
-        - name: http
-          containerPort: 80
-";
+const NO_READINESS_YAML: &str = include_str!("manifests/no-readiness.yaml");
 
 /// An app that stops answering 60 s after it starts, with liveness and readiness probes.
-const FAILS_LATER_YAML: &str = "apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  labels:
-    app: web
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      containers:
-      - name: app
-        image: example.com/app:fails-after-60
-        ports:
-        - name: http
-          containerPort: 80
-        livenessProbe:
-          httpGet:
-            path: /healthz
-            port: http
-          periodSeconds: 5
-          failureThreshold: 3
-        readinessProbe:
-          httpGet:
-            path: /ready
-            port: http
-          periodSeconds: 5
-          failureThreshold: 1
-";
+const FAILS_LATER_YAML: &str = include_str!("manifests/fails-later.yaml");
 
 /// A budget that keeps two of web's pods available.
-const PDB_YAML: &str = "apiVersion: policy/v1
-kind: PodDisruptionBudget
-metadata:
-  name: web
-spec:
-  minAvailable: 2
-  selector:
-    matchLabels:
-      app: web
-";
+const PDB_YAML: &str = include_str!("manifests/pdb.yaml");
 
 /// Three general nodes, 2 CPUs and 4 GiB each.
 const PLAIN_NODES: &[NodeSpec] = &[
@@ -638,32 +257,7 @@ const THREE_NODES: &[NodeSpec] = &[
 ];
 
 /// `web.yaml` whose pods each request half a CPU and 256 MiB.
-const WEB_REQUESTS_YAML: &str = "apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  labels:
-    app: web
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      containers:
-      - name: app
-        image: nginx:1.27
-        ports:
-        - containerPort: 80
-        resources:
-          requests:
-            cpu: 500m
-            memory: 256Mi
-";
+const WEB_REQUESTS_YAML: &str = include_str!("manifests/web-requests.yaml");
 
 /// Files a scenario writes once `web` is running, as if read back from the cluster: they
 /// carry its resourceVersion, `{rv}` here, so they turn stale at the next write to `web`.
@@ -675,29 +269,7 @@ pub fn read_back_files(id: &str) -> &'static [(&'static str, &'static str)] {
 }
 
 /// `web.yaml` at 4 replicas, saved with the resourceVersion `web` had when it was read.
-const WEB_STALE_YAML: &str = "apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  labels:
-    app: web
-  resourceVersion: \"{rv}\"
-spec:
-  replicas: 4
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      containers:
-      - name: app
-        image: nginx:1.27
-        ports:
-        - containerPort: 80
-";
+const WEB_STALE_YAML: &str = include_str!("manifests/web-stale.yaml");
 
 pub fn find(id: &str) -> Option<&'static Scenario> {
     SCENARIOS.iter().find(|s| s.id == id)

@@ -189,3 +189,34 @@ impl TriggerTimes {
 pub fn trigger_text(unix: i64) -> String {
     crate::sim::time::unix_rfc3339(unix)
 }
+
+/// The [`super::Controller`] of a controller keyed by Service name, with `informer`,
+/// `client`, `triggers` and `synced` fields: a crash loses the trigger times and the
+/// inputs last seen, a resync queues every Service, and its workers run once the other
+/// controllers are quiet (see `after_the_others`).
+macro_rules! service_keyed_controller {
+    ($ty:ty, $component:expr) => {
+        impl super::controller::Controller for $ty {
+            super::controller::controller_basics!($ty, $component);
+            fn crash(&mut self) {
+                self.informer.crash();
+                self.synced.clear();
+                self.triggers = super::endpoint_util::TriggerTimes::default();
+            }
+            fn after_the_others(&self) -> bool {
+                true
+            }
+            fn resync(&mut self) {
+                let all: Vec<String> = self
+                    .informer
+                    .iter(crate::sim::kind::Kind::Service)
+                    .map(|s| crate::sim::obj::name(s).to_string())
+                    .collect();
+                for n in all {
+                    self.informer.enqueue(&n);
+                }
+            }
+        }
+    };
+}
+pub(crate) use service_keyed_controller;

@@ -8,7 +8,6 @@
 
 use serde_json::{Value, json};
 
-use super::controller::Controller;
 use super::endpoint_util::{
     LAST_CHANGE_TRIGGER_TIME, TriggerTimes, enqueue_services_of, find_port, fingerprint, pod_ip,
     selected_pods, should_be_in_endpoints, trigger_text,
@@ -18,7 +17,6 @@ use crate::sim::client::RateLimit;
 use crate::sim::directive::Component;
 use crate::sim::informer::{Delta, Informer};
 use crate::sim::kind::Kind;
-use crate::sim::obj;
 
 pub const WATCHES: &[Kind] = &[Kind::Service, Kind::Pod, Kind::Endpoints];
 /// The source of its events.
@@ -237,24 +235,4 @@ impl EndpointsController {
     }
 }
 
-impl Controller for EndpointsController {
-    super::controller::controller_basics!(EndpointsController, Component::Endpoints);
-    fn crash(&mut self) {
-        self.informer.crash();
-        self.synced.clear();
-        self.triggers = TriggerTimes::default();
-    }
-    fn after_the_others(&self) -> bool {
-        true
-    }
-    fn resync(&mut self) {
-        let all: Vec<String> = self
-            .informer
-            .iter(Kind::Service)
-            .map(|s| obj::name(s).to_string())
-            .collect();
-        for n in all {
-            self.informer.enqueue(&n);
-        }
-    }
-}
+super::endpoint_util::service_keyed_controller!(EndpointsController, Component::Endpoints);

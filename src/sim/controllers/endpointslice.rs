@@ -14,7 +14,6 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::controller::Controller;
 use super::endpoint_util::{
     LAST_CHANGE_TRIGGER_TIME, TriggerTimes, enqueue_services_of, find_port, fingerprint, pod_ip,
     selected_pods, should_be_in_endpoints, trigger_text,
@@ -443,24 +442,4 @@ fn fill(slice: &mut Value, desired: &mut Vec<Value>) {
     }
 }
 
-impl Controller for EndpointSliceController {
-    super::controller::controller_basics!(EndpointSliceController, Component::EndpointSlice);
-    fn crash(&mut self) {
-        self.informer.crash();
-        self.synced.clear();
-        self.triggers = TriggerTimes::default();
-    }
-    fn after_the_others(&self) -> bool {
-        true
-    }
-    fn resync(&mut self) {
-        let all: Vec<String> = self
-            .informer
-            .iter(Kind::Service)
-            .map(|s| obj::name(s).to_string())
-            .collect();
-        for n in all {
-            self.informer.enqueue(&n);
-        }
-    }
-}
+super::endpoint_util::service_keyed_controller!(EndpointSliceController, Component::EndpointSlice);
