@@ -1,7 +1,7 @@
 //! `kubectl describe` of a Service, its Endpoints and its EndpointSlices (kubectl 1.32
 //! describe.go `describeService`, `describeEndpoints`, `describeEndpointSliceV1`). A
-//! Service's `Endpoints:` line is read from its EndpointSlices, as kubectl does since
-//! 1.29, not from the Endpoints object.
+//! Service's `Endpoints:` line is read from its EndpointSlices, as kubectl has since 1.31
+//! (kubernetes/kubernetes#124598), not from the Endpoints object.
 
 use serde_json::Value;
 
