@@ -22,7 +22,9 @@ fn step() -> impl Strategy<Value = String> {
         1 => Just("kubectl set image deploy/web app=example.com/app:ignores-sigterm".to_string()),
         1 => Just("kubectl patch svc web -p '{\"spec\":{\"selector\":{\"app\":\"other\"}}}'".to_string()),
         1 => Just("kubectl patch svc web -p '{\"spec\":{\"selector\":{\"app\":\"web\"}}}'".to_string()),
-        1 => Just("kubectl label pod -l app=web tier=front --overwrite".to_string()),
+        // A pod leaves the Service (and its ReplicaSet) by its labels, or comes back.
+        1 => (0usize..6).prop_map(|i| format!("relabel-pod {i} app=other")),
+        1 => (0usize..6).prop_map(|i| format!("relabel-pod {i} app=web")),
         3 => (1u64..8).prop_map(|n| format!("tick {n}")),
         1 => Just("tick 60".to_string()),
     ]
@@ -111,19 +113,25 @@ fn run(steps: &[String]) -> Result<(), TestCaseError> {
 fn run_on(mut s: Session, steps: &[String]) -> Result<(), TestCaseError> {
     check_endpoints(&s, "apply")?;
     for st in steps {
-        let line = match st.strip_prefix("delete-pod ") {
-            Some(i) => {
-                let mut names: Vec<String> = s
-                    .objects(Kind::Pod)
-                    .map(|p| p["metadata"]["name"].as_str().unwrap_or("").to_string())
-                    .collect();
-                names.sort();
-                match names.get(i.parse::<usize>().unwrap_or(0)) {
-                    Some(n) => format!("kubectl delete pod {n} --wait=false"),
-                    None => continue,
-                }
+        let mut names: Vec<String> = s
+            .objects(Kind::Pod)
+            .map(|p| p["metadata"]["name"].as_str().unwrap_or("").to_string())
+            .collect();
+        names.sort();
+        let pick = |i: &str| names.get(i.parse::<usize>().unwrap_or(0)).cloned();
+        let line = if let Some(i) = st.strip_prefix("delete-pod ") {
+            match pick(i) {
+                Some(n) => format!("kubectl delete pod {n} --wait=false"),
+                None => continue,
             }
-            None => st.clone(),
+        } else if let Some(rest) = st.strip_prefix("relabel-pod ") {
+            let (i, label) = rest.split_once(' ').unwrap_or((rest, "app=web"));
+            match pick(i) {
+                Some(n) => format!("kubectl label pod {n} {label} --overwrite"),
+                None => continue,
+            }
+        } else {
+            st.clone()
         };
         s.run_line(&line);
         check_endpoints(&s, &line)?;

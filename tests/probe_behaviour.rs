@@ -114,3 +114,48 @@ fn readiness_decides_the_ready_endpoints_and_no_probe_means_ready_at_once() {
         .any(|c| c["type"] == "Ready" && c["status"] == "True");
     assert!(ready, "{p}");
 }
+
+/// A restarted kubelet finds its containers still running: restart counts and last
+/// states stay, nothing restarts because the kubelet did.
+#[test]
+fn a_kubelet_restart_keeps_the_containers_runs() {
+    let mut s = Session::new("probes", 1).unwrap();
+    let old = hash_of_first(&s);
+    s.run_line("kubectl apply -f slow-liveness.yaml");
+    s.run_line("tick 70");
+    let before = restarts(&new_pod(&s, &old).unwrap());
+    assert!(before >= 2, "{before}");
+    s.run_line("crash kubelet");
+    s.run_line("restart kubelet");
+    s.run_line("tick 1");
+    let p = new_pod(&s, &old).unwrap();
+    assert!(restarts(&p) >= before, "{p}");
+    // The nginx pods were running before and still are, ready and never restarted.
+    let ready_old = s
+        .objects(Kind::Pod)
+        .filter(|p| p["metadata"]["labels"]["pod-template-hash"] == old.as_str())
+        .filter(|p| restarts(p) == 0 && p["status"]["containerStatuses"][0]["ready"] == true)
+        .count();
+    assert_eq!(ready_old, 3);
+}
+
+/// Requests reach a pod at the port the EndpointSlice gives: a Service whose target port
+/// the app does not listen on has endpoints, yet every request fails.
+#[test]
+fn traffic_to_a_port_nobody_listens_on_fails() {
+    let mut s = Session::new("service-endpoints", 1).unwrap();
+    s.run_line("kubectl apply -f service.yaml");
+    s.run_line("tick 3");
+    s.run_line("traffic 10");
+    s.run_line("tick 3");
+    let ok = s.run_line("traffic").stdout;
+    assert!(ok.contains("in all: 30 answered, 0 failed"), "{ok}");
+    let out = s.run_line(
+        "kubectl patch svc web --type=json -p '[{\"op\":\"replace\",\"path\":\"/spec/ports/0/targetPort\",\"value\":9999}]'",
+    );
+    assert!(out.stderr.is_empty(), "{out:?}");
+    s.run_line("traffic 10");
+    s.run_line("tick 3");
+    let bad = s.run_line("traffic").stdout;
+    assert!(bad.contains("in all: 0 answered, 30 failed"), "{bad}");
+}

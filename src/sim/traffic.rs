@@ -41,37 +41,61 @@ pub struct Traffic {
     pub rate: u32,
     pub delay: u64,
     /// What the proxies could route to at each recent second.
-    views: VecDeque<(u64, Vec<String>)>,
+    views: VecDeque<(u64, Vec<(String, i64)>)>,
     next: usize,
     pub history: VecDeque<Second>,
     pub total_ok: u64,
     pub total_errors: u64,
 }
 
-/// The addresses kube-proxy routes the Service's traffic to, from its slices now.
-pub fn routable(api: &ApiServer, service: &str) -> Vec<String> {
-    let endpoints: Vec<&Value> = api
+/// The addresses (IP and port) kube-proxy routes the Service's traffic to, from its
+/// slices now: the endpoints of the slices that carry the Service's (first) port, by its
+/// name, at the number that slice gives it.
+pub fn routable(api: &ApiServer, service: &str) -> Vec<(String, i64)> {
+    let Ok(svc) = api.get(Kind::Service, service) else {
+        return Vec::new();
+    };
+    let port_name = svc["spec"]["ports"][0]["name"].as_str().unwrap_or("");
+    let endpoints: Vec<(&Value, i64)> = api
         .list(Kind::EndpointSlice)
         .filter(|s| s["metadata"]["labels"][SERVICE_NAME_LABEL] == service)
-        .flat_map(|s| s["endpoints"].as_array().into_iter().flatten())
+        .filter_map(|s| {
+            let port = s["ports"]
+                .as_array()?
+                .iter()
+                .find(|p| p["name"].as_str().unwrap_or("") == port_name)?["port"]
+                .as_i64()?;
+            Some((s, port))
+        })
+        .flat_map(|(s, port)| {
+            s["endpoints"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(move |e| (e, port))
+        })
         .collect();
     let cond = |e: &Value, c: &str| e["conditions"][c].as_bool();
     // A missing `ready` counts as ready, as the API documents.
-    let mut ips: Vec<String> = endpoints
-        .iter()
-        .filter(|e| cond(e, "ready") != Some(false))
-        .flat_map(|e| e["addresses"].as_array().into_iter().flatten())
-        .filter_map(Value::as_str)
-        .map(str::to_string)
-        .collect();
-    if ips.is_empty() {
-        ips = endpoints
+    let addresses = |keep: &dyn Fn(&Value) -> bool| -> Vec<(String, i64)> {
+        endpoints
             .iter()
-            .filter(|e| cond(e, "serving") == Some(true) && cond(e, "terminating") == Some(true))
-            .flat_map(|e| e["addresses"].as_array().into_iter().flatten())
-            .filter_map(Value::as_str)
-            .map(str::to_string)
-            .collect();
+            .filter(|(e, _)| keep(e))
+            .flat_map(|(e, port)| {
+                e["addresses"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .map(move |a| (a.to_string(), *port))
+            })
+            .collect()
+    };
+    let mut ips = addresses(&|e| cond(e, "ready") != Some(false));
+    if ips.is_empty() {
+        ips = addresses(&|e| {
+            cond(e, "serving") == Some(true) && cond(e, "terminating") == Some(true)
+        });
     }
     ips.sort();
     ips
@@ -130,9 +154,9 @@ impl Traffic {
             let answered = if view.is_empty() {
                 false
             } else {
-                let ip = &view[self.next % view.len()];
+                let (ip, port) = &view[self.next % view.len()];
                 self.next = self.next.wrapping_add(1);
-                pods.get(ip).is_some_and(|p| app::answers(p, at))
+                pods.get(ip).is_some_and(|p| app::answers(p, *port, at))
             };
             if answered {
                 second.ok += 1;

@@ -103,7 +103,10 @@ pub fn prestop_seconds(container: &Value) -> i64 {
         [sleep, n, ..] if sleep.ends_with("sleep") => n
             .trim_end_matches('s')
             .parse::<f64>()
-            .map_or(0, |s| s.ceil() as i64),
+            .ok()
+            .filter(|s| s.is_finite() && *s > 0.0)
+            // Any sleep past a day outlasts every grace period the demo sees.
+            .map_or(0, |s| s.ceil().min(86_400.0) as i64),
         _ => 0,
     }
 }
@@ -131,19 +134,20 @@ pub fn stop(pod: &Stored) -> Stop {
         .meta("deletionGracePeriodSeconds")
         .and_then(Value::as_i64)
         .unwrap_or(0);
-    let start = killed - grace;
+    let start = killed.saturating_sub(grace);
     let prestop = containers(pod)
         .iter()
         .map(prestop_seconds)
         .max()
         .unwrap_or(0);
-    let sigterm = (start + prestop).min(killed);
+    // A hook that outlives the grace period is cut short by SIGKILL.
+    let sigterm = start.saturating_add(prestop).min(killed);
     // An app that exits on SIGTERM is gone within the second; one that ignores it, or a
     // pod deleted with no grace to speak of, at the end of the grace period.
     let exited = if grace <= 1 || ignores_sigterm(pod) {
         killed
     } else {
-        (sigterm + 1).min(killed)
+        sigterm.saturating_add(1).min(killed)
     };
     Stop {
         sigterm,
@@ -165,11 +169,25 @@ pub fn pod_ip(pod: &Stored) -> Option<&str> {
         .filter(|ip| !ip.is_empty())
 }
 
-/// Whether the app in a pod answers a request at Unix second `at`: its containers run,
-/// and a terminating pod's app has not yet exited (at SIGTERM for one that exits on it,
-/// at SIGKILL for one that ignores it).
-pub fn answers(pod: &Stored, at: i64) -> bool {
+/// Whether an app listens on `port`: the fake app listens on the ports its container
+/// declares, and on 80 (nginx's) when it declares none.
+pub fn listens_on(container: &Value, port: i64) -> bool {
+    match container["ports"].as_array().filter(|p| !p.is_empty()) {
+        Some(ports) => ports
+            .iter()
+            .any(|p| p["containerPort"].as_i64() == Some(port)),
+        None => port == 80,
+    }
+}
+
+/// Whether the app in a pod answers a request to `port` at Unix second `at`: some
+/// container listens there, its containers run, and a terminating pod's app has not yet
+/// exited (at SIGTERM for one that exits on it, at SIGKILL for one that ignores it).
+pub fn answers(pod: &Stored, port: i64, at: i64) -> bool {
     if pod.pod_phase() != Some("Running") {
+        return false;
+    }
+    if !containers(pod).iter().any(|c| listens_on(c, port)) {
         return false;
     }
     // Each container's app, counted from when the container (re)started; one not running
@@ -243,5 +261,18 @@ mod tests {
             0
         );
         assert_eq!(prestop_seconds(&json!({"name": "app"})), 0);
+        // Hostile values neither overflow nor go negative.
+        assert_eq!(
+            prestop_seconds(&c(json!({"exec": {"command": ["sleep", "1e300"]}}))),
+            86_400
+        );
+        assert_eq!(
+            prestop_seconds(&c(json!({"exec": {"command": ["sleep", "-5"]}}))),
+            0
+        );
+        assert_eq!(
+            prestop_seconds(&c(json!({"sleep": {"seconds": i64::MAX}}))),
+            i64::MAX
+        );
     }
 }

@@ -45,7 +45,12 @@ impl EndpointsController {
     fn handle(&mut self, deltas: Vec<Delta>) {
         for d in deltas {
             match d.kind {
-                Kind::Service | Kind::Endpoints => self.informer.enqueue(d.object.name()),
+                Kind::Service => self.informer.enqueue(d.object.name()),
+                // Only a deleted Endpoints object is put back (`onEndpointsDelete`): a hand
+                // edit stands until the next change of the Service or its pods.
+                Kind::Endpoints if d.event == crate::sim::api::EventType::Deleted => {
+                    self.informer.enqueue(d.object.name())
+                }
                 Kind::Pod => enqueue_services_of(&mut self.informer, &d),
                 _ => {}
             }
@@ -67,8 +72,13 @@ impl EndpointsController {
     ) -> (Vec<Value>, Vec<&'a crate::sim::stored::Stored>) {
         let pods = selected_pods(informer, svc);
         let publish = svc["spec"]["publishNotReadyAddresses"].as_bool() == Some(true);
-        // (ports, ready addresses, not-ready addresses)
+        // RepackSubsets: the addresses offering the same ports share a subset, as
+        // (ports, ready addresses, not-ready addresses).
         let mut groups: Vec<(Value, Vec<Value>, Vec<Value>)> = Vec::new();
+        let service_ports = svc["spec"]["ports"]
+            .as_array()
+            .map_or(&[][..], Vec::as_slice);
+        let headless = crate::sim::validation::headless(svc);
         for pod in &pods {
             if !should_be_in_endpoints(pod, publish) {
                 continue;
@@ -82,28 +92,34 @@ impl EndpointsController {
                 address["nodeName"] = json!(n);
             }
             let ready = publish || pod.pod().ready;
-            for sp in svc["spec"]["ports"].as_array().into_iter().flatten() {
-                let Some(port) = find_port(pod, sp) else {
-                    continue;
-                };
-                let mut p =
-                    json!({"port": port, "protocol": sp["protocol"].as_str().unwrap_or("TCP")});
-                if let Some(n) = sp["name"].as_str().filter(|n| !n.is_empty()) {
-                    p["name"] = json!(n);
-                }
-                let ports = json!([p]);
-                let i = match groups.iter().position(|g| g.0 == ports) {
-                    Some(i) => i,
-                    None => {
-                        groups.push((ports, Vec::new(), Vec::new()));
-                        groups.len() - 1
+            let ports: Vec<Value> = service_ports
+                .iter()
+                .filter_map(|sp| {
+                    let port = find_port(pod, sp)?;
+                    let mut p =
+                        json!({"port": port, "protocol": sp["protocol"].as_str().unwrap_or("TCP")});
+                    if let Some(n) = sp["name"].as_str().filter(|n| !n.is_empty()) {
+                        p["name"] = json!(n);
                     }
-                };
-                if ready {
-                    groups[i].1.push(address.clone());
-                } else {
-                    groups[i].2.push(address.clone());
+                    Some(p)
+                })
+                .collect();
+            // A headless Service may have no ports: its addresses stand alone.
+            if ports.is_empty() && !(service_ports.is_empty() && headless) {
+                continue;
+            }
+            let ports = Value::Array(ports);
+            let i = match groups.iter().position(|g| g.0 == ports) {
+                Some(i) => i,
+                None => {
+                    groups.push((ports, Vec::new(), Vec::new()));
+                    groups.len() - 1
                 }
+            };
+            if ready {
+                groups[i].1.push(address);
+            } else {
+                groups[i].2.push(address);
             }
         }
         let key = |a: &Value| {
@@ -117,7 +133,10 @@ impl EndpointsController {
             .map(|(ports, mut ready, mut not_ready)| {
                 ready.sort_by_cached_key(key);
                 not_ready.sort_by_cached_key(key);
-                let mut s = json!({"ports": ports});
+                let mut s = json!({});
+                if ports.as_array().is_some_and(|p| !p.is_empty()) {
+                    s["ports"] = ports;
+                }
                 if !ready.is_empty() {
                     s["addresses"] = Value::Array(ready);
                 }

@@ -95,13 +95,16 @@ impl EndpointSliceController {
     }
 
     /// `podToEndpoint`.
-    fn endpoint(&self, pod: &Stored, ip: &str, node: &Value) -> Value {
+    fn endpoint(svc: &Value, pod: &Stored, ip: &str, node: &Value) -> Value {
         let ready_cond = pod.pod().ready;
         let terminating = pod.facts().deleting;
+        // "ready" is never true for a terminating pod, unless the Service publishes
+        // not-ready addresses.
+        let publish = svc["spec"]["publishNotReadyAddresses"] == true;
         let mut e = json!({
             "addresses": [ip],
             "conditions": {
-                "ready": ready_cond && !terminating,
+                "ready": publish || (ready_cond && !terminating),
                 "serving": ready_cond,
                 "terminating": terminating,
             },
@@ -114,6 +117,13 @@ impl EndpointSliceController {
         });
         if let Some(n) = pod.pod_node() {
             e["nodeName"] = json!(n);
+        }
+        // ShouldSetHostname: a pod that names this Service as its subdomain.
+        if let Some(spec) = pod.field("spec")
+            && let Some(h) = spec["hostname"].as_str().filter(|h| !h.is_empty())
+            && spec["subdomain"] == svc["metadata"]["name"]
+        {
+            e["hostname"] = json!(h);
         }
         if let Some(zone) = node["metadata"]["labels"]["topology.kubernetes.io/zone"]
             .as_str()
@@ -238,7 +248,7 @@ impl EndpointSliceController {
             let entry = desired
                 .entry(ports.to_string())
                 .or_insert_with(|| (ports, Vec::new()));
-            entry.1.push(self.endpoint(pod, ip, node));
+            entry.1.push(Self::endpoint(&svc, pod, ip, node));
         }
         let existing: Vec<Value> = self
             .informer
@@ -290,13 +300,27 @@ impl EndpointSliceController {
                 to_create.push(placeholder);
             }
         }
-        // finalize: a slice to delete is reused for one to create, under its name.
-        while let (Some(_), Some(_)) = (to_delete.last(), to_create.last()) {
-            let (Some(old), Some(mut new)) = (to_delete.pop(), to_create.pop()) else {
-                break;
-            };
-            new["metadata"]["name"] = old["metadata"]["name"].clone();
-            to_update.push(new);
+        // finalize: a slice to delete that this Service owns is reused for one to
+        // create, under its name (one owned by an older Service of the same name is
+        // left to the garbage collector).
+        let owns = |s: &Value| {
+            s["metadata"]["ownerReferences"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|o| o["uid"] == svc["metadata"]["uid"] && o["kind"] == "Service")
+        };
+        let mut i = 0;
+        while i < to_delete.len() && !to_create.is_empty() {
+            if owns(&to_delete[i]) && to_delete[i]["addressType"] == "IPv4" {
+                let old = to_delete.remove(i);
+                if let Some(mut new) = to_create.pop() {
+                    new["metadata"]["name"] = old["metadata"]["name"].clone();
+                    to_update.push(new);
+                }
+            } else {
+                i += 1;
+            }
         }
         let annotate = |s: &mut Value| {
             let ann = &mut s["metadata"]["annotations"];
@@ -318,6 +342,7 @@ impl EndpointSliceController {
             }
         };
         let mut writes = 0;
+        let attempted = to_create.len() + to_update.len() + to_delete.len();
         for mut s in to_create {
             annotate(&mut s);
             self.client.spend(1);
@@ -335,8 +360,14 @@ impl EndpointSliceController {
                     .is_ok(),
             );
         }
-        if let Some(p) = print {
-            self.synced.insert(name.to_string(), p);
+        // Inputs are marked seen only when every write went through.
+        match print {
+            Some(p) if writes == attempted => {
+                self.synced.insert(name.to_string(), p);
+            }
+            _ => {
+                self.synced.remove(name);
+            }
         }
         writes
     }

@@ -144,8 +144,8 @@ impl Kubelet {
             } else if p.pod_phase() == Some("Running")
                 && p.unfilled("spec").is_some_and(spec_has_probes)
             {
-                // Its probes start again from scratch, as after a kubelet restart.
-                self.prober.adopt(p, sim_unix(api.clock));
+                // Its containers keep running; only the prober's memory is new.
+                self.prober.resume(p, sim_unix(api.clock));
             } else if !p.pod().ready {
                 self.starting.insert(name);
             }

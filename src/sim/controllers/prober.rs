@@ -79,8 +79,10 @@ impl Worker {
 struct Container {
     name: String,
     behaviour: Behaviour,
-    /// The container's port named by a probe, by name.
+    /// The container's named ports, by name, for the probes that name one.
     ports: Vec<(String, i64)>,
+    /// The container's `ports` as declared: the app listens on these.
+    declared: Value,
     workers: Vec<Worker>,
     /// The Unix second the current run of the container started; `None` while it waits
     /// out a back-off.
@@ -93,8 +95,8 @@ struct Container {
     backoff: i64,
     /// The back-off the container now waits out (`CrashLoopBackOff`), 0 when it is not.
     wait: i64,
-    /// How the last run ended: (exit code, reason, started, finished).
-    last: Option<(i64, &'static str, i64, i64)>,
+    /// How the last run ended: (exit code, reason, started, finished, which run).
+    last: Option<(i64, &'static str, i64, i64, i64)>,
 }
 
 /// Whether a container declares any probe.
@@ -157,6 +159,7 @@ impl Prober {
                             ))
                         })
                         .collect(),
+                    declared: json!({"ports": c["ports"].clone()}),
                     workers,
                     started_at: Some(at),
                     waiting_until: None,
@@ -177,6 +180,51 @@ impl Prober {
                 containers,
             },
         );
+    }
+
+    /// Follows a pod that was running before the kubelet restarted: its containers keep
+    /// their runs, restart counts and last states as the status shows them; what the
+    /// kubelet kept in memory is lost (the probes' runs of results, and the back-off, so
+    /// a container waiting out one starts at once).
+    pub fn resume(&mut self, pod: &Stored, at: i64) {
+        self.adopt(pod, at);
+        let status = pod.field("status").cloned().unwrap_or(Value::Null);
+        let Some(state) = self.pods.get_mut(pod.name()) else {
+            return;
+        };
+        let time = |v: &Value| v.as_str().and_then(crate::sim::time::parse_rfc3339);
+        for c in &mut state.containers {
+            let Some(cs) = status["containerStatuses"]
+                .as_array()
+                .and_then(|l| l.iter().find(|cs| cs["name"] == c.name.as_str()))
+            else {
+                continue;
+            };
+            c.restarts = cs["restartCount"].as_i64().unwrap_or(0);
+            c.started = cs["started"] == true;
+            c.ready = cs["ready"] == true;
+            c.started_at = time(&cs["state"]["running"]["startedAt"]);
+            if c.started_at.is_none() {
+                c.waiting_until = Some(at);
+            }
+            let t = &cs["lastState"]["terminated"];
+            if let (Some(started), Some(finished)) = (time(&t["startedAt"]), time(&t["finishedAt"]))
+            {
+                let reason = if t["reason"] == "Error" {
+                    "Error"
+                } else {
+                    "Completed"
+                };
+                let run = (c.restarts - 1).max(0);
+                c.last = Some((
+                    t["exitCode"].as_i64().unwrap_or(0),
+                    reason,
+                    started,
+                    finished,
+                    run,
+                ));
+            }
+        }
     }
 
     pub fn forget(&mut self, name: &str) {
@@ -233,6 +281,19 @@ impl Prober {
                 let _ = api.store_pod_status(&pod, status);
             }
         }
+    }
+}
+
+/// The port a probe asks: a number, or a container port by name; `None` when the name
+/// is not one of the container's ports (the kubelet then throws the result away).
+fn probe_port(w: &Worker, c: &Container) -> Option<i64> {
+    let handler = ["httpGet", "tcpSocket", "grpc"]
+        .into_iter()
+        .find(|h| w.spec[*h].is_object())?;
+    match &w.spec[handler]["port"] {
+        Value::Number(n) => n.as_i64(),
+        Value::String(s) => c.ports.iter().find(|(n, _)| n == s).map(|(_, p)| *p),
+        _ => None,
     }
 }
 
@@ -311,10 +372,21 @@ fn step(
         if !due || !runs {
             continue;
         }
-        let listening = c.behaviour.alive(up);
+        // An exec probe runs in the container and asks no port.
+        let port = if w.spec["exec"].is_object() {
+            None
+        } else {
+            match probe_port(w, c) {
+                Some(p) => Some(p),
+                // A port name the container does not have: a prober error, no result.
+                None => continue,
+            }
+        };
+        let listening =
+            c.behaviour.alive(up) && port.is_none_or(|p| super::app::listens_on(&c.declared, p));
         let tcp_only = w.spec["tcpSocket"].is_object() || w.spec["grpc"].is_object();
         let ok = match w.kind {
-            Kind3::Readiness if !tcp_only => c.behaviour.ready(up),
+            Kind3::Readiness if !tcp_only => listening && c.behaviour.ready(up),
             _ => listening,
         };
         let message = (!ok).then(|| failure(w, c, ip, listening));
@@ -373,10 +445,15 @@ fn step(
         } else {
             (0, "Completed")
         };
-        c.last = Some((code, reason, started_at, at));
+        c.last = Some((code, reason, started_at, at, c.restarts));
         c.started_at = None;
         c.ready = false;
         c.started = false;
+        // The kubelet forgets a back-off that has not moved for twice its cap: a
+        // container that ran ten minutes restarts at once, as if for the first time.
+        if at - started_at > 2 * BACKOFF_MAX {
+            c.backoff = 0;
+        }
         if c.backoff == 0 {
             // The first restart is at once; the back-off starts with the next.
             c.backoff = BACKOFF_START;
@@ -397,6 +474,14 @@ fn step(
             c.wait = c.backoff;
             c.backoff = (c.backoff * 2).min(BACKOFF_MAX);
         }
+    }
+}
+
+/// The runtime's id of a container's `run`-th run (the first is the kubelet's own).
+fn run_id(uid: &str, name: &str, run: i64) -> String {
+    match run {
+        0 => super::image::container_id(uid, name),
+        n => super::image::container_id(uid, &format!("{name}#{n}")),
     }
 }
 
@@ -426,27 +511,20 @@ fn write_status(status: &mut Value, containers: &[Container], now: u64, pod: &St
             cs["ready"] = json!(c.ready);
             cs["started"] = json!(c.started);
             cs["restartCount"] = json!(c.restarts);
-            if let Some((code, reason, started, finished)) = c.last {
-                let mut t = json!({
+            if let Some((code, reason, started, finished, run)) = c.last {
+                cs["lastState"] = json!({"terminated": {
+                    "containerID": run_id(pod.uid(), &c.name, run),
                     "exitCode": code,
                     "reason": reason,
                     "startedAt": ts(started),
                     "finishedAt": ts(finished),
-                });
-                if let Some(id) = cs.get("containerID") {
-                    t["containerID"] = id.clone();
-                }
-                cs["lastState"] = json!({"terminated": t});
+                }});
             }
             match (c.started_at, c.waiting_until) {
                 (Some(s), _) => {
                     if cs["state"]["running"]["startedAt"] != ts(s) {
                         cs["state"] = json!({"running": {"startedAt": ts(s)}});
-                        let id = super::image::container_id(
-                            pod.uid(),
-                            &format!("{}#{}", c.name, c.restarts),
-                        );
-                        cs["containerID"] = json!(id);
+                        cs["containerID"] = json!(run_id(pod.uid(), &c.name, c.restarts));
                     }
                 }
                 (None, Some(_)) if c.wait > 0 => {
@@ -460,7 +538,7 @@ fn write_status(status: &mut Value, containers: &[Container], now: u64, pod: &St
                     }});
                 }
                 _ => {
-                    if let Some((code, reason, started, finished)) = c.last {
+                    if let Some((code, reason, started, finished, _)) = c.last {
                         cs["state"] = json!({"terminated": {
                             "exitCode": code, "reason": reason,
                             "startedAt": ts(started), "finishedAt": ts(finished),

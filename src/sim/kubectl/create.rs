@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::args::Output;
+use super::args::{DryRun, Output};
 use super::cmdutil::*;
 use crate::sim::api::decode::{FieldValidation, decode_body};
 use crate::sim::cluster::Cluster;
@@ -171,7 +171,7 @@ pub(super) fn create_service(
     name: &str,
     tcp: &[String],
     cluster_ip: Option<&str>,
-    dry_run: bool,
+    dry_run: DryRun,
     output: Option<&Output>,
 ) -> Outcome {
     let mut ports = Vec::new();
@@ -215,29 +215,50 @@ fn ports_empty(svc: &Value) -> bool {
     svc["spec"]["ports"].as_array().is_some_and(Vec::is_empty)
 }
 
-/// Prints what a dry run would send, or creates the Service and says so with `verb`.
+/// Creates the Service and says so with `verb`; a client dry run prints what would be
+/// sent, a server one what the server would have stored (defaults, cluster IP and all),
+/// on a copy of the API server that is then dropped.
 pub(super) fn finish_service(
     cluster: &mut Cluster,
     svc: Value,
-    dry_run: bool,
+    dry_run: DryRun,
     output: Option<&Output>,
     verb: &str,
     failed: impl Fn(&crate::sim::api::ApiError) -> Outcome,
 ) -> Outcome {
     let name = obj::name(&svc).to_string();
-    if dry_run {
-        return match output {
-            None => Outcome::default().out(format!("service/{name} {verb} (dry run)\n")),
+    let line = format!("service/{name} {verb}{}\n", dry_run.suffix());
+    match dry_run {
+        DryRun::Client => match output {
+            None => Outcome::default().out(line),
             Some(out) => {
                 let mut sent = svc;
                 sent["metadata"]["creationTimestamp"] = Value::Null;
                 sent["status"] = json!({"loadBalancer": {}});
                 print_object(Kind::Service, &sent, out)
             }
-        };
-    }
-    match cluster.api.create(Kind::Service, svc, cluster.now()) {
-        Ok(_) => Outcome::default().out(format!("service/{name} {verb}\n")),
-        Err(e) => failed(&e),
+        },
+        DryRun::Server => {
+            let mut api = cluster.api.clone();
+            match api.create(Kind::Service, svc, cluster.now()) {
+                Ok(mut stored) => match output {
+                    None => Outcome::default().out(line),
+                    Some(out) => {
+                        // Nothing was stored, so there is no resourceVersion; kubectl hides
+                        // managedFields unless asked.
+                        if let Some(m) = stored["metadata"].as_object_mut() {
+                            m.remove("resourceVersion");
+                            m.remove("managedFields");
+                        }
+                        print_object(Kind::Service, &stored, out)
+                    }
+                },
+                Err(e) => failed(&e),
+            }
+        }
+        DryRun::None => match cluster.api.create(Kind::Service, svc, cluster.now()) {
+            Ok(_) => Outcome::default().out(line),
+            Err(e) => failed(&e),
+        },
     }
 }

@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::args::{ExposeOpts, Output, Target};
+use super::args::{DryRun, ExposeOpts, Output, Target};
 use super::cmdutil::*;
 use super::create::finish_service;
 use crate::sim::cluster::Cluster;
@@ -26,11 +26,18 @@ fn make_labels(m: &Value) -> String {
 
 /// `parseLabels`: `k=v,k2=v2` into a map.
 fn parse_labels(spec: &str) -> Result<Map<String, Value>, String> {
+    if spec.is_empty() {
+        return Err("no label spec passed".into());
+    }
     let mut out = Map::new();
     for pair in spec.split(',') {
-        let Some((k, v)) = pair.split_once('=') else {
-            return Err(format!("invalid label spec: {pair}"));
+        let parts: Vec<&str> = pair.split('=').collect();
+        let [k, v] = parts.as_slice() else {
+            return Err(format!("unexpected label spec: {pair}"));
         };
+        if k.is_empty() {
+            return Err("unexpected empty label key".into());
+        }
         out.insert(k.to_string(), json!(v));
     }
     Ok(out)
@@ -58,7 +65,7 @@ fn introspect(kind: Kind, obj: &Value) -> Result<(String, Vec<(String, String)>)
             let what = if kind == Kind::Deployment {
                 "deployment"
             } else {
-                "replica set"
+                "replicaset"
             };
             if labels.as_object().is_none_or(|m| m.is_empty()) {
                 return Err(format!(
@@ -112,7 +119,7 @@ pub(super) fn expose(
     cluster: &mut Cluster,
     target: &Target,
     opts: &ExposeOpts,
-    dry_run: bool,
+    dry_run: DryRun,
     output: Option<&Output>,
 ) -> Outcome {
     let fail = |m: String| Outcome::default().err(format!("error: {m}\n"));
@@ -121,14 +128,20 @@ pub(super) fn expose(
         Ok(o) => o.clone(),
         Err(e) => return Outcome::default().api(&e, None),
     };
-    let (selector, ports) = match introspect(target.kind, &obj) {
-        Ok(x) => x,
-        Err(e) => return fail(e),
+    // The object's selector is read only when --selector does not give one.
+    let (selector, ports) = match (introspect(target.kind, &obj), &opts.selector) {
+        (Ok((_, ports)), Some(given)) => (given.clone(), ports),
+        (Err(_), Some(given)) => (given.clone(), Vec::new()),
+        (Ok(x), None) => x,
+        (Err(e), None) => {
+            return fail(format!(
+                "couldn't retrieve selectors via --selector flag or introspection: {e}"
+            ));
+        }
     };
-    let selector = opts.selector.clone().unwrap_or(selector);
     let headless = opts.cluster_ip.as_deref() == Some("None");
     let port_list: Vec<String> = match &opts.port {
-        Some(p) => vec![p.clone()],
+        Some(p) => p.split(',').map(str::to_string).collect(),
         None if ports.is_empty() && !headless => {
             return fail("couldn't find port via --port flag or introspection".into());
         }

@@ -147,20 +147,7 @@ pub fn service(o: &Value, old: Option<&Value>) -> Result<(), ApiError> {
                 .into(),
         );
     }
-    for (i, ip) in spec["clusterIPs"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .enumerate()
-    {
-        let ip = ip.as_str().unwrap_or("");
-        if ip != "None" && ip.parse::<std::net::Ipv4Addr>().is_err() {
-            errs.push(format!(
-                "spec.clusterIPs[{i}]: Invalid value: {}: must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)",
-                go_quote(ip)
-            ));
-        }
-    }
+    cluster_ips(&mut errs, spec);
     match kind {
         "" => errs.push("spec.type: Required value".into()),
         "ClusterIP" => {}
@@ -201,6 +188,68 @@ pub fn service(o: &Value, old: Option<&Value>) -> Result<(), ApiError> {
         seen.push(key);
     }
     invalid(Kind::Service, o, errs)
+}
+
+/// ValidateServiceClusterIPsRelatedFields, for single-stack IPv4: `clusterIP` and
+/// `clusterIPs[0]` agree, each address is an IP (or a lone `None`), at most two.
+fn cluster_ips(errs: &mut Vec<String>, spec: &Value) {
+    let ips: Vec<&str> = spec["clusterIPs"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|v| v.as_str().unwrap_or(""))
+        .collect();
+    let shown = go_strings(&spec["clusterIPs"]);
+    match spec["clusterIP"].as_str().filter(|s| !s.is_empty()) {
+        Some(_) if ips.is_empty() => errs.push("spec.clusterIPs: Required value".into()),
+        Some(ip) if ips[0] != ip => errs.push(format!(
+            "spec.clusterIPs: Invalid value: {shown}: first value must match `clusterIP`"
+        )),
+        None if !ips.is_empty() => errs.push(format!(
+            "spec.clusterIPs: Invalid value: {shown}: must be empty when `clusterIP` is not specified"
+        )),
+        _ => {}
+    }
+    for (f, v) in spec["ipFamilies"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        one_of(errs, &format!("spec.ipFamilies[{f}]"), v, &["IPv4", "IPv6"]);
+    }
+    let mut bad = false;
+    for (i, ip) in ips.iter().enumerate() {
+        if i == 0 && *ip == "None" {
+            if ips.len() > 1 {
+                bad = true;
+                errs.push(format!(
+                    "spec.clusterIPs: Invalid value: {shown}: 'None' must be the first and only value"
+                ));
+            }
+            continue;
+        }
+        if ip.parse::<std::net::IpAddr>().is_err() {
+            bad = true;
+            errs.push(format!(
+                "spec.clusterIPs[{i}]: Invalid value: {}: must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)",
+                go_quote(ip)
+            ));
+        }
+    }
+    if ips.len() > 2 {
+        errs.push(format!(
+            "spec.clusterIPs: Invalid value: {shown}: may only hold up to 2 values"
+        ));
+    }
+    if !bad && ips.len() == 2 {
+        let v4 = |s: &str| s.parse::<std::net::Ipv4Addr>().is_ok();
+        if v4(ips[0]) == v4(ips[1]) {
+            errs.push(format!(
+                "spec.clusterIPs: Invalid value: {shown}: may specify no more than one IP for each IP family"
+            ));
+        }
+    }
 }
 
 /// validateUpgradeDowngradeClusterIPs: a cluster IP, once set, stays.
@@ -271,8 +320,9 @@ mod tests {
             err(&s),
             "The Service \"web\" is invalid: spec.ports: Required value"
         );
-        let h =
-            svc(json!({"type": "ClusterIP", "sessionAffinity": "None", "clusterIPs": ["None"]}));
+        let h = svc(
+            json!({"type": "ClusterIP", "sessionAffinity": "None", "clusterIP": "None", "clusterIPs": ["None"]}),
+        );
         assert_eq!(service(&h, None), Ok(()));
     }
 
@@ -283,11 +333,29 @@ mod tests {
             "ports": [{"port": 80, "protocol": "TCP", "targetPort": 80}]}),
         );
         let mut new = old.clone();
+        new["spec"]["clusterIP"] = json!("10.96.4.6");
         new["spec"]["clusterIPs"] = json!(["10.96.4.6"]);
         assert_eq!(
             service(&new, Some(&old)).unwrap_err().message,
             "The Service \"web\" is invalid: spec.clusterIPs[0]: Invalid value: []string{\"10.96.4.6\"}: may not change once set"
         );
+    }
+
+    #[test]
+    fn cluster_ip_and_cluster_ips_must_agree_and_stay_single_stack() {
+        let base = json!({"type": "ClusterIP", "sessionAffinity": "None",
+            "ports": [{"port": 80, "protocol": "TCP", "targetPort": 80}]});
+        let mut s = svc(base.clone());
+        s["spec"]["clusterIP"] = json!("10.96.0.5");
+        s["spec"]["clusterIPs"] = json!(["10.96.0.6"]);
+        assert!(err(&s).ends_with(
+            "spec.clusterIPs: Invalid value: []string{\"10.96.0.6\"}: first value must match `clusterIP`"
+        ));
+        s["spec"]["clusterIPs"] = json!(["10.96.0.5", "10.96.0.7"]);
+        assert!(err(&s).ends_with("may specify no more than one IP for each IP family"));
+        s["spec"]["clusterIP"] = json!("None");
+        s["spec"]["clusterIPs"] = json!(["None", "10.96.0.7"]);
+        assert!(err(&s).ends_with("'None' must be the first and only value"));
     }
 
     #[test]

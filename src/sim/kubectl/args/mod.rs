@@ -250,14 +250,14 @@ pub enum Command {
         name: String,
         tcp: Vec<String>,
         cluster_ip: Option<String>,
-        dry_run: bool,
+        dry_run: DryRun,
         output: Option<Output>,
     },
     /// `kubectl expose TYPE NAME`: a Service for an object's pods.
     Expose {
         target: Target,
         opts: ExposeOpts,
-        dry_run: bool,
+        dry_run: DryRun,
         output: Option<Output>,
     },
 }
@@ -294,12 +294,12 @@ impl Command {
             }
             | Command::CreateService {
                 output,
-                dry_run: false,
+                dry_run: DryRun::None,
                 ..
             }
             | Command::Expose {
                 output,
-                dry_run: false,
+                dry_run: DryRun::None,
                 ..
             } => output.as_ref(),
             _ => None,

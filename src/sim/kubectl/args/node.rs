@@ -22,7 +22,7 @@ impl DryRun {
     }
 }
 
-fn dry_run(f: &Flags, cmd: &str) -> Result<DryRun, UsageError> {
+pub(super) fn dry_run(f: &Flags, cmd: &str) -> Result<DryRun, UsageError> {
     match f.get("dry-run") {
         None | Some("none") => Ok(DryRun::None),
         // A bare --dry-run means client, with a deprecation warning kubectl prints.

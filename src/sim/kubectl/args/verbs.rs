@@ -285,18 +285,6 @@ pub(super) fn patch(rest: &[String]) -> Result<Command, UsageError> {
     })
 }
 
-/// `--dry-run[=client|server|none]`: whether nothing is sent (the demo runs server dry
-/// runs of creates as client ones: what they print is the same).
-fn create_dry_run(f: &Flags) -> Result<bool, UsageError> {
-    match f.get("dry-run") {
-        None | Some("none") => Ok(false),
-        Some("unchanged" | "client" | "server") => Ok(true),
-        Some(other) => Err(usage(format!(
-            "error: Invalid dry-run value ({other}). Must be \"none\", \"server\", or \"client\"."
-        ))),
-    }
-}
-
 /// `kubectl create service clusterip NAME [--tcp=<port>:<targetPort>] [--clusterip=IP]`.
 fn create_service(rest: &[String]) -> Result<Command, UsageError> {
     let kind = rest.first().map(String::as_str).unwrap_or("");
@@ -354,7 +342,7 @@ fn create_service(rest: &[String]) -> Result<Command, UsageError> {
         name,
         tcp,
         cluster_ip,
-        dry_run: create_dry_run(&f)?,
+        dry_run: super::node::dry_run(&f, "create service")?,
         output: opt_output(&f)?,
     })
 }
@@ -402,7 +390,7 @@ pub(super) fn expose(rest: &[String]) -> Result<Command, UsageError> {
             cluster_ip: own("cluster-ip"),
             session_affinity: own("session-affinity"),
         },
-        dry_run: create_dry_run(&f)?,
+        dry_run: super::node::dry_run(&f, "expose")?,
         output: opt_output(&f)?,
     })
 }
