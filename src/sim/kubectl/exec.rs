@@ -287,6 +287,30 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
         } => rollout::rollout(cluster, *action, target, *to_revision),
         Command::Label {
             target,
+            selector: Some(selector),
+            changes,
+            overwrite,
+            annotate,
+            ..
+        } if target.names.is_empty() => {
+            // Each selected object in name order, as the list returns them; none
+            // selected prints nothing.
+            let names: Vec<String> = cluster
+                .api
+                .list_shared(target.kind)
+                .filter(|x| obj::label_query_matches_labels(selector, x.meta("labels")))
+                .map(|x| x.name().to_string())
+                .collect();
+            names.into_iter().fold(Outcome::default(), |o, name| {
+                let one = Target {
+                    kind: target.kind,
+                    names: vec![name],
+                };
+                o.then(label::label(cluster, &one, changes, *overwrite, *annotate))
+            })
+        }
+        Command::Label {
+            target,
             changes,
             overwrite,
             annotate,

@@ -212,6 +212,9 @@ pub enum Command {
     },
     Label {
         target: Target,
+        /// `-l`: every object of the target's type it selects (the target has no
+        /// names then).
+        selector: Option<String>,
         changes: Vec<MetaChange>,
         overwrite: bool,
         annotate: bool,

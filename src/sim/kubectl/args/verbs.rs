@@ -658,9 +658,18 @@ pub(super) fn label(verb: &str, rest: &[String]) -> Result<Command, UsageError> 
             "error: at least one {what} update is required"
         )));
     }
-    let target = one_target(&objects, NO_RESOURCES)?;
+    let selector = f.get("selector").map(str::to_string);
+    let target = match (&selector, objects.as_slice()) {
+        // `label pods -l app=web k=v`: a type, and the selector picks the objects.
+        (Some(_), [kind]) if !kind.contains('/') => Target {
+            kind: Kind::parse(kind).ok_or_else(|| unknown_type(kind))?,
+            names: Vec::new(),
+        },
+        _ => one_target(&objects, NO_RESOURCES)?,
+    };
     Ok(Command::Label {
         target,
+        selector,
         changes: out,
         overwrite: f.bool(verb, "overwrite")?,
         annotate,
