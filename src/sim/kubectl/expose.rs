@@ -179,11 +179,11 @@ pub(super) fn expose(
         },
         None => obj["metadata"]["labels"].clone(),
     };
-    let svc_name = opts.name.clone().unwrap_or_else(|| {
-        let mut n = name.clone();
-        n.truncate(63);
-        n
-    });
+    // DNS1035LabelMaxLength; names are ASCII, counted in chars all the same.
+    let svc_name = opts
+        .name
+        .clone()
+        .unwrap_or_else(|| name.chars().take(63).collect());
     let mut svc = json!({
         "apiVersion": "v1",
         "kind": "Service",
