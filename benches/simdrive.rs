@@ -91,33 +91,33 @@ pub fn rollout(c: &mut Cluster, image: u32, n: i64) -> u32 {
 /// disrupted at once, as a platform team might set for a large stateless service; 1: one
 /// at a time, the most common budget).
 pub fn with_budget(c: &mut Cluster, max_unavailable: serde_json::Value) {
-    c.api
-        .create(
-            Kind::PodDisruptionBudget,
-            json!({
-                "apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
-                "metadata": {"name": "web"},
-                "spec": {"maxUnavailable": max_unavailable, "selector": {"matchLabels": {"app": "web"}}},
-            }),
-            c.now(),
-        )
-        .unwrap();
-    c.settle();
+    create_settled(
+        c,
+        Kind::PodDisruptionBudget,
+        json!({
+            "apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+            "metadata": {"name": "web"},
+            "spec": {"maxUnavailable": max_unavailable, "selector": {"matchLabels": {"app": "web"}}},
+        }),
+    );
 }
 
 /// A Service `web` in front of the Deployment's pods, its endpoints settled.
 pub fn with_service(c: &mut Cluster) {
-    c.api
-        .create(
-            Kind::Service,
-            json!({
-                "apiVersion": "v1", "kind": "Service",
-                "metadata": {"name": "web"},
-                "spec": {"selector": {"app": "web"}, "ports": [{"port": 80}]},
-            }),
-            c.now(),
-        )
-        .unwrap();
+    create_settled(
+        c,
+        Kind::Service,
+        json!({
+            "apiVersion": "v1", "kind": "Service",
+            "metadata": {"name": "web"},
+            "spec": {"selector": {"app": "web"}, "ports": [{"port": 80}]},
+        }),
+    );
+}
+
+/// Creates `obj` and lets the controllers react to it.
+fn create_settled(c: &mut Cluster, kind: Kind, obj: serde_json::Value) {
+    c.api.create(kind, obj, c.now()).unwrap();
     c.settle();
 }
 

@@ -17,11 +17,11 @@ use crate::sim::client::RateLimit;
 use crate::sim::directive::Component;
 use crate::sim::informer::{Delta, Informer};
 use crate::sim::kind::Kind;
+use crate::sim::kinds::service::HEADLESS_LABEL;
 
 pub const WATCHES: &[Kind] = &[Kind::Service, Kind::Pod, Kind::Endpoints];
 /// The source of its events.
 pub const COMPONENT: &str = "endpoint-controller";
-const HEADLESS_LABEL: &str = "service.kubernetes.io/headless";
 
 #[derive(Clone)]
 pub struct EndpointsController {
@@ -66,11 +66,7 @@ impl EndpointsController {
     }
 
     /// The subsets of `svc`: one per set of ports, addresses sorted by IP then uid.
-    fn subsets<'a>(
-        informer: &'a Informer,
-        svc: &Value,
-    ) -> (Vec<Value>, Vec<&'a crate::sim::stored::Stored>) {
-        let pods = selected_pods(informer, svc);
+    fn subsets(svc: &Value, pods: &[&crate::sim::stored::Stored]) -> Vec<Value> {
         let publish = svc["spec"]["publishNotReadyAddresses"].as_bool() == Some(true);
         // RepackSubsets: the addresses offering the same ports share a subset, as
         // (ports, ready addresses, not-ready addresses).
@@ -79,7 +75,7 @@ impl EndpointsController {
             .as_array()
             .map_or(&[][..], Vec::as_slice);
         let headless = crate::sim::validation::headless(svc);
-        for pod in &pods {
+        for pod in pods {
             if !should_be_in_endpoints(pod, publish) {
                 continue;
             }
@@ -128,7 +124,7 @@ impl EndpointsController {
                 a["targetRef"]["uid"].as_str().unwrap_or("").to_string(),
             )
         };
-        let subsets = groups
+        groups
             .into_iter()
             .map(|(ports, mut ready, mut not_ready)| {
                 ready.sort_by_cached_key(key);
@@ -145,8 +141,7 @@ impl EndpointsController {
                 }
                 s
             })
-            .collect();
-        (subsets, pods)
+            .collect()
     }
 
     /// `syncService`.
@@ -162,8 +157,8 @@ impl EndpointsController {
         {
             return 0;
         }
+        let pods = selected_pods(&self.informer, &svc);
         let print = self.informer.get_shared(Kind::Service, name).map(|s| {
-            let pods = selected_pods(&self.informer, &svc);
             let own: Vec<&crate::sim::stored::Stored> = self
                 .informer
                 .get_shared(Kind::Endpoints, name)
@@ -178,7 +173,7 @@ impl EndpointsController {
         if let Some(p) = print {
             self.synced.insert(name.to_string(), p);
         }
-        let (subsets, pods) = Self::subsets(&self.informer, &svc);
+        let subsets = Self::subsets(&svc, &pods);
         let trigger = self.triggers.compute(&svc, &pods);
         let labels = svc["metadata"]["labels"].clone();
         let current = self.informer.get(Kind::Endpoints, name);

@@ -23,7 +23,7 @@ use crate::sim::client::RateLimit;
 use crate::sim::directive::Component;
 use crate::sim::informer::{Delta, Informer};
 use crate::sim::kind::Kind;
-use crate::sim::kinds::service::SERVICE_NAME_LABEL;
+use crate::sim::kinds::service::{HEADLESS_LABEL, SERVICE_NAME_LABEL};
 use crate::sim::obj;
 use crate::sim::stored::Stored;
 
@@ -33,7 +33,6 @@ pub const COMPONENT: &str = "endpointslice-controller.k8s.io";
 pub const MANAGED_BY_LABEL: &str = "endpointslice.kubernetes.io/managed-by";
 /// `--max-endpoints-per-slice`'s default.
 pub const MAX_ENDPOINTS_PER_SLICE: usize = 100;
-const HEADLESS_LABEL: &str = "service.kubernetes.io/headless";
 
 #[derive(Clone)]
 pub struct EndpointSliceController {
@@ -208,13 +207,15 @@ impl EndpointSliceController {
         }
         let pods = selected_pods(&self.informer, &svc);
         // The slices, and the nodes the endpoints read their zones from, count as inputs.
-        let mut extra: Vec<&Stored> = self
+        // The Service's slices, in name order as the lister lists them.
+        let mut slices: Vec<&Stored> = self
             .informer
             .values_shared(Kind::EndpointSlice)
             .filter(|s| s.facts().labels[SERVICE_NAME_LABEL] == *name)
             .map(|s| &**s)
             .collect();
-        extra.sort_unstable_by(|a, b| a.name().cmp(b.name()));
+        slices.sort_unstable_by(|a, b| a.name().cmp(b.name()));
+        let mut extra = slices.clone();
         let mut nodes: Vec<&Stored> = self
             .informer
             .values_shared(Kind::Node)
@@ -250,25 +251,16 @@ impl EndpointSliceController {
                 .or_insert_with(|| (ports, Vec::new()));
             entry.1.push(Self::endpoint(&svc, pod, ip, node));
         }
-        let existing: Vec<Value> = self
-            .informer
-            .iter(Kind::EndpointSlice)
-            .filter(|s| {
-                s["metadata"]["labels"][SERVICE_NAME_LABEL] == *name
-                    && s["metadata"]["labels"][MANAGED_BY_LABEL] == COMPONENT
-            })
-            .cloned()
+        let existing: Vec<Value> = slices
+            .iter()
+            .filter(|s| s.facts().labels[MANAGED_BY_LABEL] == COMPONENT)
+            .map(|s| s.value().clone())
             .collect();
         let existing_count = existing.len();
         let mut by_ports: BTreeMap<String, Vec<Value>> = BTreeMap::new();
         let mut to_delete: Vec<Value> = Vec::new();
         for s in existing {
-            let owned = s["metadata"]["ownerReferences"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .any(|o| o["uid"] == svc["metadata"]["uid"] && o["kind"] == "Service");
-            if owned {
+            if owned_by(&s, &svc) {
                 let key = match &s["ports"] {
                     Value::Null => "[]".to_string(),
                     p => p.to_string(),
@@ -303,16 +295,9 @@ impl EndpointSliceController {
         // finalize: a slice to delete that this Service owns is reused for one to
         // create, under its name (one owned by an older Service of the same name is
         // left to the garbage collector).
-        let owns = |s: &Value| {
-            s["metadata"]["ownerReferences"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .any(|o| o["uid"] == svc["metadata"]["uid"] && o["kind"] == "Service")
-        };
         let mut i = 0;
         while i < to_delete.len() && !to_create.is_empty() {
-            if owns(&to_delete[i]) && to_delete[i]["addressType"] == "IPv4" {
+            if owned_by(&to_delete[i], &svc) && to_delete[i]["addressType"] == "IPv4" {
                 let old = to_delete.remove(i);
                 if let Some(mut new) = to_create.pop() {
                     new["metadata"]["name"] = old["metadata"]["name"].clone();
@@ -458,6 +443,15 @@ impl EndpointSliceController {
         }
         (create, update, delete)
     }
+}
+
+/// `ownedBy`: the slice names the Service as an owner.
+fn owned_by(slice: &Value, svc: &Value) -> bool {
+    slice["metadata"]["ownerReferences"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|o| o["uid"] == svc["metadata"]["uid"] && o["kind"] == "Service")
 }
 
 /// Moves desired endpoints into `slice` until it is full.

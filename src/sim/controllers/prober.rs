@@ -297,47 +297,27 @@ fn probe_port(w: &Worker, c: &Container) -> Option<i64> {
     }
 }
 
-/// The probe's target as its failure messages name it, and whether it asks HTTP.
-fn target(w: &Worker, c: &Container, ip: &str) -> (String, bool) {
-    let handler = ["httpGet", "tcpSocket", "grpc"]
-        .into_iter()
-        .find(|h| w.spec[*h].is_object());
-    let port = |v: &Value| match v {
-        Value::Number(n) => n.as_i64().unwrap_or(0),
-        Value::String(s) => c.ports.iter().find(|(n, _)| n == s).map_or(0, |(_, p)| *p),
-        _ => 0,
-    };
-    match handler {
-        Some("httpGet") => {
-            let h = &w.spec["httpGet"];
-            let path = h["path"].as_str().unwrap_or("/");
-            let scheme = h["scheme"].as_str().unwrap_or("HTTP").to_ascii_lowercase();
-            (format!("{scheme}://{ip}:{}{path}", port(&h["port"])), true)
-        }
-        Some(h) => (format!("{ip}:{}", port(&w.spec[h]["port"])), false),
-        None => (String::new(), false),
-    }
-}
-
-/// What a failing probe reports (the kubelet's prober output).
-fn failure(w: &Worker, c: &Container, ip: &str, listening: bool) -> String {
-    let (t, http) = target(w, c, ip);
-    let hostport = t
-        .rsplit("//")
-        .next()
-        .unwrap_or(&t)
-        .split('/')
-        .next()
-        .unwrap_or("");
-    match (http, listening, w.spec["exec"].is_object()) {
+/// What a failing probe reports (the kubelet's prober output), for the port it asked
+/// (`None` for an exec probe).
+fn failure(w: &Worker, ip: &str, port: Option<i64>, listening: bool) -> String {
+    let Some(port) = port else {
         // An exec probe reports the command's output, and the demo's commands print none.
-        (_, _, true) => String::new(),
-        (true, true, _) => "HTTP probe failed with statuscode: 503".to_string(),
-        (true, false, _) => {
-            format!("Get \"{t}\": dial tcp {hostport}: connect: connection refused")
-        }
-        (false, _, _) => format!("dial tcp {t}: connect: connection refused"),
+        return String::new();
+    };
+    let hostport = format!("{ip}:{port}");
+    let http = &w.spec["httpGet"];
+    if !http.is_object() {
+        return format!("dial tcp {hostport}: connect: connection refused");
     }
+    if listening {
+        return "HTTP probe failed with statuscode: 503".to_string();
+    }
+    let path = http["path"].as_str().unwrap_or("/");
+    let scheme = http["scheme"]
+        .as_str()
+        .unwrap_or("HTTP")
+        .to_ascii_lowercase();
+    format!("Get \"{scheme}://{hostport}{path}\": dial tcp {hostport}: connect: connection refused")
 }
 
 /// One second of one container.
@@ -389,7 +369,7 @@ fn step(
             Kind3::Readiness if !tcp_only => listening && c.behaviour.ready(up),
             _ => listening,
         };
-        let message = (!ok).then(|| failure(w, c, ip, listening));
+        let message = (!ok).then(|| failure(w, ip, port, listening));
         let w = &mut c.workers[i];
         if ok {
             w.successes += 1;

@@ -18,6 +18,8 @@ pub struct Service;
 
 /// The label an EndpointSlice names its Service with.
 pub const SERVICE_NAME_LABEL: &str = "kubernetes.io/service-name";
+/// The label the endpoint controllers put on a headless Service's endpoints.
+pub const HEADLESS_LABEL: &str = "service.kubernetes.io/headless";
 
 /// `NormalizeClusterIPs` for the single-stack Services the demo serves: `clusterIP` and
 /// `clusterIPs[0]` say the same, whichever the writer set.
@@ -118,26 +120,17 @@ impl Strategy for Service {
     }
 
     fn columns(&self, wide: bool) -> &'static [&'static str] {
-        if wide {
-            &[
-                "NAME",
-                "TYPE",
-                "CLUSTER-IP",
-                "EXTERNAL-IP",
-                "PORT(S)",
-                "AGE",
-                "SELECTOR",
-            ]
-        } else {
-            &[
-                "NAME",
-                "TYPE",
-                "CLUSTER-IP",
-                "EXTERNAL-IP",
-                "PORT(S)",
-                "AGE",
-            ]
-        }
+        // SELECTOR is the one column only `-o wide` shows.
+        const WIDE: &[&str] = &[
+            "NAME",
+            "TYPE",
+            "CLUSTER-IP",
+            "EXTERNAL-IP",
+            "PORT(S)",
+            "AGE",
+            "SELECTOR",
+        ];
+        if wide { WIDE } else { &WIDE[..WIDE.len() - 1] }
     }
 
     fn row(&self, obj: &dyn Lookup, now: u64, _wide: bool) -> Vec<String> {

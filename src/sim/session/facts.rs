@@ -188,7 +188,10 @@ impl Facts for Session {
                     .cluster
                     .api
                     .list(Kind::EndpointSlice)
-                    .filter(|sl| sl["metadata"]["labels"]["kubernetes.io/service-name"] == "web")
+                    .filter(|sl| {
+                        sl["metadata"]["labels"][crate::sim::kinds::service::SERVICE_NAME_LABEL]
+                            == "web"
+                    })
                     .flat_map(|sl| sl["endpoints"].as_array().into_iter().flatten())
                     .filter(|e| match s(0) {
                         "" => true,
