@@ -14,6 +14,8 @@ use super::controllers::node_agent::NodeAgents;
 use super::controllers::node_lifecycle::NodeLifecycle;
 use super::controllers::replicaset::ReplicaSetController;
 use super::controllers::scheduler::Scheduler;
+use super::controllers::statefulset::StatefulSetController;
+use super::controllers::volume::VolumeController;
 use super::controllers::taint_eviction::TaintEviction;
 use super::directive::{Component, Trigger};
 use super::informer::RunState;
@@ -31,6 +33,8 @@ macro_rules! controllers_mut {
         [
             &mut $c.deployments as &mut dyn Controller,
             &mut $c.replicasets,
+            &mut $c.statefulsets,
+            &mut $c.volumes,
             &mut $c.scheduler,
             &mut $c.node_lifecycle,
             &mut $c.taint_eviction,
@@ -49,6 +53,10 @@ pub struct Cluster {
     pub api: ApiServer,
     pub deployments: DeploymentController,
     pub replicasets: ReplicaSetController,
+    pub statefulsets: StatefulSetController,
+    /// The default StorageClass's provisioner and the PV controller's binder, with the
+    /// pvc-protection controller.
+    pub volumes: VolumeController,
     pub scheduler: Scheduler,
     pub node_lifecycle: NodeLifecycle,
     pub taint_eviction: TaintEviction,
@@ -74,6 +82,8 @@ impl Cluster {
             api: ApiServer::new(super::rng::SimRng::seed_from_u64(seed)),
             deployments: DeploymentController::new(DEMO_RESYNC_SECONDS),
             replicasets: ReplicaSetController::new(DEMO_RESYNC_SECONDS),
+            statefulsets: StatefulSetController::new(DEMO_RESYNC_SECONDS),
+            volumes: VolumeController::new(DEMO_RESYNC_SECONDS),
             scheduler: Scheduler::new(DEMO_RESYNC_SECONDS),
             node_lifecycle: NodeLifecycle::new(DEMO_RESYNC_SECONDS),
             taint_eviction: TaintEviction::new(DEMO_RESYNC_SECONDS),
@@ -96,10 +106,12 @@ impl Cluster {
 
     /// The informer-driven controllers, in the order kube-controller-manager's loop
     /// here runs them.
-    fn controllers(&self) -> [&dyn Controller; 8] {
+    fn controllers(&self) -> [&dyn Controller; 10] {
         [
             &self.deployments as &dyn Controller,
             &self.replicasets,
+            &self.statefulsets,
+            &self.volumes,
             &self.scheduler,
             &self.node_lifecycle,
             &self.taint_eviction,
@@ -158,12 +170,18 @@ impl Cluster {
             let mut owners_deleted = false;
             let now = self.now;
             let api = &mut self.api;
+            // A pod can own only a StatefulSet's claim: its deletion matters to the
+            // collector only where there are claims.
+            let has_claims = api.count(Kind::PersistentVolumeClaim) > 0;
             let mut all = controllers_mut!(self);
             for c in all.iter_mut() {
                 let deltas = c.informer_mut().deliver(api);
                 owners_deleted |= deltas.iter().any(|x| {
                     x.event == EventType::Deleted
-                        && matches!(x.kind, Kind::Deployment | Kind::ReplicaSet | Kind::Service)
+                        && (matches!(
+                            x.kind,
+                            Kind::Deployment | Kind::ReplicaSet | Kind::Service | Kind::StatefulSet
+                        ) || (x.kind == Kind::Pod && has_claims))
                 });
                 c.handle(deltas);
             }

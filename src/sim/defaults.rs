@@ -362,6 +362,67 @@ pub fn service(obj: &mut Value) {
     }
 }
 
+/// SetDefaults_StatefulSet (apps/v1, 1.32): OrderedReady, RollingUpdate with partition 0
+/// (only when the strategy type was left out or its `rollingUpdate` given), both PVC
+/// retention policies Retain (StatefulSetAutoDeletePVC is GA in 1.32), one replica, ten
+/// revisions kept; its pod template's and claim templates' own defaults. `serviceName` is
+/// not omitempty, so an unset one reads back as `""`.
+pub fn stateful_set(obj: &mut Value) {
+    let spec = &mut obj["spec"];
+    if !spec.is_object() {
+        *spec = json!({});
+    }
+    if spec["podManagementPolicy"].as_str().is_none_or(str::is_empty) {
+        spec["podManagementPolicy"] = json!("OrderedReady");
+    }
+    default(spec, "updateStrategy", || json!({}));
+    let strategy = &mut spec["updateStrategy"];
+    if strategy["type"].as_str().is_none_or(str::is_empty) {
+        strategy["type"] = json!("RollingUpdate");
+        default(strategy, "rollingUpdate", || json!({}));
+    }
+    if strategy["type"] == "RollingUpdate" && strategy["rollingUpdate"].is_object() {
+        default(&mut strategy["rollingUpdate"], "partition", || json!(0));
+    }
+    // dropStatefulSetDisabledFields: with MaxUnavailableStatefulSet off, the server drops
+    // the field (it was never in use here).
+    if let Some(r) = strategy["rollingUpdate"].as_object_mut() {
+        r.remove("maxUnavailable");
+    }
+    default(spec, "persistentVolumeClaimRetentionPolicy", || json!({}));
+    let policy = &mut spec["persistentVolumeClaimRetentionPolicy"];
+    for when in ["whenDeleted", "whenScaled"] {
+        if policy[when].as_str().is_none_or(str::is_empty) {
+            policy[when] = json!("Retain");
+        }
+    }
+    default(spec, "replicas", || json!(1));
+    default(spec, "revisionHistoryLimit", || json!(10));
+    default(spec, "serviceName", || json!(""));
+    template(&mut spec["template"]);
+    if let Some(claims) = spec["volumeClaimTemplates"].as_array_mut() {
+        for c in claims.iter_mut().filter(|c| c.is_object()) {
+            // A claim template is a whole PersistentVolumeClaim as the API encodes one.
+            default(c, "apiVersion", || json!("v1"));
+            default(c, "kind", || json!("PersistentVolumeClaim"));
+            default(c, "metadata", || json!({}));
+            default(&mut c["metadata"], "creationTimestamp", || Value::Null);
+            persistent_volume_claim(c);
+        }
+    }
+}
+
+/// SetDefaults_PersistentVolumeClaim and its spec's: volume mode Filesystem, phase
+/// Pending.
+pub fn persistent_volume_claim(obj: &mut Value) {
+    default(obj, "spec", || json!({}));
+    default(&mut obj["spec"], "volumeMode", || json!("Filesystem"));
+    default(obj, "status", || json!({}));
+    if obj["status"]["phase"].as_str().is_none_or(str::is_empty) {
+        obj["status"]["phase"] = json!("Pending");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -23,10 +23,14 @@ pub enum Component {
     Endpoints,
     /// kube-controller-manager's EndpointSlice controller.
     EndpointSlice,
+    /// kube-controller-manager's StatefulSet controller.
+    StatefulSet,
+    /// The volume binder, provisioner and pvc-protection controller.
+    Volume,
 }
 
 impl Component {
-    pub const ALL: [Component; 11] = [
+    pub const ALL: [Component; 13] = [
         Component::Deployment,
         Component::ReplicaSet,
         Component::Kubelet,
@@ -36,6 +40,8 @@ impl Component {
         Component::Disruption,
         Component::Endpoints,
         Component::EndpointSlice,
+        Component::StatefulSet,
+        Component::Volume,
         Component::Autoscaler,
         Component::Gitops,
     ];
@@ -53,6 +59,8 @@ impl Component {
             Component::Disruption => "disruption",
             Component::Endpoints => "endpoints",
             Component::EndpointSlice => "endpointslice",
+            Component::StatefulSet => "statefulset",
+            Component::Volume => "volume",
         }
     }
 
@@ -79,6 +87,12 @@ impl Component {
             | "endpointslices"
             | "endpointslice-controller"
             | "endpoint-slice-controller" => Some(Component::EndpointSlice),
+            "statefulset" | "sts" | "statefulset-controller" => Some(Component::StatefulSet),
+            "volume"
+            | "volumes"
+            | "persistentvolume-controller"
+            | "persistentvolume-binder"
+            | "pvc-protection" => Some(Component::Volume),
             _ => None,
         }
     }
@@ -196,7 +210,7 @@ kubedrill sim: one command per line.
   help                        this text
   # ...                       a comment
 CONTROLLER is deployment, replicaset, kubelet, scheduler, node-lifecycle, taint-eviction,
-disruption (PodDisruptionBudgets), endpoints, endpointslice, autoscaler or gitops; a paused or crashed
+disruption (PodDisruptionBudgets), endpoints, endpointslice, statefulset, volume, autoscaler or gitops; a paused or crashed
 autoscaler or gitops syncer stops writing and keeps its settings for resume|restart.
 The demo simplifies: one namespace (default); every scenario runs on three nodes, where
 the scheduler has no preemption (every pod has priority 0), no backoff between attempts,
@@ -236,7 +250,7 @@ pub fn parse(words: &[String]) -> Option<Result<Directive, String>> {
         let w = args.get(i).map(String::as_str).unwrap_or("");
         Component::parse(w).ok_or_else(|| {
             format!(
-                "error: `{first}` needs a controller: deployment, replicaset, kubelet, scheduler, node-lifecycle, taint-eviction, disruption, endpoints, endpointslice, autoscaler or gitops{}",
+                "error: `{first}` needs a controller: deployment, replicaset, kubelet, scheduler, node-lifecycle, taint-eviction, disruption, endpoints, endpointslice, statefulset, volume, autoscaler or gitops{}",
                 if w.is_empty() { String::new() } else { format!(" (got `{w}`)") }
             )
         })

@@ -14,9 +14,22 @@ use super::deletion::{FOREGROUND, ORPHAN, Propagation, has_finalizer};
 use super::kind::Kind;
 use super::obj;
 
-/// Kinds that can own something in the demo, and kinds that can be owned.
-const OWNERS: [Kind; 3] = [Kind::Deployment, Kind::ReplicaSet, Kind::Service];
-const DEPENDENTS: [Kind; 3] = [Kind::ReplicaSet, Kind::Pod, Kind::EndpointSlice];
+/// Kinds that can own something in the demo, and kinds that can be owned. A pod owns
+/// only a StatefulSet's claim (whenScaled: Delete); it is no cascading owner, so it is
+/// looked up only as a live owner, not scanned for deletion finalizers.
+const OWNERS: [Kind; 4] = [
+    Kind::Deployment,
+    Kind::ReplicaSet,
+    Kind::Service,
+    Kind::StatefulSet,
+];
+const DEPENDENTS: [Kind; 5] = [
+    Kind::ReplicaSet,
+    Kind::Pod,
+    Kind::EndpointSlice,
+    Kind::ControllerRevision,
+    Kind::PersistentVolumeClaim,
+];
 
 fn refs(o: &Value) -> impl Iterator<Item = &Value> {
     obj::path(o, &["metadata", "ownerReferences"])
@@ -159,6 +172,7 @@ pub fn collect(api: &mut ApiServer, now: u64, client: &mut RateLimit) -> bool {
 fn garbage(api: &ApiServer) -> Vec<(Kind, String)> {
     let live: std::collections::HashSet<&str> = OWNERS
         .iter()
+        .chain(&[Kind::Pod])
         .flat_map(|k| api.list_shared(*k).map(|o| o.uid()))
         .collect();
     DEPENDENTS

@@ -13,10 +13,13 @@ pub enum Kind {
     Service,
     Endpoints,
     EndpointSlice,
+    StatefulSet,
+    ControllerRevision,
+    PersistentVolumeClaim,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 10] = [
+    pub const ALL: [Kind; 13] = [
         Kind::Deployment,
         Kind::ReplicaSet,
         Kind::Pod,
@@ -27,6 +30,9 @@ impl Kind {
         Kind::Service,
         Kind::Endpoints,
         Kind::EndpointSlice,
+        Kind::StatefulSet,
+        Kind::ControllerRevision,
+        Kind::PersistentVolumeClaim,
     ];
 
     /// Resolves what a user may type: short names, singular, plural, with group.
@@ -59,6 +65,11 @@ impl Kind {
             | "endpointslice.discovery.k8s.io"
             | "endpointslices.discovery.k8s.io"
             | "endpointslices.discovery.k8s.io/v1" => Some(Kind::EndpointSlice),
+            "sts" | "statefulset" | "statefulsets" => Some(Kind::StatefulSet),
+            "controllerrevision" | "controllerrevisions" => Some(Kind::ControllerRevision),
+            "pvc" | "persistentvolumeclaim" | "persistentvolumeclaims" => {
+                Some(Kind::PersistentVolumeClaim)
+            }
             _ => None,
         }
     }
@@ -76,6 +87,9 @@ impl Kind {
             Kind::Service => "services",
             Kind::Endpoints => "endpoints",
             Kind::EndpointSlice => "endpointslices.discovery.k8s.io",
+            Kind::StatefulSet => "statefulsets.apps",
+            Kind::ControllerRevision => "controllerrevisions.apps",
+            Kind::PersistentVolumeClaim => "persistentvolumeclaims",
         }
     }
 
@@ -92,6 +106,9 @@ impl Kind {
             Kind::Service => "Service",
             Kind::Endpoints => "Endpoints",
             Kind::EndpointSlice => "EndpointSlice.discovery.k8s.io",
+            Kind::StatefulSet => "StatefulSet.apps",
+            Kind::ControllerRevision => "ControllerRevision.apps",
+            Kind::PersistentVolumeClaim => "PersistentVolumeClaim",
         }
     }
 
@@ -108,6 +125,9 @@ impl Kind {
             Kind::Service => "service",
             Kind::Endpoints => "endpoints",
             Kind::EndpointSlice => "endpointslice.discovery.k8s.io",
+            Kind::StatefulSet => "statefulset.apps",
+            Kind::ControllerRevision => "controllerrevision.apps",
+            Kind::PersistentVolumeClaim => "persistentvolumeclaim",
         }
     }
 
@@ -123,14 +143,24 @@ impl Kind {
             Kind::Service => "Service",
             Kind::Endpoints => "Endpoints",
             Kind::EndpointSlice => "EndpointSlice",
+            Kind::StatefulSet => "StatefulSet",
+            Kind::ControllerRevision => "ControllerRevision",
+            Kind::PersistentVolumeClaim => "PersistentVolumeClaim",
         }
     }
 
     /// The group/version the demo serves the kind at.
     pub fn api_version(self) -> &'static str {
         match self {
-            Kind::Deployment | Kind::ReplicaSet => "apps/v1",
-            Kind::Pod | Kind::Event | Kind::Node | Kind::Service | Kind::Endpoints => "v1",
+            Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet | Kind::ControllerRevision => {
+                "apps/v1"
+            }
+            Kind::Pod
+            | Kind::Event
+            | Kind::Node
+            | Kind::Service
+            | Kind::Endpoints
+            | Kind::PersistentVolumeClaim => "v1",
             Kind::Lease => "coordination.k8s.io/v1",
             Kind::PodDisruptionBudget => "policy/v1",
             Kind::EndpointSlice => "discovery.k8s.io/v1",

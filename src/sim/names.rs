@@ -14,6 +14,17 @@ pub fn fnv32a(bytes: &[u8], mut h: u32) -> u32 {
     h
 }
 
+/// FNV-1 (multiply, then xor), 32 bits, from its offset basis: Go's `fnv.New32`, which
+/// the ControllerRevision hash uses (not the FNV-1a of the pod-template hash).
+pub fn fnv32(bytes: &[u8]) -> u32 {
+    let mut h: u32 = 0x811c_9dc5;
+    for b in bytes {
+        h = h.wrapping_mul(0x0100_0193);
+        h ^= u32::from(*b);
+    }
+    h
+}
+
 /// FNV-1a's 64-bit offset basis.
 pub const FNV64_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
 

@@ -19,6 +19,7 @@ pub const SCENARIO_IDS: &[&str] = &[
     "service-endpoints",
     "graceful-rollout",
     "probes",
+    "statefulset",
 ];
 
 /// How the starting Deployment got into the cluster, which shows in its annotations.
@@ -40,7 +41,12 @@ pub struct Scenario {
     /// The nodes the cluster starts with; none for the demo's first scenarios, where
     /// pods run without being scheduled.
     pub nodes: &'static [NodeSpec],
+    /// Simulated seconds its workload gets to come up before the learner starts.
+    pub warm_up: u64,
 }
+
+/// The usual warm-up: a Deployment's pods start together.
+const WARM_UP: u64 = 5;
 
 const WEB_YAML: &str = include_str!("manifests/web.yaml");
 
@@ -60,6 +66,7 @@ pub const SCENARIOS: &[Scenario] = &[
         files: &[("web.yaml", WEB_YAML)],
         origin: Origin::Created,
         nodes: PLAIN_NODES,
+        warm_up: WARM_UP,
     },
     Scenario {
         id: "self-healing",
@@ -68,6 +75,7 @@ pub const SCENARIOS: &[Scenario] = &[
         files: &[("web.yaml", WEB_YAML)],
         origin: Origin::Created,
         nodes: PLAIN_NODES,
+        warm_up: WARM_UP,
     },
     Scenario {
         id: "apply-semantics",
@@ -81,6 +89,7 @@ pub const SCENARIOS: &[Scenario] = &[
         ],
         origin: Origin::Created,
         nodes: PLAIN_NODES,
+        warm_up: WARM_UP,
     },
     Scenario {
         id: "field-fight",
@@ -93,6 +102,7 @@ pub const SCENARIOS: &[Scenario] = &[
         ],
         origin: Origin::Applied,
         nodes: PLAIN_NODES,
+        warm_up: WARM_UP,
     },
     Scenario {
         id: "ownership",
@@ -101,6 +111,7 @@ pub const SCENARIOS: &[Scenario] = &[
         files: &[("web.yaml", WEB_YAML)],
         origin: Origin::Created,
         nodes: PLAIN_NODES,
+        warm_up: WARM_UP,
     },
     Scenario {
         id: "rollout",
@@ -109,6 +120,7 @@ pub const SCENARIOS: &[Scenario] = &[
         files: &[("web.yaml", WEB_YAML)],
         origin: Origin::Created,
         nodes: PLAIN_NODES,
+        warm_up: WARM_UP,
     },
     Scenario {
         id: "scheduling",
@@ -117,6 +129,7 @@ pub const SCENARIOS: &[Scenario] = &[
         files: &[("web.yaml", WEB_REQUESTS_YAML)],
         origin: Origin::Created,
         nodes: THREE_NODES,
+        warm_up: WARM_UP,
     },
     Scenario {
         id: "node-failure",
@@ -125,6 +138,7 @@ pub const SCENARIOS: &[Scenario] = &[
         files: &[("web.yaml", WEB_REQUESTS_YAML)],
         origin: Origin::Created,
         nodes: PLAIN_NODES,
+        warm_up: WARM_UP,
     },
     Scenario {
         id: "drain-pdb",
@@ -133,6 +147,7 @@ pub const SCENARIOS: &[Scenario] = &[
         files: &[("web.yaml", WEB_REQUESTS_YAML), ("pdb.yaml", PDB_YAML)],
         origin: Origin::Created,
         nodes: PLAIN_NODES,
+        warm_up: WARM_UP,
     },
     Scenario {
         id: "service-endpoints",
@@ -144,6 +159,7 @@ pub const SCENARIOS: &[Scenario] = &[
         ],
         origin: Origin::Created,
         nodes: PLAIN_NODES,
+        warm_up: WARM_UP,
     },
     Scenario {
         id: "graceful-rollout",
@@ -155,6 +171,7 @@ pub const SCENARIOS: &[Scenario] = &[
         ],
         origin: Origin::Applied,
         nodes: PLAIN_NODES,
+        warm_up: WARM_UP,
     },
     Scenario {
         id: "probes",
@@ -170,8 +187,32 @@ pub const SCENARIOS: &[Scenario] = &[
         ],
         origin: Origin::Applied,
         nodes: PLAIN_NODES,
+        warm_up: WARM_UP,
+    },
+    Scenario {
+        id: "statefulset",
+        title: "a StatefulSet: ordinals, claims and ordered rollouts",
+        summary: "web is a StatefulSet of three (web-0, web-1, web-2) behind a headless Service, each pod with its own claim data-web-N. Delete web-1 and watch it come back with the same name and claim; scale up and down and see the order; roll out an image one pod at a time from the highest ordinal, hold it with a partition for a canary, read the ControllerRevisions with `rollout history` and undo; push an image that never starts and see the rollout stop until the broken pod is deleted by hand; delete the set and find the claims still there (whenDeleted: Retain); recreate it from web-parallel.yaml to start every pod at once, or apply web-retention.yaml and watch claims go with a scale-down.",
+        files: &[
+            ("web.yaml", WEB_STATEFULSET_YAML),
+            ("web-parallel.yaml", WEB_STS_PARALLEL_YAML),
+            ("web-retention.yaml", WEB_STS_RETENTION_YAML),
+        ],
+        origin: Origin::Applied,
+        nodes: PLAIN_NODES,
+        // One pod at a time, each Running and Ready before the next.
+        warm_up: 8,
     },
 ];
+
+/// A headless Service and the StatefulSet web governed by it, one 1 GiB claim per pod.
+const WEB_STATEFULSET_YAML: &str = include_str!("manifests/web-statefulset.yaml");
+
+/// The same set with `podManagementPolicy: Parallel` (a field no update may change).
+const WEB_STS_PARALLEL_YAML: &str = include_str!("manifests/web-sts-parallel.yaml");
+
+/// The same set whose claims go with a scale-down and with the set.
+const WEB_STS_RETENTION_YAML: &str = include_str!("manifests/web-sts-retention.yaml");
 
 /// A Service in front of web's pods, reaching them by the container port's name.
 const SERVICE_YAML: &str = include_str!("manifests/service.yaml");

@@ -32,11 +32,17 @@ DUMPS = [
     ("services", "kubectl get services -o json"),
     ("endpoints", "kubectl get endpoints -o json"),
     ("endpointslices", "kubectl get endpointslices -o json"),
+    ("statefulsets", "kubectl get statefulsets -o json"),
+    ("controllerrevisions", "kubectl get controllerrevisions -o json"),
+    ("persistentvolumeclaims", "kubectl get persistentvolumeclaims -o json"),
 ]
-PROBE = [
-    "kubectl annotate deploy web kubedrill-oracle-probe=1 --overwrite",
-    "kubectl get deploy web -o jsonpath={.metadata.managedFields[*].time}",
-]
+def probe(kind):
+    """Two lines that read the simulated clock: a write to web (a Deployment, or a
+    StatefulSet where the scenario has one) and its managedFields times."""
+    return [
+        "kubectl annotate %s web kubedrill-oracle-probe=1 --overwrite" % kind,
+        "kubectl get %s web -o jsonpath={.metadata.managedFields[*].time}" % kind,
+    ]
 
 
 def main():
@@ -57,7 +63,7 @@ def main():
     if seed != "default":
         cmd += ["--seed", seed]
     cmd.append(scenario)
-    script = lines + [c for _, c in DUMPS] + PROBE
+    script = lines + [c for _, c in DUMPS] + probe("sts" if scenario == "statefulset" else "deploy")
     res = subprocess.run(cmd, input="\n".join(script) + "\n", capture_output=True, text=True,
                          env={"PATH": "/usr/bin:/bin", "KUBEDRILL_DATA_DIR": "/nonexistent-oracle"})
     if res.returncode != 0:

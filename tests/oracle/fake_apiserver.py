@@ -65,6 +65,9 @@ RESOURCES = {
     "services": ("", "v1", "Service", ["svc"], ["all"]),
     "endpoints": ("", "v1", "Endpoints", ["ep"], []),
     "endpointslices": ("discovery.k8s.io", "v1", "EndpointSlice", [], []),
+    "statefulsets": ("apps", "v1", "StatefulSet", ["sts"], ["all"]),
+    "controllerrevisions": ("apps", "v1", "ControllerRevision", [], []),
+    "persistentvolumeclaims": ("", "v1", "PersistentVolumeClaim", ["pvc"], []),
 }
 # Cluster-scoped resources: no namespace in their paths.
 CLUSTER_SCOPED = {"nodes"}
@@ -259,6 +262,32 @@ PDB_COLUMNS = [
     col("Allowed Disruptions", "integer"),
     col("Age", "string"),
 ]
+# printers.go 1.32: statefulSetColumnDefinitions, controllerRevisionColumnDefinition,
+# persistentVolumeClaimColumnDefinitions.
+STS_COLUMNS = [
+    col("Name", "string", fmt="name"),
+    col("Ready", "string"),
+    col("Age", "string"),
+    col("Containers", "string", 1),
+    col("Images", "string", 1),
+]
+CONTROLLER_REVISION_COLUMNS = [
+    col("Name", "string", fmt="name"),
+    col("Controller", "string"),
+    col("Revision", "string"),
+    col("Age", "string"),
+]
+PVC_COLUMNS = [
+    col("Name", "string", fmt="name"),
+    col("Status", "string"),
+    col("Volume", "string"),
+    col("Capacity", "string"),
+    col("Access Modes", "string"),
+    col("StorageClass", "string"),
+    col("VolumeAttributesClass", "string"),
+    col("Age", "string"),
+    col("VolumeMode", "string", 1),
+]
 SERVICE_COLUMNS = [
     col("Name", "string", fmt="name"),
     col("Type", "string"),
@@ -434,6 +463,45 @@ class Tables:
                 self.age(meta.get("creationTimestamp")), names, images,
                 format_label_selector(spec.get("selector"))]
 
+    def sts_row(self, s):
+        # printStatefulSet
+        spec, status, meta = s.get("spec", {}), s.get("status", {}), s.get("metadata", {})
+        names, images = self.containers_images(spec.get("template") or {})
+        return [meta.get("name"),
+                "%d/%d" % (int(status.get("readyReplicas", 0)), int(spec.get("replicas", 1))),
+                self.age(meta.get("creationTimestamp")), names, images]
+
+    def controller_revision_row(self, r):
+        # printControllerRevision: formatResourceName(GroupKind, name, withKind)
+        meta = r.get("metadata", {})
+        controller = "<none>"
+        for ref in meta.get("ownerReferences") or []:
+            if ref.get("controller"):
+                api = ref.get("apiVersion", "")
+                group = api.rsplit("/", 1)[0] if "/" in api else ""
+                gk = ref.get("kind", "").lower() + ("." + group if group else "")
+                controller = gk + "/" + ref.get("name", "")
+                break
+        return [meta.get("name"), controller, int(r.get("revision", 0)),
+                self.age(meta.get("creationTimestamp"))]
+
+    def pvc_row(self, c):
+        # printPersistentVolumeClaim
+        spec, status, meta = c.get("spec", {}), c.get("status", {}), c.get("metadata", {})
+        phase = "Terminating" if meta.get("deletionTimestamp") else status.get("phase", "")
+        capacity, modes = "", ""
+        if spec.get("volumeName"):
+            have = status.get("accessModes") or []
+            modes = ",".join(short for long, short in (
+                ("ReadWriteOnce", "RWO"), ("ReadOnlyMany", "ROX"),
+                ("ReadWriteMany", "RWX"), ("ReadWriteOncePod", "RWOP")) if long in have)
+            capacity = (status.get("capacity") or {}).get("storage", "")
+        cls = (meta.get("annotations") or {}).get("volume.beta.kubernetes.io/storage-class",
+                                                  spec.get("storageClassName", ""))
+        return [meta.get("name"), phase, spec.get("volumeName", ""), capacity, modes, cls,
+                spec.get("volumeAttributesClassName") or "<unset>",
+                self.age(meta.get("creationTimestamp")), spec.get("volumeMode") or "<unset>"]
+
     def event_row(self, e):
         io = e.get("involvedObject") or {}
         last = e.get("lastTimestamp") or e.get("eventTime") or (e.get("metadata") or {}).get("creationTimestamp")
@@ -571,6 +639,9 @@ class Tables:
     def build(self, plural, items, include_object, resource_version):
         columns, rowf = {
             "services": (SERVICE_COLUMNS, self.service_row),
+            "statefulsets": (STS_COLUMNS, self.sts_row),
+            "controllerrevisions": (CONTROLLER_REVISION_COLUMNS, self.controller_revision_row),
+            "persistentvolumeclaims": (PVC_COLUMNS, self.pvc_row),
             "endpoints": (ENDPOINTS_COLUMNS, self.endpoints_row),
             "endpointslices": (ENDPOINTSLICE_COLUMNS, self.endpointslice_row),
             "nodes": (NODE_COLUMNS, self.node_row),

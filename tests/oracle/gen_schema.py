@@ -29,6 +29,8 @@ ROOTS = [
     ("NODE", "Node"),
     ("POD_DISRUPTION_BUDGET", "PodDisruptionBudget"),
     ("SERVICE", "Service"),
+    ("STATEFUL_SET", "StatefulSet"),
+    ("PERSISTENT_VOLUME_CLAIM", "PersistentVolumeClaim"),
 ]
 
 # Types with their own JSON form, which a decoder takes whole.

@@ -12,6 +12,7 @@ mod endpoint_util;
 pub mod endpoints;
 pub mod endpointslice;
 pub mod hash;
+pub mod history;
 mod image;
 pub mod kubelet;
 pub mod node_agent;
@@ -21,7 +22,9 @@ pub mod podstatus;
 pub mod prober;
 pub mod replicaset;
 pub mod scheduler;
+pub mod statefulset;
 pub mod taint_eviction;
+pub mod volume;
 
 #[cfg(test)]
 mod collision_tests;

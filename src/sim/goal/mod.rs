@@ -26,6 +26,8 @@ pub enum Root {
     OldRs,
     /// The PodDisruptionBudget `web` (scenarios whose files hold one).
     Pdb,
+    /// The StatefulSet `web` (the statefulset scenario).
+    Sts,
 }
 
 impl Root {
@@ -35,6 +37,7 @@ impl Root {
         ("newrs", Root::NewRs),
         ("oldrs", Root::OldRs),
         ("pdb", Root::Pdb),
+        ("sts", Root::Sts),
     ];
 }
 
@@ -115,6 +118,9 @@ pub enum Func {
     Endpoints,
     Traffic,
     Restarts,
+    StatefulSets,
+    Claims,
+    Revisions,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -151,6 +157,9 @@ impl Func {
         ("endpoints", Func::Endpoints, &[Arg::OptStr]),
         ("traffic", Func::Traffic, &[Arg::Str]),
         ("restarts", Func::Restarts, &[]),
+        ("statefulsets", Func::StatefulSets, &[]),
+        ("claims", Func::Claims, &[Arg::OptStr]),
+        ("revisions", Func::Revisions, &[]),
     ];
 
     /// Allowed string arguments, where the set is closed.
@@ -171,6 +180,7 @@ impl Func {
             Func::Nodes => Some(&["ready", "notready", "unschedulable", "tainted"]),
             Func::Endpoints => Some(&["ready", "notready", "serving", "terminating"]),
             Func::Traffic => Some(&["answered", "failed"]),
+            Func::Claims => Some(&["bound", "terminating", "unused"]),
             Func::Controller | Func::Trigger => Some(&[
                 "deployment",
                 "replicaset",
@@ -181,6 +191,8 @@ impl Func {
                 "disruption",
                 "endpoints",
                 "endpointslice",
+                "statefulset",
+                "volume",
                 "autoscaler",
                 "gitops",
             ]),

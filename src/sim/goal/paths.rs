@@ -1,5 +1,5 @@
-//! The fields a goal path can reach: the apps/v1 Deployment and ReplicaSet and the
-//! policy/v1 PodDisruptionBudget as the demo stores them (k8s.io/api types.go, Kubernetes
+//! The fields a goal path can reach: the apps/v1 Deployment, ReplicaSet and StatefulSet
+//! and the policy/v1 PodDisruptionBudget as the demo stores them (k8s.io/api types.go, Kubernetes
 //! 1.32). `check` rejects a path
 //! that leaves them, so a misspelt field is an error with a suggestion, not a challenge
 //! that silently never ticks.
@@ -221,11 +221,71 @@ const PDB: Shape = Fields(&[
     ),
 ]);
 
+/// apps/v1 StatefulSet (claim templates are a list: a leaf).
+const STATEFULSET: Shape = Fields(&[
+    ("apiVersion", Leaf),
+    ("kind", Leaf),
+    ("metadata", METADATA),
+    (
+        "spec",
+        Fields(&[
+            ("replicas", Leaf),
+            ("selector", SELECTOR),
+            ("template", TEMPLATE),
+            ("volumeClaimTemplates", Leaf),
+            ("serviceName", Leaf),
+            ("podManagementPolicy", Leaf),
+            (
+                "updateStrategy",
+                Fields(&[
+                    ("type", Leaf),
+                    (
+                        "rollingUpdate",
+                        Fields(&[("partition", Leaf), ("maxUnavailable", Leaf)]),
+                    ),
+                ]),
+            ),
+            ("revisionHistoryLimit", Leaf),
+            ("minReadySeconds", Leaf),
+            (
+                "persistentVolumeClaimRetentionPolicy",
+                Fields(&[("whenDeleted", Leaf), ("whenScaled", Leaf)]),
+            ),
+            ("ordinals", Fields(&[("start", Leaf)])),
+        ]),
+    ),
+    (
+        "status",
+        Fields(&[
+            ("observedGeneration", Leaf),
+            ("replicas", Leaf),
+            ("readyReplicas", Leaf),
+            ("currentReplicas", Leaf),
+            ("updatedReplicas", Leaf),
+            ("currentRevision", Leaf),
+            ("updateRevision", Leaf),
+            ("collisionCount", Leaf),
+            ("availableReplicas", Leaf),
+            (
+                "conditions",
+                Conditions(&[
+                    ("type", Leaf),
+                    ("status", Leaf),
+                    ("lastTransitionTime", Leaf),
+                    ("reason", Leaf),
+                    ("message", Leaf),
+                ]),
+            ),
+        ]),
+    ),
+]);
+
 fn shape(root: Root) -> Shape {
     match root {
         Root::Deploy => DEPLOYMENT,
         Root::Rs | Root::NewRs | Root::OldRs => REPLICASET,
         Root::Pdb => PDB,
+        Root::Sts => STATEFULSET,
     }
 }
 

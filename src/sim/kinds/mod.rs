@@ -11,6 +11,7 @@
 //! Imports run one way: `kind` (a leaf) <- `defaults`, `validation`, `schema`, `table`
 //! <- `kinds` <- `api`.
 
+mod controllerrevision;
 mod deployment;
 mod endpoints;
 mod endpointslice;
@@ -19,8 +20,10 @@ mod lease;
 mod node;
 pub mod pdb;
 mod pod;
+pub mod pvc;
 mod replicaset;
 pub mod service;
+mod statefulset;
 
 use serde_json::Value;
 
@@ -145,6 +148,9 @@ pub fn of(kind: Kind) -> &'static dyn Strategy {
         Kind::Service => &service::Service,
         Kind::Endpoints => &endpoints::Endpoints,
         Kind::EndpointSlice => &endpointslice::EndpointSlice,
+        Kind::StatefulSet => &statefulset::StatefulSet,
+        Kind::ControllerRevision => &controllerrevision::ControllerRevision,
+        Kind::PersistentVolumeClaim => &pvc::PersistentVolumeClaim,
     }
 }
 

@@ -16,6 +16,7 @@ pub mod label;
 pub mod patch;
 pub mod replace;
 pub mod rollout;
+mod rollout_sts;
 pub mod scale;
 pub mod set;
 pub mod ssa;

@@ -21,9 +21,9 @@ pub(super) fn rollout(
         Err(o) => return o,
     };
     let kg = t.kind.kind_group();
-    // polymorphichelpers/rollback.go and history.go: only Deployments (of the kinds the
-    // demo has) have a rollbacker and a history viewer.
-    if t.kind != Kind::Deployment {
+    // polymorphichelpers/rollback.go and history.go: only Deployments and StatefulSets (of
+    // the kinds the demo has) have a rollbacker and a history viewer.
+    if !matches!(t.kind, Kind::Deployment | Kind::StatefulSet) {
         let what = match action {
             RolloutAction::Undo => "rollbacker",
             _ => "history viewer",
@@ -62,6 +62,24 @@ pub(super) fn rollout(
                 ));
             }
             update_then(cluster, t.kind, next, format!("{kg}/{name} restarted\n"))
+        }
+        RolloutAction::Pause | RolloutAction::Resume if t.kind == Kind::StatefulSet => {
+            // objectpauser.go / objectresumer.go know only Deployments.
+            let what = if action == RolloutAction::Pause {
+                "pausing"
+            } else {
+                "resuming"
+            };
+            Outcome::default().err(format!(
+                "error: {} \"{name}\" {what} is not supported\n",
+                t.kind.group_resource()
+            ))
+        }
+        RolloutAction::History if t.kind == Kind::StatefulSet => {
+            super::rollout_sts::history(cluster, &cur)
+        }
+        RolloutAction::Undo if t.kind == Kind::StatefulSet => {
+            super::rollout_sts::undo(cluster, &cur, to_revision.unwrap_or(0))
         }
         RolloutAction::Pause | RolloutAction::Resume => {
             let pause = action == RolloutAction::Pause;

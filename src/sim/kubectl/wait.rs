@@ -34,6 +34,7 @@ pub enum Wait {
     /// `rollout status`: a line for the Deployment as listed, then one for each watch
     /// event about it, until it is done (rollout_status.go, UntilWithSync).
     Rollout {
+        kind: Kind,
         name: String,
         watch: bool,
         limit: u64,
@@ -61,8 +62,9 @@ impl Wait {
         }
     }
 
-    pub fn rollout(name: &str, watch: bool, timeout_ms: Option<u64>) -> Wait {
+    pub fn rollout(kind: Kind, name: &str, watch: bool, timeout_ms: Option<u64>) -> Wait {
         Wait::Rollout {
+            kind,
             name: name.to_string(),
             watch,
             // The clock moves in whole seconds: wait only the seconds that fit.
@@ -141,6 +143,7 @@ impl Wait {
                 }
             }
             Wait::Rollout {
+                kind,
                 name,
                 watch,
                 limit,
@@ -151,11 +154,11 @@ impl Wait {
                 // The list first (one object), then the watch: each event about the
                 // Deployment, in order, each printed, repeats included, as kubectl does.
                 let objects: Vec<Option<Value>> = match cursor {
-                    None => vec![cluster.api.get(Kind::Deployment, &name).ok().cloned()],
+                    None => vec![cluster.api.get(kind, &name).ok().cloned()],
                     Some(seq) => cluster
                         .api
                         .events_since(seq)
-                        .filter(|e| e.kind == Kind::Deployment && e.object.name() == name)
+                        .filter(|e| e.kind == kind && e.object.name() == name)
                         .map(|e| (e.event != EventType::Deleted).then(|| e.object.value().clone()))
                         .collect(),
                 };
@@ -170,7 +173,10 @@ impl Wait {
                             ..Step::default()
                         };
                     };
-                    let (line, done) = status_line(&d);
+                    let (line, done) = match kind {
+                        Kind::StatefulSet => stateful_set_status(&d),
+                        _ => status_line(&d),
+                    };
                     if line.starts_with("error:") {
                         cluster.kubectl_watch = None;
                         return Step {
@@ -207,6 +213,7 @@ impl Wait {
                 Step {
                     out,
                     next: Some(Wait::Rollout {
+                        kind,
                         name,
                         watch,
                         limit,
@@ -272,6 +279,72 @@ fn status_line(d: &Value) -> (String, bool) {
     }
     (
         format!("deployment \"{name}\" successfully rolled out\n"),
+        true,
+    )
+}
+
+/// StatefulSetStatusViewer (kubectl rollout_status.go): the set's defaulted partition makes
+/// it always take the partitioned branch, so a finished rollout says "partitioned roll out
+/// complete" even with partition 0.
+fn stateful_set_status(s: &Value) -> (String, bool) {
+    let int = |p: &[&str]| obj::int(s, p).unwrap_or(0);
+    if s["spec"]["updateStrategy"]["type"] != "RollingUpdate" {
+        return (
+            "error: rollout status is only available for RollingUpdate strategy type\n".into(),
+            true,
+        );
+    }
+    let observed = int(&["status", "observedGeneration"]);
+    if observed == 0 || int(&["metadata", "generation"]) > observed {
+        return (
+            "Waiting for statefulset spec update to be observed...\n".into(),
+            false,
+        );
+    }
+    let want = obj::int(s, &["spec", "replicas"]).unwrap_or(1);
+    let ready = int(&["status", "readyReplicas"]);
+    if ready < want {
+        return (
+            format!("Waiting for {} pods to be ready...\n", want - ready),
+            false,
+        );
+    }
+    let updated = int(&["status", "updatedReplicas"]);
+    if let Some(ru) = s["spec"]["updateStrategy"]
+        .get("rollingUpdate")
+        .filter(|r| r.is_object())
+    {
+        if let Some(p) = ru["partition"].as_i64()
+            && updated < want - p
+        {
+            return (
+                format!(
+                    "Waiting for partitioned roll out to finish: {updated} out of {} new pods have been updated...\n",
+                    want - p
+                ),
+                false,
+            );
+        }
+        return (
+            format!("partitioned roll out complete: {updated} new pods have been updated...\n"),
+            true,
+        );
+    }
+    let update = obj::str(s, &["status", "updateRevision"]).unwrap_or("");
+    if Some(update) != obj::str(s, &["status", "currentRevision"]) {
+        return (
+            format!(
+                "waiting for statefulset rolling update to complete {updated} pods at revision {update}...\n"
+            ),
+            false,
+        );
+    }
+    (
+        format!(
+            "statefulset rolling update complete {} pods at revision {}...\n",
+            int(&["status", "currentReplicas"]),
+            obj::str(s, &["status", "currentRevision"]).unwrap_or("")
+        ),
         true,
     )
 }

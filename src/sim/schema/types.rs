@@ -695,6 +695,14 @@ pub static MANAGED_FIELDS_ENTRY: Type = Type {
     ],
 };
 
+pub static MODIFY_VOLUME_STATUS: Type = Type {
+    name: "ModifyVolumeStatus",
+    fields: &[
+        Field("targetVolumeAttributesClassName", Scalar),
+        Field("status", Scalar),
+    ],
+};
+
 pub static NFS_VOLUME_SOURCE: Type = Type {
     name: "NFSVolumeSource",
     fields: &[
@@ -903,6 +911,29 @@ pub static OWNER_REFERENCE: Type = Type {
     ],
 };
 
+pub static PERSISTENT_VOLUME_CLAIM: Type = Type {
+    name: "PersistentVolumeClaim",
+    fields: &[
+        Field("kind", Scalar),
+        Field("apiVersion", Scalar),
+        Field("metadata", Struct(&OBJECT_META)),
+        Field("spec", Struct(&PERSISTENT_VOLUME_CLAIM_SPEC)),
+        Field("status", Struct(&PERSISTENT_VOLUME_CLAIM_STATUS)),
+    ],
+};
+
+pub static PERSISTENT_VOLUME_CLAIM_CONDITION: Type = Type {
+    name: "PersistentVolumeClaimCondition",
+    fields: &[
+        Field("type", Scalar),
+        Field("status", Scalar),
+        Field("lastProbeTime", Scalar),
+        Field("lastTransitionTime", Scalar),
+        Field("reason", Scalar),
+        Field("message", Scalar),
+    ],
+};
+
 pub static PERSISTENT_VOLUME_CLAIM_SPEC: Type = Type {
     name: "PersistentVolumeClaimSpec",
     fields: &[
@@ -915,6 +946,20 @@ pub static PERSISTENT_VOLUME_CLAIM_SPEC: Type = Type {
         Field("dataSource", Struct(&TYPED_LOCAL_OBJECT_REFERENCE)),
         Field("dataSourceRef", Struct(&TYPED_OBJECT_REFERENCE)),
         Field("volumeAttributesClassName", Scalar),
+    ],
+};
+
+pub static PERSISTENT_VOLUME_CLAIM_STATUS: Type = Type {
+    name: "PersistentVolumeClaimStatus",
+    fields: &[
+        Field("phase", Scalar),
+        Field("accessModes", List(Elem::Scalar)),
+        Field("capacity", Map(Elem::Scalar)),
+        Field("conditions", List(Elem::Struct(&PERSISTENT_VOLUME_CLAIM_CONDITION))),
+        Field("allocatedResources", Map(Elem::Scalar)),
+        Field("allocatedResourceStatuses", Map(Elem::Scalar)),
+        Field("currentVolumeAttributesClassName", Scalar),
+        Field("modifyVolumeStatus", Struct(&MODIFY_VOLUME_STATUS)),
     ],
 };
 
@@ -1354,6 +1399,14 @@ pub static ROLLING_UPDATE_DEPLOYMENT: Type = Type {
     ],
 };
 
+pub static ROLLING_UPDATE_STATEFUL_SET_STRATEGY: Type = Type {
+    name: "RollingUpdateStatefulSetStrategy",
+    fields: &[
+        Field("partition", Scalar),
+        Field("maxUnavailable", Scalar),
+    ],
+};
+
 pub static SE_LINUX_OPTIONS: Type = Type {
     name: "SELinuxOptions",
     fields: &[
@@ -1519,6 +1572,84 @@ pub static SLEEP_ACTION: Type = Type {
     name: "SleepAction",
     fields: &[
         Field("seconds", Scalar),
+    ],
+};
+
+pub static STATEFUL_SET: Type = Type {
+    name: "StatefulSet",
+    fields: &[
+        Field("kind", Scalar),
+        Field("apiVersion", Scalar),
+        Field("metadata", Struct(&OBJECT_META)),
+        Field("spec", Struct(&STATEFUL_SET_SPEC)),
+        Field("status", Struct(&STATEFUL_SET_STATUS)),
+    ],
+};
+
+pub static STATEFUL_SET_CONDITION: Type = Type {
+    name: "StatefulSetCondition",
+    fields: &[
+        Field("type", Scalar),
+        Field("status", Scalar),
+        Field("lastTransitionTime", Scalar),
+        Field("reason", Scalar),
+        Field("message", Scalar),
+    ],
+};
+
+pub static STATEFUL_SET_ORDINALS: Type = Type {
+    name: "StatefulSetOrdinals",
+    fields: &[
+        Field("start", Scalar),
+    ],
+};
+
+pub static STATEFUL_SET_PERSISTENT_VOLUME_CLAIM_RETENTION_POLICY: Type = Type {
+    name: "StatefulSetPersistentVolumeClaimRetentionPolicy",
+    fields: &[
+        Field("whenDeleted", Scalar),
+        Field("whenScaled", Scalar),
+    ],
+};
+
+pub static STATEFUL_SET_SPEC: Type = Type {
+    name: "StatefulSetSpec",
+    fields: &[
+        Field("replicas", Scalar),
+        Field("selector", Struct(&LABEL_SELECTOR)),
+        Field("template", Struct(&POD_TEMPLATE_SPEC)),
+        Field("volumeClaimTemplates", List(Elem::Struct(&PERSISTENT_VOLUME_CLAIM))),
+        Field("serviceName", Scalar),
+        Field("podManagementPolicy", Scalar),
+        Field("updateStrategy", Struct(&STATEFUL_SET_UPDATE_STRATEGY)),
+        Field("revisionHistoryLimit", Scalar),
+        Field("minReadySeconds", Scalar),
+        Field("persistentVolumeClaimRetentionPolicy", Struct(&STATEFUL_SET_PERSISTENT_VOLUME_CLAIM_RETENTION_POLICY)),
+        Field("ordinals", Struct(&STATEFUL_SET_ORDINALS)),
+    ],
+};
+
+pub static STATEFUL_SET_STATUS: Type = Type {
+    name: "StatefulSetStatus",
+    fields: &[
+        Field("observedGeneration", Scalar),
+        Field("replicas", Scalar),
+        Field("readyReplicas", Scalar),
+        Field("currentReplicas", Scalar),
+        Field("updatedReplicas", Scalar),
+        Field("currentRevision", Scalar),
+        Field("updateRevision", Scalar),
+        Field("collisionCount", Scalar),
+        Field("conditions", List(Elem::Struct(&STATEFUL_SET_CONDITION))),
+        Field("availableReplicas", Scalar),
+    ],
+};
+
+pub static STATEFUL_SET_UPDATE_STRATEGY: Type = Type {
+    name: "StatefulSetUpdateStrategy",
+    fields: &[
+        Field("type", Scalar),
+        Field("rollingUpdate", Struct(&ROLLING_UPDATE_STATEFUL_SET_STRATEGY)),
     ],
 };
 

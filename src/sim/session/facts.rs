@@ -16,6 +16,7 @@ impl Facts for Session {
         match root {
             Root::Deploy => self.cluster.api.get(Kind::Deployment, "web").ok(),
             Root::Pdb => self.cluster.api.get(Kind::PodDisruptionBudget, "web").ok(),
+            Root::Sts => self.cluster.api.get(Kind::StatefulSet, "web").ok(),
             Root::Rs => self.cluster.api.list(Kind::ReplicaSet).next(),
             Root::NewRs => self.newest_rs(false),
             Root::OldRs => {
@@ -197,6 +198,32 @@ impl Facts for Session {
                         "" => true,
                         "notready" => !cond(e, "ready"),
                         c => cond(e, c),
+                    })
+                    .count();
+                json!(n)
+            }
+            Func::StatefulSets => json!(self.cluster.api.count(Kind::StatefulSet)),
+            Func::Revisions => json!(self.cluster.api.count(Kind::ControllerRevision)),
+            Func::Claims => {
+                // A claim is in use while some pod mounts it.
+                let used = |c: &Value| {
+                    self.cluster.api.list(Kind::Pod).any(|p| {
+                        p["spec"]["volumes"].as_array().is_some_and(|vs| {
+                            vs.iter().any(|v| {
+                                v["persistentVolumeClaim"]["claimName"] == c["metadata"]["name"]
+                            })
+                        })
+                    })
+                };
+                let n = self
+                    .cluster
+                    .api
+                    .list(Kind::PersistentVolumeClaim)
+                    .filter(|c| match s(0) {
+                        "bound" => !obj::is_deleting(c) && c["status"]["phase"] == "Bound",
+                        "terminating" => obj::is_deleting(c),
+                        "unused" => !obj::is_deleting(c) && !used(c),
+                        _ => !obj::is_deleting(c),
                     })
                     .count();
                 json!(n)

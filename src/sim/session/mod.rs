@@ -120,9 +120,6 @@ struct Saved {
     named: std::collections::BTreeMap<String, Box<Session>>,
 }
 
-/// Seconds the starting Deployment gets to become ready before the learner starts.
-const WARM_UP: u64 = 5;
-
 impl Session {
     pub fn new(id: &str, seed: u64) -> Result<Session, String> {
         let sc = scenario::find(id).ok_or_else(|| {
@@ -161,7 +158,7 @@ impl Session {
             Origin::Applied => "kubectl apply -f web.yaml",
         };
         s.exec_line(start);
-        for _ in 0..WARM_UP {
+        for _ in 0..sc.warm_up {
             s.cluster.tick();
         }
         let rv = s
@@ -245,9 +242,11 @@ impl Session {
         self.run_writers(next);
         self.cluster.tick();
         self.run_traffic();
-        let d = self.cluster.api.get(Kind::Deployment, "web").ok();
-        let spec = d
-            .and_then(|d| obj::int(d, &["spec", "replicas"]))
+        // The workload web: the Deployment, or the StatefulSet where the scenario has one.
+        let spec = [Kind::Deployment, Kind::StatefulSet]
+            .iter()
+            .find_map(|k| self.cluster.api.get(*k, "web").ok())
+            .and_then(|w| obj::int(w, &["spec", "replicas"]))
             .unwrap_or(0);
         // From the facts stored with each pod: building every pod's JSON once a second
         // would cost more than the second itself.
@@ -638,6 +637,16 @@ impl Session {
             Component::Autoscaler => self.autoscaler.as_ref().map_or("off", |a| a.state.as_str()),
             Component::Gitops => self.gitops.as_ref().map_or("off", |g| g.state.as_str()),
             _ => self.cluster.state(c).as_str(),
+        }
+    }
+
+    /// Whether `c` has anything to work on: the StatefulSet and volume controllers only
+    /// where there are StatefulSets or claims (the demo's panel lists them then).
+    pub fn component_in_use(&self, c: Component) -> bool {
+        match c {
+            Component::StatefulSet => self.cluster.api.count(Kind::StatefulSet) > 0,
+            Component::Volume => self.cluster.api.count(Kind::PersistentVolumeClaim) > 0,
+            _ => true,
         }
     }
 

@@ -10,7 +10,7 @@ mod tabwriter;
 
 pub use describe::{
     describe_deployment, describe_endpoint_slice, describe_endpoints, describe_node, describe_pdb,
-    describe_pod, describe_replicaset, describe_service,
+    describe_pod, describe_pvc, describe_replicaset, describe_service, describe_stateful_set,
 };
 pub use fields::Lookup;
 pub use get::{TableOpts, get_table};

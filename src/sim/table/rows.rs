@@ -385,3 +385,112 @@ pub fn endpoint_slice<T: Lookup + ?Sized>(s: &T, now: u64) -> Vec<String> {
         age(s, now),
     ]
 }
+
+pub fn stateful_set<T: Lookup + ?Sized>(s: &T, now: u64) -> Vec<String> {
+    let (containers, images) = container_cells(s);
+    vec![
+        name(s),
+        format!(
+            "{}/{}",
+            int_at(s, &["status", "readyReplicas"]),
+            int_at(s, &["spec", "replicas"])
+        ),
+        age(s, now),
+        containers,
+        images,
+    ]
+}
+
+/// `printControllerRevision`: its controller as `kind.group/name` (`formatResourceName`
+/// with the kind), `<none>` when it has none.
+pub fn controller_revision<T: Lookup + ?Sized>(r: &T, now: u64) -> Vec<String> {
+    let controller = array_at(r, &["metadata", "ownerReferences"])
+        .iter()
+        .find(|o| o["controller"] == true)
+        .map_or_else(
+            || "<none>".to_string(),
+            |o| {
+                let group = str_at(o, &["apiVersion"])
+                    .rsplit_once('/')
+                    .map_or("", |(g, _)| g);
+                let kind = str_at(o, &["kind"]).to_ascii_lowercase();
+                let gk = if group.is_empty() {
+                    kind
+                } else {
+                    format!("{kind}.{group}")
+                };
+                format!("{gk}/{}", str_at(o, &["name"]))
+            },
+        );
+    vec![
+        name(r),
+        controller,
+        int_at(r, &["revision"]).to_string(),
+        age(r, now),
+    ]
+}
+
+/// `printPersistentVolumeClaim`: capacity and access modes only once a volume is bound.
+pub fn persistent_volume_claim<T: Lookup + ?Sized>(c: &T, now: u64) -> Vec<String> {
+    let phase = if at(c, &["metadata", "deletionTimestamp"]).is_some_and(|v| !v.is_null()) {
+        "Terminating"
+    } else {
+        str_at(c, &["status", "phase"])
+    };
+    let volume = str_at(c, &["spec", "volumeName"]);
+    let (capacity, modes) = if volume.is_empty() {
+        (String::new(), String::new())
+    } else {
+        (
+            str_at(c, &["status", "capacity", "storage"]).to_string(),
+            access_modes_text(
+                at(c, &["status", "accessModes"]).unwrap_or(&serde_json::Value::Null),
+            ),
+        )
+    };
+    let or_unset = |s: &str| if s.is_empty() { "<unset>" } else { s }.to_string();
+    vec![
+        name(c),
+        phase.to_string(),
+        volume.to_string(),
+        capacity,
+        modes,
+        storage_class(c),
+        or_unset(str_at(c, &["spec", "volumeAttributesClassName"])),
+        age(c, now),
+        or_unset(str_at(c, &["spec", "volumeMode"])),
+    ]
+}
+
+/// GetPersistentVolumeClaimClass: the beta annotation wins over `storageClassName`.
+pub fn storage_class<T: Lookup + ?Sized>(c: &T) -> String {
+    match at(
+        c,
+        &[
+            "metadata",
+            "annotations",
+            "volume.beta.kubernetes.io/storage-class",
+        ],
+    )
+    .and_then(serde_json::Value::as_str)
+    {
+        Some(a) => a.to_string(),
+        None => str_at(c, &["spec", "storageClassName"]).to_string(),
+    }
+}
+
+/// GetAccessModesAsString: the short forms, in kubectl's fixed order.
+pub fn access_modes_text(modes: &serde_json::Value) -> String {
+    let has = |m: &str| modes.as_array().is_some_and(|a| a.iter().any(|x| x == m));
+    [
+        ("ReadWriteOnce", "RWO"),
+        ("ReadOnlyMany", "ROX"),
+        ("ReadWriteMany", "RWX"),
+        ("ReadWriteOncePod", "RWOP"),
+    ]
+    .iter()
+    .filter(|(long, _)| has(long))
+    .map(|(_, short)| *short)
+    .collect::<Vec<_>>()
+    .join(",")
+}

@@ -9,9 +9,11 @@ mod meta;
 mod pdb;
 mod pod;
 mod service;
+mod statefulset;
 
 pub use pdb::pdb;
 pub use service::{headless, service};
+pub use statefulset::{controller_revision, persistent_volume_claim, stateful_set};
 
 pub use meta::{LABEL_VALUE_RULE, qualified_name, valid_label_value};
 
@@ -234,7 +236,7 @@ pub fn workload(kind: Kind, o: &Value, old: Option<&Value>) -> Result<(), ApiErr
 /// the API server refuses the request body otherwise.
 fn quantities(kind: Kind, o: &Value) -> Result<(), ApiError> {
     let spec = match kind {
-        Kind::Deployment | Kind::ReplicaSet => &o["spec"]["template"]["spec"],
+        Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet => &o["spec"]["template"]["spec"],
         Kind::Pod => &o["spec"],
         Kind::Event
         | Kind::Node
@@ -242,7 +244,9 @@ fn quantities(kind: Kind, o: &Value) -> Result<(), ApiError> {
         | Kind::PodDisruptionBudget
         | Kind::Service
         | Kind::Endpoints
-        | Kind::EndpointSlice => return Ok(()),
+        | Kind::EndpointSlice
+        | Kind::ControllerRevision
+        | Kind::PersistentVolumeClaim => return Ok(()),
     };
     let lists = ["containers", "initContainers"]
         .iter()
@@ -269,6 +273,7 @@ fn quantities(kind: Kind, o: &Value) -> Result<(), ApiError> {
 fn decodes(kind: Kind, spec: &Value) -> Result<(), ApiError> {
     let go_struct = match kind {
         Kind::Deployment => "DeploymentSpec",
+        Kind::StatefulSet => "StatefulSetSpec",
         _ => "ReplicaSetSpec",
     };
     for f in [
@@ -370,7 +375,7 @@ fn strategy(errs: &mut Vec<String>, s: &Value) {
 /// The count rules of ValidateDeploymentStatus / ValidateReplicaSetStatus: a forged status
 /// must still be self-consistent.
 pub fn status(kind: Kind, o: &Value) -> Result<(), ApiError> {
-    if !matches!(kind, Kind::Deployment | Kind::ReplicaSet) {
+    if !matches!(kind, Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet) {
         return Ok(());
     }
     let n = |f: &str| obj::int(o, &["status", f]).unwrap_or(0);

@@ -180,12 +180,14 @@ impl Demo {
         }
     }
 
-    /// The components the controller panel lists, in its order: the three that always
-    /// run, then the autoscaler and the GitOps syncer once started.
+    /// The components the controller panel lists, in its order: the ones that always
+    /// run (the StatefulSet and volume controllers where there is work for them), then
+    /// the autoscaler and the GitOps syncer once started.
     pub fn components(&self) -> Vec<Component> {
         Component::ALL
             .into_iter()
             .filter(|c| CONTROLLERS.contains(c) || self.session.component_state(*c) != "off")
+            .filter(|c| self.session.component_in_use(*c))
             .collect()
     }
 

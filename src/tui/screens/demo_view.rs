@@ -138,7 +138,17 @@ fn upper(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
     let [left, right] = Layout::horizontal([Constraint::Fill(1), Constraint::Fill(1)])
         .spacing(1)
         .areas(area);
-    let dep = deployment_lines(d, theme);
+    // The workload web: a Deployment, or the statefulset scenario's StatefulSet.
+    let set = d
+        .session
+        .object(Kind::Deployment, "web")
+        .is_none()
+        .then(|| d.session.object(Kind::StatefulSet, "web"))
+        .flatten();
+    let dep = match set {
+        Some(s) => super::demo_sts::stateful_set_lines(s, theme),
+        None => deployment_lines(d, theme),
+    };
     let [dep_area, pods_area] =
         Layout::vertical([Constraint::Length(dep.1 as u16 + 1), Constraint::Fill(1)]).areas(left);
     let inner = panel(dep.0, theme, dep_area, buf);
@@ -166,8 +176,11 @@ fn upper(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
     };
     Paragraph::new(dep.4).render(cond_area, buf);
 
-    let inner = panel(title("ReplicaSets and pods", theme), theme, pods_area, buf);
-    let mut lines = pod_lines(d, theme);
+    let (heading, mut lines) = match set {
+        Some(s) => ("Pods and claims", super::demo_sts::stateful_pod_lines(d, s, theme)),
+        None => ("ReplicaSets and pods", pod_lines(d, theme)),
+    };
+    let inner = panel(title(heading, theme), theme, pods_area, buf);
     let rows = inner.height as usize;
     // What does not fit is counted, not silently cut: a new pod may be just below.
     if lines.len() > rows && rows > 0 {
@@ -229,7 +242,7 @@ fn upper(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
     super::demo_chart::chart(d, theme, chart_area, buf);
 }
 
-type DeploymentLines = (
+pub(super) type DeploymentLines = (
     Line<'static>,
     usize,
     Vec<Line<'static>>,
@@ -339,7 +352,7 @@ fn revision(rs: &Value) -> i64 {
 
 /// A pod as `kubectl get pods` shows it: kubectl's own READY and STATUS cells, so the
 /// panel and a `get` never disagree (a terminating pod stays ready through its grace).
-fn pod_line(p: &Value, now: u64, theme: &Theme) -> Line<'static> {
+pub(super) fn pod_line(p: &Value, now: u64, theme: &Theme) -> Line<'static> {
     let cells = crate::sim::table::pod_status::pod_cells(p, now);
     let style = if obj::is_deleting(p) {
         theme.dim

@@ -5,7 +5,6 @@ use super::*;
 
 /// Resource types a real cluster serves that the demo does not model.
 pub(super) const REAL_TYPES: &[&str] = &[
-    "all",
     "ns",
     "namespace",
     "namespaces",
@@ -14,9 +13,6 @@ pub(super) const REAL_TYPES: &[&str] = &[
     "configmaps",
     "secret",
     "secrets",
-    "sts",
-    "statefulset",
-    "statefulsets",
     "ds",
     "daemonset",
     "daemonsets",
@@ -31,9 +27,6 @@ pub(super) const REAL_TYPES: &[&str] = &[
     "ing",
     "ingress",
     "ingresses",
-    "pvc",
-    "persistentvolumeclaim",
-    "persistentvolumeclaims",
     "pv",
     "persistentvolume",
     "persistentvolumes",
@@ -44,8 +37,6 @@ pub(super) const REAL_TYPES: &[&str] = &[
     "crds",
     "customresourcedefinition",
     "customresourcedefinitions",
-    "controllerrevision",
-    "controllerrevisions",
     "rc",
     "replicationcontroller",
     "replicationcontrollers",
@@ -119,7 +110,7 @@ pub(super) fn unknown_type(s: &str) -> UsageError {
     // A type a real server has: saying it does not exist would teach something false.
     if REAL_TYPES.contains(&s.to_ascii_lowercase().as_str()) {
         return usage(format!(
-            "error: kubedrill's demo has Deployments, ReplicaSets, pods, events, nodes, leases, PodDisruptionBudgets, Services, Endpoints and EndpointSlices only, not \"{s}\""
+            "error: kubedrill's demo has Deployments, ReplicaSets, StatefulSets, ControllerRevisions, pods, PersistentVolumeClaims, events, nodes, leases, PodDisruptionBudgets, Services, Endpoints and EndpointSlices only, not \"{s}\""
         ));
     }
     usage(format!(

@@ -57,10 +57,14 @@ pub(super) fn get(rest: &[String]) -> Result<Command, UsageError> {
         let t = target(&f.positional)?.ok_or_else(|| unknown_type(first))?;
         (vec![t.kind], t.names)
     } else {
-        let kinds = first
-            .split(',')
-            .map(|t| Kind::parse(t).ok_or_else(|| unknown_type(t)))
-            .collect::<Result<Vec<_>, _>>()?;
+        let mut kinds = Vec::new();
+        for t in first.split(',') {
+            match t {
+                // The `all` category, in discovery order: the core group, then apps.
+                "all" => kinds.extend(ALL_CATEGORY),
+                _ => kinds.push(Kind::parse(t).ok_or_else(|| unknown_type(t))?),
+            }
+        }
         (kinds, f.positional[1..].to_vec())
     };
     let selector = f.get("selector").map(str::to_string);
@@ -86,6 +90,15 @@ pub(super) fn get(rest: &[String]) -> Result<Command, UsageError> {
     })
 }
 
+/// The kinds of the `all` category the demo serves, in the order kubectl lists them.
+const ALL_CATEGORY: [Kind; 5] = [
+    Kind::Pod,
+    Kind::Service,
+    Kind::Deployment,
+    Kind::ReplicaSet,
+    Kind::StatefulSet,
+];
+
 pub(super) fn describe(rest: &[String]) -> Result<Command, UsageError> {
     let f = parse_flags("describe", rest, &[NAMESPACE, SELECTOR])?;
     let t = target(&f.positional)?.ok_or_else(|| {
@@ -94,6 +107,12 @@ pub(super) fn describe(rest: &[String]) -> Result<Command, UsageError> {
     if matches!(t.kind, Kind::Event | Kind::Lease) {
         return Err(usage(
             "error: kubedrill's demo describes deployments, replicasets, pods and nodes; events show in each one's describe, or with `kubectl get events`; a lease with `kubectl get lease NAME -n kube-node-lease -o yaml` or in `describe node`",
+        ));
+    }
+    // kubectl has no describer for them: its generic one prints the raw object.
+    if t.kind == Kind::ControllerRevision {
+        return Err(usage(
+            "error: kubedrill's demo does not describe controllerrevisions (kubectl's generic describer prints the raw object); `kubectl get controllerrevisions -o yaml` shows the same fields",
         ));
     }
     Ok(Command::Describe {
@@ -550,7 +569,7 @@ pub(super) fn rollout(rest: &[String]) -> Result<Command, UsageError> {
     // demo does not print; saying so beats printing something kubectl would not.
     if let Some(r) = f.int(&cmd, "revision")?.filter(|r| *r != 0) {
         return Err(usage(format!(
-            "error: kubedrill's demo does not show one revision (--revision={r}); each revision is a ReplicaSet: `kubectl get rs -o yaml` shows its pod template and its deployment.kubernetes.io/revision annotation"
+            "error: kubedrill's demo does not show one revision (--revision={r}); a Deployment's revisions are ReplicaSets (`kubectl get rs -o yaml`), a StatefulSet's are ControllerRevisions (`kubectl get controllerrevisions -o yaml`)"
         )));
     }
     let target = one_target(&f.positional, "error: required resource not specified")?;
@@ -558,9 +577,9 @@ pub(super) fn rollout(rest: &[String]) -> Result<Command, UsageError> {
     // rollbacker and history viewer exist only for Deployments, DaemonSets and
     // StatefulSets); exec says so in kubectl's words once the object is found.
     let kubectl_refuses = matches!(action, RolloutAction::Undo | RolloutAction::History);
-    if target.kind != Kind::Deployment && !kubectl_refuses {
+    if !matches!(target.kind, Kind::Deployment | Kind::StatefulSet) && !kubectl_refuses {
         return Err(usage(format!(
-            "error: no rollout support for {}: kubedrill's demo rolls out deployments",
+            "error: no rollout support for {}: kubedrill's demo rolls out deployments and statefulsets",
             target.kind.group_resource()
         )));
     }

@@ -9,16 +9,20 @@ mod node;
 mod pdb;
 mod pod;
 mod pod_template;
+mod pvc;
 mod replicaset;
 mod service;
+mod statefulset;
 
 use crate::sim::time;
 pub use node::describe_node;
 pub use pdb::describe_pdb;
 pub use pod::describe_pod;
+pub use pvc::describe_pvc;
 pub use replicaset::describe_replicaset;
 use serde_json::Value;
 pub use service::{describe_endpoint_slice, describe_endpoints, describe_service};
+pub use statefulset::describe_stateful_set;
 
 const MAX_ANNOTATION_LEN: usize = 140;
 /// 0001-01-01T00:00:00Z, Go's zero `time.Time`.
@@ -241,6 +245,33 @@ fn replica_sets_cell(list: &[&Value]) -> String {
         })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// `Pods Status:` of getPodStatusForController: the pods `owner` controls, by phase (a
+/// terminating pod still counts by its phase; Unknown counts nowhere).
+pub(super) fn pods_status(w: &mut String, owner: &Value, pods: &[&Value]) {
+    let uid = str_at(owner, &["metadata", "uid"]);
+    let mut counts = [0; 4];
+    for p in pods {
+        let controller = array_at(p, &["metadata", "ownerReferences"])
+            .iter()
+            .find(|o| o["controller"] == true);
+        if controller.is_none_or(|o| str_at(o, &["uid"]) != uid) {
+            continue;
+        }
+        let slot = match str_at(p, &["status", "phase"]) {
+            "Running" => 0,
+            "Pending" => 1,
+            "Succeeded" => 2,
+            "Failed" => 3,
+            _ => continue,
+        };
+        counts[slot] += 1;
+    }
+    *w += &format!(
+        "Pods Status:\t{} Running / {} Waiting / {} Succeeded / {} Failed\n",
+        counts[0], counts[1], counts[2], counts[3]
+    );
 }
 
 /// `printController`: `Kind/name` of the controlling owner, if any.

@@ -10,7 +10,7 @@ use super::{GO_ZERO_TIME_UNIX, annotations_multiline, describe_events, labels_mu
 use crate::sim::quantity;
 use crate::sim::time;
 
-fn rfc1123z(s: &str) -> String {
+pub(super) fn rfc1123z(s: &str) -> String {
     time::parse_rfc3339(s).map_or_else(|| time::rfc1123z(GO_ZERO_TIME_UNIX), time::rfc1123z)
 }
 

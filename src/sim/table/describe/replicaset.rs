@@ -1,10 +1,10 @@
 //! `kubectl describe replicaset` (kubectl 1.32 describe.go `describeReplicaSet`).
 
-use super::super::fields::{array_at, at, int_at, selector_string, sorted_pairs, str_at};
+use super::super::fields::{at, int_at, selector_string, sorted_pairs, str_at};
 use super::super::tabwriter::TabWriter;
 use super::{
     annotations_multiline, conditions_table, controlled_by, describe_events, labels_multiline,
-    pod_template,
+    pod_template, pods_status,
 };
 use serde_json::Value;
 
@@ -33,30 +33,7 @@ pub fn describe_replicaset(rs: &Value, pods: &[&Value], events: &[Value], now: u
         int_at(rs, &["status", "replicas"]),
         int_at(rs, &["spec", "replicas"])
     );
-    // getPodStatusForController: pods it controls, by phase (a terminating pod still
-    // counts by its phase; Unknown counts nowhere).
-    let uid = str_at(rs, &["metadata", "uid"]);
-    let mut counts = [0; 4];
-    for p in pods {
-        let controller = array_at(p, &["metadata", "ownerReferences"])
-            .iter()
-            .find(|o| o["controller"] == true);
-        if controller.is_none_or(|o| str_at(o, &["uid"]) != uid) {
-            continue;
-        }
-        let slot = match str_at(p, &["status", "phase"]) {
-            "Running" => 0,
-            "Pending" => 1,
-            "Succeeded" => 2,
-            "Failed" => 3,
-            _ => continue,
-        };
-        counts[slot] += 1;
-    }
-    w += &format!(
-        "Pods Status:\t{} Running / {} Waiting / {} Succeeded / {} Failed\n",
-        counts[0], counts[1], counts[2], counts[3]
-    );
+    pods_status(&mut w, rs, pods);
     pod_template(
         &mut w,
         at(rs, &["spec", "template"]).unwrap_or(&Value::Null),
