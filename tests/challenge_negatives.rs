@@ -274,3 +274,69 @@ fn the_probe_challenges_need_the_probe_they_name() {
     );
     assert_eq!(met, [true, true, false]);
 }
+
+/// A broken StatefulSet rollout needs both steps: a rollback alone leaves web-2 broken,
+/// and deleting web-2 without one brings it back broken.
+#[test]
+fn a_stuck_statefulset_needs_the_rollback_and_the_delete() {
+    let broken = ["kubectl set image sts/web app=nginx:nonexistent", "tick 30"];
+    let undo_only: Vec<&str> = broken
+        .iter()
+        .copied()
+        .chain(["kubectl rollout undo sts/web", "tick 120"])
+        .collect();
+    assert_eq!(
+        met_after("statefulset-stuck-rollout", &undo_only),
+        [true, false]
+    );
+    let delete_only: Vec<&str> = broken
+        .iter()
+        .copied()
+        .chain(["kubectl delete pod web-2", "tick 120"])
+        .collect();
+    assert_eq!(
+        met_after("statefulset-stuck-rollout", &delete_only),
+        [true, false]
+    );
+}
+
+/// A scale-down and up recreates web-2 too, but that is not a deleted pod coming back;
+/// and a canary left at partition 2 is not a finished rollout.
+#[test]
+fn statefulset_identity_and_rollout_challenges_need_their_own_steps() {
+    let met = met_after(
+        "statefulset-identity",
+        &[
+            "kubectl scale sts web --replicas=2",
+            "tick 3",
+            "kubectl scale sts web --replicas=3",
+            "tick 5",
+        ],
+    );
+    assert_eq!(met, [false, false]);
+    let met = met_after(
+        "statefulset-rolling-update",
+        &[
+            "kubectl patch sts web -p '{\"spec\":{\"updateStrategy\":{\"rollingUpdate\":{\"partition\":2}}}}'",
+            "kubectl set image sts/web app=nginx:1.28",
+            "tick 30",
+        ],
+    );
+    assert_eq!(met, [false, true, false]);
+}
+
+/// Without the Delete policy a scale-down leaves the claims; and bringing the node back
+/// recovers web-1 without the force the second node-failure challenge asks for.
+#[test]
+fn claims_stay_without_the_policy_and_node_up_is_not_a_forced_recovery() {
+    let met = met_after(
+        "statefulset-volume-lifecycle",
+        &["kubectl scale sts web --replicas=2", "tick 5"],
+    );
+    assert_eq!(met, [false, false]);
+    let met = met_after(
+        "statefulset-node-failure",
+        &["node-down node-2", "tick 400", "node-up node-2", "tick 30"],
+    );
+    assert_eq!(met, [true, false]);
+}

@@ -744,3 +744,32 @@ fn the_chart_counts_failed_requests_while_traffic_runs() {
         insta::assert_snapshot!(format!("demo_traffic_{w}x{h}"), render(&a, w, h).backend());
     }
 }
+
+/// The statefulset scenario's panels: the set's spec and status with its revisions, pods
+/// by ordinal with the revision each runs, and a canary held by a partition.
+#[test]
+fn a_statefulset_canary_shows_its_revisions_pod_by_pod() {
+    for (w, h) in [(80, 24), (120, 40)] {
+        let mut a = app(w, h);
+        a.open_demo("statefulset-rolling-update", &[])
+            .expect("question exists");
+        command(
+            &mut a,
+            r#"kubectl patch sts web -p '{"spec":{"updateStrategy":{"rollingUpdate":{"partition":2}}}}'"#,
+        );
+        command(&mut a, "kubectl set image sts/web app=nginx:1.28");
+        command(&mut a, "tick 5");
+        // `+` scales the StatefulSet, not a Deployment it does not have.
+        a.update(ch('+'));
+        command(&mut a, "tick 3");
+        let text = screen_text(&render(&a, w, h));
+        assert!(text.contains("StatefulSet web: spec"), "{text}");
+        assert!(text.contains("rolling 784c854f75 → 7d9fb579d8"), "{text}");
+        assert!(text.contains("web-3 Running 1/1"), "{text}");
+        assert!(text.contains("Challenges 1/3"), "{text}");
+        insta::assert_snapshot!(
+            format!("demo_statefulset_{w}x{h}"),
+            render(&a, w, h).backend()
+        );
+    }
+}

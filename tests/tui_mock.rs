@@ -75,7 +75,7 @@ fn a_two_question_mock_runs_from_setup_to_scorecard_and_saves_each_grade() {
     a.now += 12 * SEC;
     let t = text(&a, 100, 30);
     assert!(
-        t.contains("0:12 0:38 left · one-liner checkpoint at 20s"),
+        t.contains("0:12 0:38 left · one-liner checkpoint at 15s"),
         "{t}"
     );
     assert!(a.tick_interval().is_some(), "a running clock redraws");

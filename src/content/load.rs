@@ -55,6 +55,10 @@ pub const SHIPPED: &[(&str, &str)] = &[
         "content/traffic.toml",
         include_str!("../../content/traffic.toml"),
     ),
+    (
+        "content/stateful.toml",
+        include_str!("../../content/stateful.toml"),
+    ),
 ];
 
 pub fn shipped_sources() -> Vec<Source> {

@@ -372,7 +372,10 @@ pub fn stateful_set(obj: &mut Value) {
     if !spec.is_object() {
         *spec = json!({});
     }
-    if spec["podManagementPolicy"].as_str().is_none_or(str::is_empty) {
+    if spec["podManagementPolicy"]
+        .as_str()
+        .is_none_or(str::is_empty)
+    {
         spec["podManagementPolicy"] = json!("OrderedReady");
     }
     default(spec, "updateStrategy", || json!({}));

@@ -44,7 +44,13 @@ pub fn revision_name(owner: &str, hash: &str) -> String {
 
 /// NewControllerRevision (with StatefulSet's `newRevision`): labelled with the template's
 /// labels and the hash, owned by `owner` as its controller, the owner's annotations copied.
-pub fn new_revision(owner: &Value, owner_kind: &str, data: Value, revision: i64, collision_count: i64) -> Value {
+pub fn new_revision(
+    owner: &Value,
+    owner_kind: &str,
+    data: Value,
+    revision: i64,
+    collision_count: i64,
+) -> Value {
     let h = hash(&data, collision_count);
     let mut labels = owner["spec"]["template"]["metadata"]["labels"]
         .as_object()
@@ -57,7 +63,10 @@ pub fn new_revision(owner: &Value, owner_kind: &str, data: Value, revision: i64,
         "labels": labels,
         "ownerReferences": [crate::sim::obj::owner_ref(owner, owner_kind)],
     });
-    if let Some(a) = owner["metadata"]["annotations"].as_object().filter(|a| !a.is_empty()) {
+    if let Some(a) = owner["metadata"]["annotations"]
+        .as_object()
+        .filter(|a| !a.is_empty())
+    {
         meta["annotations"] = Value::Object(a.clone());
     }
     json!({
@@ -80,7 +89,12 @@ pub fn sort(revisions: &mut [&Value]) {
         number(a)
             .cmp(&number(b))
             .then_with(|| {
-                let t = |v: &Value| v["metadata"]["creationTimestamp"].as_str().unwrap_or("").to_string();
+                let t = |v: &Value| {
+                    v["metadata"]["creationTimestamp"]
+                        .as_str()
+                        .unwrap_or("")
+                        .to_string()
+                };
                 t(a).cmp(&t(b))
             })
             .then_with(|| crate::sim::obj::name(a).cmp(crate::sim::obj::name(b)))
@@ -116,7 +130,10 @@ mod tests {
         let a = new_revision(&set, "StatefulSet", template_patch(&set), 1, 0);
         let b = new_revision(&set, "StatefulSet", template_patch(&set), 2, 0);
         let c = new_revision(&set, "StatefulSet", template_patch(&set), 1, 1);
-        assert_eq!(a["metadata"]["name"], b["metadata"]["name"], "the number is not hashed");
+        assert_eq!(
+            a["metadata"]["name"], b["metadata"]["name"],
+            "the number is not hashed"
+        );
         assert_ne!(a["metadata"]["name"], c["metadata"]["name"]);
         assert!(equal(&a, &c));
         let name = a["metadata"]["name"].as_str().unwrap();

@@ -50,7 +50,8 @@ impl VolumeController {
                 Kind::PersistentVolumeClaim => self.informer.enqueue(d.object.name()),
                 // A pod that stops or goes may free a claim being deleted.
                 Kind::Pod => {
-                    let names: Vec<String> = claims_of(d.object.value()).map(str::to_string).collect();
+                    let names: Vec<String> =
+                        claims_of(d.object.value()).map(str::to_string).collect();
                     for n in names {
                         self.informer.enqueue(&n);
                     }
@@ -69,7 +70,11 @@ impl VolumeController {
     }
 
     fn sync(&mut self, api: &mut ApiServer, name: &str) -> usize {
-        let Some(claim) = self.informer.get(Kind::PersistentVolumeClaim, name).cloned() else {
+        let Some(claim) = self
+            .informer
+            .get(Kind::PersistentVolumeClaim, name)
+            .cloned()
+        else {
             return 0;
         };
         if obj::is_deleting(&claim) {
@@ -89,7 +94,9 @@ impl VolumeController {
             return 1;
         }
         let pending = claim["status"]["phase"] == "Pending";
-        let unbound = claim["spec"]["volumeName"].as_str().is_none_or(str::is_empty);
+        let unbound = claim["spec"]["volumeName"]
+            .as_str()
+            .is_none_or(str::is_empty);
         if !pending || !unbound || claim["spec"]["storageClassName"] != DEFAULT_STORAGE_CLASS {
             return 0;
         }
@@ -104,7 +111,8 @@ impl VolumeController {
         let modes = claim["spec"]["accessModes"].clone();
         let size = claim["spec"]["resources"]["requests"]["storage"].clone();
         let _ = api.update_status_with(Kind::PersistentVolumeClaim, name, |c| {
-            c["status"] = json!({"phase": "Bound", "accessModes": modes, "capacity": {"storage": size}});
+            c["status"] =
+                json!({"phase": "Bound", "accessModes": modes, "capacity": {"storage": size}});
         });
         2
     }

@@ -30,7 +30,10 @@ impl Strategy for PersistentVolumeClaim {
     /// asked for, and StorageObjectInUseProtection adds its finalizer.
     fn prepare_for_create(&self, obj: &mut Value, _template_spec: Option<&Value>) {
         obj["status"] = json!({"phase": "Pending"});
-        if obj["spec"].get("storageClassName").is_none_or(Value::is_null) {
+        if obj["spec"]
+            .get("storageClassName")
+            .is_none_or(Value::is_null)
+        {
             obj["spec"]["storageClassName"] = json!(DEFAULT_STORAGE_CLASS);
         }
         let meta = &mut obj["metadata"];

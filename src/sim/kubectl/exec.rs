@@ -276,12 +276,9 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
             timeout_ms,
             ..
         } => match one(cluster, target) {
-            Ok((_, name)) => Outcome::default().waiting(Wait::rollout(
-                target.kind,
-                &name,
-                *watch,
-                *timeout_ms,
-            )),
+            Ok((_, name)) => {
+                Outcome::default().waiting(Wait::rollout(target.kind, &name, *watch, *timeout_ms))
+            }
             Err(o) => o,
         },
         Command::Rollout {

@@ -40,9 +40,12 @@ pub(super) fn history(cluster: &Cluster, set: &Value) -> Outcome {
         }
     }
     for (n, r) in seen {
-        let cause = obj::str(r, &["metadata", "annotations", "kubernetes.io/change-cause"])
-            .filter(|c| !c.is_empty())
-            .unwrap_or("<none>");
+        let cause = obj::str(
+            r,
+            &["metadata", "annotations", "kubernetes.io/change-cause"],
+        )
+        .filter(|c| !c.is_empty())
+        .unwrap_or("<none>");
         s.push_str(&format!("{n:<10}{cause}\n"));
     }
     s.push('\n');
@@ -61,7 +64,7 @@ pub(super) fn undo(cluster: &mut Cluster, set: &Value, to_revision: i64) -> Outc
     }
     let revs = revisions(cluster, set);
     if to_revision == 0 && revs.len() <= 1 {
-        return Outcome::default().err("error: no last revision to roll back to\n".to_string());
+        return Outcome::default().err("error: no last revision to roll back to\n");
     }
     let target = if to_revision == 0 {
         revs.get(revs.len() - 2)
@@ -81,5 +84,10 @@ pub(super) fn undo(cluster: &mut Cluster, set: &Value, to_revision: i64) -> Outc
     // The revision's data is a strategic merge patch that replaces the template whole.
     let mut next = set.clone();
     next["spec"]["template"] = crate::sim::controllers::statefulset::revision_template(target);
-    update_then(cluster, Kind::StatefulSet, next, format!("{kg}/{name} rolled back\n"))
+    update_then(
+        cluster,
+        Kind::StatefulSet,
+        next,
+        format!("{kg}/{name} rolled back\n"),
+    )
 }

@@ -14,7 +14,10 @@ pub(super) fn scale(
     replicas: i64,
     current: Option<i64>,
 ) -> Outcome {
-    if !matches!(t.kind, Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet) {
+    if !matches!(
+        t.kind,
+        Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet
+    ) {
         return Outcome::default().err(format!(
             "error: no scaler has been implemented for {{\"\" \"{}\"}}\n",
             t.kind.kind_name()

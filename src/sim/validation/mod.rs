@@ -375,7 +375,10 @@ fn strategy(errs: &mut Vec<String>, s: &Value) {
 /// The count rules of ValidateDeploymentStatus / ValidateReplicaSetStatus: a forged status
 /// must still be self-consistent.
 pub fn status(kind: Kind, o: &Value) -> Result<(), ApiError> {
-    if !matches!(kind, Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet) {
+    if !matches!(
+        kind,
+        Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet
+    ) {
         return Ok(());
     }
     let n = |f: &str| obj::int(o, &["status", f]).unwrap_or(0);

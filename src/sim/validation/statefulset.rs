@@ -9,7 +9,9 @@
 use serde_json::Value;
 
 use super::pod::{not_supported, one_of};
-use super::{Kind, decodes, go_label_selector, go_string_map, invalid, meta, nonnegative, quantities};
+use super::{
+    Kind, decodes, go_label_selector, go_string_map, invalid, meta, nonnegative, quantities,
+};
 use crate::sim::obj;
 use crate::sim::output::go_quote;
 use crate::sim::status::ApiError;
@@ -130,7 +132,12 @@ pub fn stateful_set(o: &Value, old: Option<&Value>) -> Result<(), ApiError> {
         let mut changed = false;
         let keys = |s: &Value| -> Vec<String> {
             s.as_object()
-                .map(|m| m.keys().filter(|k| !UPDATABLE.contains(&k.as_str())).cloned().collect())
+                .map(|m| {
+                    m.keys()
+                        .filter(|k| !UPDATABLE.contains(&k.as_str()))
+                        .cloned()
+                        .collect()
+                })
                 .unwrap_or_default()
         };
         let mut all = keys(spec);
@@ -166,7 +173,9 @@ pub fn persistent_volume_claim(o: &Value, old: Option<&Value>) -> Result<(), Api
     let mut errs = Vec::new();
     meta::object_meta(&mut errs, o);
     let spec = &o["spec"];
-    let modes = spec["accessModes"].as_array().map_or(&[][..], Vec::as_slice);
+    let modes = spec["accessModes"]
+        .as_array()
+        .map_or(&[][..], Vec::as_slice);
     if modes.is_empty() {
         errs.push("spec.accessModes: Required value: at least 1 access mode is required".into());
     }
@@ -175,10 +184,18 @@ pub fn persistent_volume_claim(o: &Value, old: Option<&Value>) -> Result<(), Api
             &mut errs,
             "spec.accessModes",
             m,
-            &["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"],
+            &[
+                "ReadOnlyMany",
+                "ReadWriteMany",
+                "ReadWriteOnce",
+                "ReadWriteOncePod",
+            ],
         );
     }
-    if spec.pointer("/resources/requests/storage").is_none_or(Value::is_null) {
+    if spec
+        .pointer("/resources/requests/storage")
+        .is_none_or(Value::is_null)
+    {
         errs.push("spec.resources[storage]: Required value".into());
     }
     if let Some(old) = old {

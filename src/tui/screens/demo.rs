@@ -289,10 +289,18 @@ impl Demo {
         Nav::Status(status)
     }
 
-    fn deployment_int(&self, path: &[&str]) -> Option<i64> {
-        self.session
-            .object(Kind::Deployment, "web")
-            .and_then(|d| obj::int(d, path))
+    /// The workload web, as kubectl names its kind (a Deployment, or the statefulset
+    /// scenario's StatefulSet), and its `spec.replicas`.
+    fn workload_replicas(&self) -> Option<(&'static str, i64)> {
+        [
+            (Kind::Deployment, "deployment"),
+            (Kind::StatefulSet, "statefulset"),
+        ]
+        .into_iter()
+        .find_map(|(k, name)| {
+            let n = obj::int(self.session.object(k, "web")?, &["spec", "replicas"])?;
+            Some((name, n))
+        })
     }
 
     /// The line a manipulation hotkey runs, from the current state.
@@ -310,13 +318,13 @@ impl Demo {
                 format!("kubectl delete pod {} --wait=false", obj::name(pod))
             }
             Action::ScaleUp | Action::ScaleDown => {
-                let n = self.deployment_int(&["spec", "replicas"])?;
+                let (kind, n) = self.workload_replicas()?;
                 let n = if action == Action::ScaleUp {
                     n + 1
                 } else {
                     (n - 1).max(0)
                 };
-                format!("kubectl scale deployment web --replicas={n}")
+                format!("kubectl scale {kind} web --replicas={n}")
             }
             Action::TogglePause => match state {
                 RunState::Running => format!("pause {c}"),

@@ -54,19 +54,18 @@ pub fn stateful_set_lines(set: &Value, theme: &Theme) -> DeploymentLines {
     ];
     let status = vec![
         Line::from(format!(
-            "replicas {} · updated {} · current {}",
+            "replicas {} · ready {}",
             show(int(&["status", "replicas"])),
-            show(int(&["status", "updatedReplicas"])),
-            show(int(&["status", "currentReplicas"]))
+            show(int(&["status", "readyReplicas"]))
         )),
         Line::from(Span::styled(
             format!("observedGeneration {}", show(observed)),
             gen_style,
         )),
         Line::from(format!(
-            "ready {} · available {}",
-            show(int(&["status", "readyReplicas"])),
-            show(int(&["status", "availableReplicas"]))
+            "updated {} · current {}",
+            show(int(&["status", "updatedReplicas"])),
+            show(int(&["status", "currentReplicas"]))
         )),
     ];
     let current = obj::str(set, &["status", "currentRevision"]).unwrap_or("-");
@@ -104,9 +103,16 @@ pub fn stateful_pod_lines(d: &Demo, set: &Value, theme: &Theme) -> Vec<Line<'sta
     ])];
     for p in &pods {
         let mut line = pod_line(p, now, theme);
-        let rev = p["metadata"]["labels"][REVISION_LABEL].as_str().unwrap_or("");
-        let style = if rev == update { theme.dim } else { theme.accent };
-        line.spans.push(Span::styled(format!(" {}", short(rev)), style));
+        let rev = p["metadata"]["labels"][REVISION_LABEL]
+            .as_str()
+            .unwrap_or("");
+        let style = if rev == update {
+            theme.dim
+        } else {
+            theme.accent
+        };
+        line.spans
+            .push(Span::styled(format!(" {}", short(rev)), style));
         out.push(line);
     }
     let used = |c: &str| {

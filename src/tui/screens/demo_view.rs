@@ -177,7 +177,10 @@ fn upper(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
     Paragraph::new(dep.4).render(cond_area, buf);
 
     let (heading, mut lines) = match set {
-        Some(s) => ("Pods and claims", super::demo_sts::stateful_pod_lines(d, s, theme)),
+        Some(s) => (
+            "Pods and claims",
+            super::demo_sts::stateful_pod_lines(d, s, theme),
+        ),
         None => ("ReplicaSets and pods", pod_lines(d, theme)),
     };
     let inner = panel(title(heading, theme), theme, pods_area, buf);

@@ -98,7 +98,10 @@ impl StatefulSetController {
                 _ => revisions.push(r.clone()),
             }
         }
-        for r in revisions.iter_mut().filter(|r| obj::controller_uid(r).is_none()) {
+        for r in revisions
+            .iter_mut()
+            .filter(|r| obj::controller_uid(r).is_none())
+        {
             if deleting {
                 continue;
             }
@@ -118,7 +121,8 @@ impl StatefulSetController {
             .map(|p| p.value().clone())
             .collect();
         for p in candidates {
-            let matches = obj::selector_matches(&selector, &p) && identity::is_member(&set, obj::name(&p));
+            let matches =
+                obj::selector_matches(&selector, &p) && identity::is_member(&set, obj::name(&p));
             match obj::controller_uid(&p) {
                 Some(_) if matches => pods.push(p),
                 Some(_) => {
@@ -151,19 +155,31 @@ impl StatefulSetController {
 
     /// getStatefulSetRevisions: the revision the template makes (created, reused, or
     /// renumbered when an older one comes back), and the current one.
-    fn revisions(&mut self, api: &mut ApiServer, set: &Value, revisions: &[Value], now: u64) -> (Value, Value, i64) {
+    fn revisions(
+        &mut self,
+        api: &mut ApiServer,
+        set: &Value,
+        revisions: &[Value],
+        now: u64,
+    ) -> (Value, Value, i64) {
         let mut collisions = obj::int(set, &["status", "collisionCount"]).unwrap_or(0);
         let refs: Vec<&Value> = revisions.iter().collect();
         let data = history::template_patch(set);
         let next = history::next_number(&refs);
         let candidate = history::new_revision(set, "StatefulSet", data.clone(), next, collisions);
-        let equal: Vec<&Value> = refs.iter().copied().filter(|r| history::equal(r, &candidate)).collect();
+        let equal: Vec<&Value> = refs
+            .iter()
+            .copied()
+            .filter(|r| history::equal(r, &candidate))
+            .collect();
         let update = match (equal.last(), refs.last()) {
             (Some(e), Some(latest)) if history::equal(latest, e) => (*latest).clone(),
             (Some(e), _) => {
                 self.spend();
-                api.update_metadata(Kind::ControllerRevision, obj::name(e), |c| c["revision"] = json!(next))
-                    .unwrap_or_else(|_| (*e).clone())
+                api.update_metadata(Kind::ControllerRevision, obj::name(e), |c| {
+                    c["revision"] = json!(next)
+                })
+                .unwrap_or_else(|_| (*e).clone())
             }
             (None, _) => loop {
                 // CreateControllerRevision: a name taken by other data moves the count on.
@@ -207,8 +223,13 @@ impl StatefulSetController {
         let mut replicas: Vec<Option<Slot>> = (0..n).map(|_| None).collect();
         let mut condemned: Vec<Slot> = Vec::new();
         for p in pods {
-            let Some(ord) = identity::ordinal(obj::name(p)) else { continue };
-            let slot = Slot { pod: p.clone(), created: true };
+            let Some(ord) = identity::ordinal(obj::name(p)) else {
+                continue;
+            };
+            let slot = Slot {
+                pod: p.clone(),
+                created: true,
+            };
             if ord >= start && ord < start + n {
                 replicas[(ord - start) as usize] = Some(slot);
             } else {
@@ -234,7 +255,10 @@ impl StatefulSetController {
                     };
                     let rev = if below { current } else { update };
                     let template = revision_template(rev);
-                    Slot { pod: identity::new_pod(set, &template, ord, obj::name(rev)), created: false }
+                    Slot {
+                        pod: identity::new_pod(set, &template, ord, obj::name(rev)),
+                        created: false,
+                    }
                 })
             })
             .collect();
@@ -250,7 +274,14 @@ impl StatefulSetController {
         };
         let mut counts = all(&replicas, &condemned);
         let status = |counts: Counts, current_adjust: i64| {
-            status_json(set, current_name, update_name, collisions, counts, current_adjust)
+            status_json(
+                set,
+                current_name,
+                update_name,
+                collisions,
+                counts,
+                current_adjust,
+            )
         };
         if obj::is_deleting(set) {
             return status(counts, 0);
@@ -315,7 +346,15 @@ impl StatefulSetController {
 
     /// processReplica: whether this sync should stop here (`shouldExit`), and whether a
     /// request failed.
-    fn process_replica(&mut self, api: &mut ApiServer, set: &Value, r: &Slot, monotonic: bool, min_ready: i64, now: u64) -> (bool, bool) {
+    fn process_replica(
+        &mut self,
+        api: &mut ApiServer,
+        set: &Value,
+        r: &Slot,
+        monotonic: bool,
+        min_ready: i64,
+        now: u64,
+    ) -> (bool, bool) {
         if matches!(r.phase(), "Failed" | "Succeeded") {
             // A new pod comes on the next sync, once this one is gone.
             if !r.terminating() {
@@ -338,7 +377,8 @@ impl StatefulSetController {
             }
             self.fix_claims(api, set, &r.pod, now);
         }
-        if monotonic && (r.terminating() || !r.running_and_ready() || !r.available(min_ready, now)) {
+        if monotonic && (r.terminating() || !r.running_and_ready() || !r.available(min_ready, now))
+        {
             return (true, false);
         }
         // The invariants: identity (the pod-name label) and the claims' owners.
@@ -370,10 +410,15 @@ impl StatefulSetController {
             self.informer
                 .get(Kind::PersistentVolumeClaim, obj::name(t))
                 .is_some_and(|c| {
-                    c["metadata"]["ownerReferences"].as_array().is_some_and(|refs| {
-                        refs.iter()
-                            .any(|r| r["kind"] == "Pod" && r["name"] == obj::name(pod) && r["uid"] != pod["metadata"]["uid"])
-                    })
+                    c["metadata"]["ownerReferences"]
+                        .as_array()
+                        .is_some_and(|refs| {
+                            refs.iter().any(|r| {
+                                r["kind"] == "Pod"
+                                    && r["name"] == obj::name(pod)
+                                    && r["uid"] != pod["metadata"]["uid"]
+                            })
+                        })
                 })
         })
     }
@@ -393,17 +438,28 @@ impl StatefulSetController {
         }
         let old = &set["status"];
         let moved = n(&status, "observedGeneration") > n(old, "observedGeneration")
-            || ["replicas", "currentReplicas", "readyReplicas", "updatedReplicas", "availableReplicas"]
+            || [
+                "replicas",
+                "currentReplicas",
+                "readyReplicas",
+                "updatedReplicas",
+                "availableReplicas",
+            ]
+            .iter()
+            .any(|f| n(&status, f) != n(old, f))
+            || ["currentRevision", "updateRevision"]
                 .iter()
-                .any(|f| n(&status, f) != n(old, f))
-            || ["currentRevision", "updateRevision"].iter().any(|f| status[f] != old[f]);
+                .any(|f| status[f] != old[f]);
         if !moved {
             return;
         }
         // Zero counts are omitempty, except replicas and availableReplicas.
         if let Some(m) = status.as_object_mut() {
             m.retain(|k, v| {
-                matches!(k.as_str(), "replicas" | "availableReplicas" | "collisionCount") || v != &json!(0)
+                matches!(
+                    k.as_str(),
+                    "replicas" | "availableReplicas" | "collisionCount"
+                ) || v != &json!(0)
             });
         }
         self.spend();
@@ -412,13 +468,25 @@ impl StatefulSetController {
 
     /// truncateHistory: revisions no pod, nor the current or update revision, uses, the
     /// oldest first, beyond revisionHistoryLimit.
-    fn truncate_history(&mut self, api: &mut ApiServer, set: &Value, pods: &[Value], revisions: &[Value], current: &Value, update: &Value) {
+    fn truncate_history(
+        &mut self,
+        api: &mut ApiServer,
+        set: &Value,
+        pods: &[Value],
+        revisions: &[Value],
+        current: &Value,
+        update: &Value,
+    ) {
         let live = |r: &Value| {
             let n = obj::name(r);
-            n == obj::name(current) || n == obj::name(update) || pods.iter().any(|p| pod_revision(p) == n)
+            n == obj::name(current)
+                || n == obj::name(update)
+                || pods.iter().any(|p| pod_revision(p) == n)
         };
         let old: Vec<&Value> = revisions.iter().filter(|r| !live(r)).collect();
-        let limit = obj::int(set, &["spec", "revisionHistoryLimit"]).unwrap_or(10).max(0) as usize;
+        let limit = obj::int(set, &["spec", "revisionHistoryLimit"])
+            .unwrap_or(10)
+            .max(0) as usize;
         if old.len() <= limit {
             return;
         }
@@ -438,7 +506,14 @@ pub fn revision_template(rev: &Value) -> Value {
     t
 }
 
-fn status_json(set: &Value, current: &str, update: &str, collisions: i64, c: Counts, current_adjust: i64) -> Value {
+fn status_json(
+    set: &Value,
+    current: &str,
+    update: &str,
+    collisions: i64,
+    c: Counts,
+    current_adjust: i64,
+) -> Value {
     json!({
         "observedGeneration": obj::int(set, &["metadata", "generation"]).unwrap_or(1),
         "replicas": c.replicas,

@@ -133,7 +133,10 @@ pub fn new_pod(set: &Value, template: &Value, ordinal: i64, revision: &str) -> V
     }
     let mut spec = template["spec"].clone();
     spec["hostname"] = json!(name);
-    if let Some(service) = set["spec"]["serviceName"].as_str().filter(|s| !s.is_empty()) {
+    if let Some(service) = set["spec"]["serviceName"]
+        .as_str()
+        .filter(|s| !s.is_empty())
+    {
         spec["subdomain"] = json!(service);
     }
     let claims = claims(set, ordinal);
@@ -211,7 +214,8 @@ pub fn claim_owner_up_to_date(claim: &Value, set: &Value, pod: &Value) -> bool {
     }
     // hasNonControllerOwner.
     if refs(claim).iter().any(|r| {
-        (r["uid"] == set_uid || (!pod_uid.is_empty() && r["uid"] == pod_uid)) && r["controller"] != true
+        (r["uid"] == set_uid || (!pod_uid.is_empty() && r["uid"] == pod_uid))
+            && r["controller"] != true
     }) {
         return false;
     }
@@ -287,7 +291,10 @@ mod tests {
         assert_eq!(p["metadata"]["labels"][REVISION_LABEL], "web-abc");
         assert_eq!(p["spec"]["hostname"], "web-1");
         assert_eq!(p["spec"]["subdomain"], "web");
-        assert_eq!(p["spec"]["volumes"][0]["persistentVolumeClaim"]["claimName"], "data-web-1");
+        assert_eq!(
+            p["spec"]["volumes"][0]["persistentVolumeClaim"]["claimName"],
+            "data-web-1"
+        );
         let (_, c) = &claims(&s, 1)[0];
         assert_eq!(c["metadata"]["labels"]["app"], "web");
         assert!(identity_matches(&s, &p));
@@ -313,7 +320,8 @@ mod tests {
         assert!(claim_owner_up_to_date(&owned, &both, &pod("web-2")));
         // A claim the set owns is out of date once the policy says Retain.
         let mut kept = claim.clone();
-        kept["metadata"]["ownerReferences"] = json!(claim_refs_for_policy(&claim, &both, &pod("web-1")));
+        kept["metadata"]["ownerReferences"] =
+            json!(claim_refs_for_policy(&claim, &both, &pod("web-1")));
         assert!(claim_owner_up_to_date(&kept, &both, &pod("web-1")));
         assert!(!claim_owner_up_to_date(&kept, &retain, &pod("web-1")));
         assert!(claim_refs_for_policy(&kept, &retain, &pod("web-1")).is_empty());

@@ -98,7 +98,11 @@ impl StatefulSetController {
                     .get(Kind::StatefulSet, &set)
                     .and_then(|s| obj::int(s, &["spec", "minReadySeconds"]))
                     .unwrap_or(0);
-                if d.event == EventType::Modified && !was_ready && d.object.pod().ready && min_ready > 0 {
+                if d.event == EventType::Modified
+                    && !was_ready
+                    && d.object.pod().ready
+                    && min_ready > 0
+                {
                     self.informer
                         .enqueue_after(&set, self.now + min_ready as u64 + 1);
                 }
@@ -136,12 +140,24 @@ impl StatefulSetController {
         self.client.spend(1);
     }
 
-    fn event(&mut self, api: &mut ApiServer, set: &Value, type_: &str, reason: &str, message: &str, now: u64) {
+    fn event(
+        &mut self,
+        api: &mut ApiServer,
+        set: &Value,
+        type_: &str,
+        reason: &str,
+        message: &str,
+        now: u64,
+    ) {
         api.record_event(
             set,
             Kind::StatefulSet,
             Note {
-                type_: if type_ == "Normal" { "Normal" } else { "Warning" },
+                type_: if type_ == "Normal" {
+                    "Normal"
+                } else {
+                    "Warning"
+                },
                 reason,
                 message,
                 component: COMPONENT,
@@ -153,15 +169,29 @@ impl StatefulSetController {
 
     /// recordPodEvent: `<verb> Pod <pod> in StatefulSet <set> successful`, or failed with
     /// the error.
-    fn pod_event(&mut self, api: &mut ApiServer, set: &Value, verb: &str, pod: &str, err: Option<&str>, now: u64) {
+    fn pod_event(
+        &mut self,
+        api: &mut ApiServer,
+        set: &Value,
+        verb: &str,
+        pod: &str,
+        err: Option<&str>,
+        now: u64,
+    ) {
         let title = format!("{}{}", verb[..1].to_ascii_uppercase(), &verb[1..]);
         match err {
             None => {
-                let msg = format!("{verb} Pod {pod} in StatefulSet {} successful", obj::name(set));
+                let msg = format!(
+                    "{verb} Pod {pod} in StatefulSet {} successful",
+                    obj::name(set)
+                );
                 self.event(api, set, "Normal", &format!("Successful{title}"), &msg, now);
             }
             Some(e) => {
-                let msg = format!("{verb} Pod {pod} in StatefulSet {} failed error: {e}", obj::name(set));
+                let msg = format!(
+                    "{verb} Pod {pod} in StatefulSet {} failed error: {e}",
+                    obj::name(set)
+                );
                 self.event(api, set, "Warning", &format!("Failed{title}"), &msg, now);
             }
         }
@@ -169,7 +199,13 @@ impl StatefulSetController {
 
     /// createPersistentVolumeClaims: each missing claim of the pod created; a claim being
     /// deleted is an error. Returns the errors' text, joined as an aggregate prints them.
-    fn create_claims(&mut self, api: &mut ApiServer, set: &Value, ordinal: i64, now: u64) -> Option<String> {
+    fn create_claims(
+        &mut self,
+        api: &mut ApiServer,
+        set: &Value,
+        ordinal: i64,
+        now: u64,
+    ) -> Option<String> {
         let pod = identity::pod_name(set, ordinal);
         let mut errs = Vec::new();
         for (_, claim) in identity::claims(set, ordinal) {
@@ -246,7 +282,14 @@ impl StatefulSetController {
         if err.as_ref().is_some_and(|e| e.reason == Reason::NotFound) {
             return;
         }
-        self.pod_event(api, set, "delete", pod, err.as_ref().map(|e| e.message.as_str()), now);
+        self.pod_event(
+            api,
+            set,
+            "delete",
+            pod,
+            err.as_ref().map(|e| e.message.as_str()),
+            now,
+        );
     }
 
     /// UpdatePodClaimForRetentionPolicy: each existing claim of `pod` given the owners

@@ -11,7 +11,10 @@ use serde_json::Value;
 pub fn describe_pvc(claim: &Value, pods: &[&Value], events: &[Value], now: u64) -> String {
     let mut w = String::new();
     w += &format!("Name:\t{}\n", str_at(claim, &["metadata", "name"]));
-    w += &format!("Namespace:\t{}\n", str_at(claim, &["metadata", "namespace"]));
+    w += &format!(
+        "Namespace:\t{}\n",
+        str_at(claim, &["metadata", "namespace"])
+    );
     w += &format!("StorageClass:\t{}\n", storage_class(claim));
     if at(claim, &["metadata", "deletionTimestamp"]).is_some_and(|v| !v.is_null()) {
         w += &format!(
@@ -50,7 +53,10 @@ pub fn describe_pvc(claim: &Value, pods: &[&Value], events: &[Value], now: u64) 
         w += &format!("VolumeMode:\t{m}\n");
     }
     // printPodsMultiline: sorted by name.
-    let mut names: Vec<&str> = pods.iter().map(|p| str_at(*p, &["metadata", "name"])).collect();
+    let mut names: Vec<&str> = pods
+        .iter()
+        .map(|p| str_at(*p, &["metadata", "name"]))
+        .collect();
     names.sort_unstable();
     names.dedup();
     if names.is_empty() {

@@ -38,7 +38,8 @@ pub fn describe_stateful_set(set: &Value, pods: &[&Value], events: &[Value], now
         "Update Strategy:\t{}\n",
         str_at(set, &["spec", "updateStrategy", "type"])
     );
-    if let Some(ru) = at(set, &["spec", "updateStrategy", "rollingUpdate"]).filter(|r| r.is_object())
+    if let Some(ru) =
+        at(set, &["spec", "updateStrategy", "rollingUpdate"]).filter(|r| r.is_object())
         && let Some(p) = ru.get("partition").and_then(Value::as_i64)
     {
         w += &format!("  Partition:\t{p}\n");
@@ -59,7 +60,12 @@ pub fn describe_stateful_set(set: &Value, pods: &[&Value], events: &[Value], now
         for t in templates {
             w += &format!("  Name:\t{}\n", str_at(t, &["metadata", "name"]));
             w += &format!("  StorageClass:\t{}\n", storage_class(t));
-            labels_multiline(&mut w, "  ", "Labels", &sorted_pairs(t, &["metadata", "labels"]));
+            labels_multiline(
+                &mut w,
+                "  ",
+                "Labels",
+                &sorted_pairs(t, &["metadata", "labels"]),
+            );
             labels_multiline(
                 &mut w,
                 "  ",
@@ -69,7 +75,11 @@ pub fn describe_stateful_set(set: &Value, pods: &[&Value], events: &[Value], now
             let capacity = str_at(t, &["spec", "resources", "requests", "storage"]);
             w += &format!(
                 "  Capacity:\t{}\n",
-                if capacity.is_empty() { "<default>" } else { capacity }
+                if capacity.is_empty() {
+                    "<default>"
+                } else {
+                    capacity
+                }
             );
             // `%s` of a []PersistentVolumeAccessMode: `[ReadWriteOnce]`.
             let modes: Vec<&str> = array_at(t, &["spec", "accessModes"])
