@@ -418,3 +418,17 @@ fn search_finds_text_in_any_field_of_any_topic() {
         .code(1)
         .stdout("");
 }
+
+/// `kubedrill sim --help` names every scenario the demo ships, so a new one is not missed.
+#[test]
+fn sim_help_names_every_scenario() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = kubedrill(dir.path())
+        .args(["sim", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&out.stdout).replace('\n', " ");
+    for id in kubedrill::sim::scenario::SCENARIO_IDS {
+        assert!(help.contains(id), "sim --help lacks {id}: {help}");
+    }
+}
