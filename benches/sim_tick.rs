@@ -25,6 +25,9 @@
 //! - `service-rollout/NODES/PODS`: `nodes-rollout` with a Service in front of the pods,
 //!   so the endpoints and EndpointSlice controllers follow every pod that starts, turns
 //!   Ready or terminates; `service-steady/NODES/PODS` the same cluster at rest.
+//! - `sts-steady/NODES/PODS`: a converged StatefulSet of PODS pods, one claim each;
+//!   `sts-rollout/NODES/PODS`: one iteration is a whole rolling update of it (one pod at a
+//!   time, highest ordinal first), reported as the mean cost of a simulated second.
 
 use std::time::{Duration, Instant};
 
@@ -35,7 +38,10 @@ use criterion::{BenchmarkId, Criterion, SamplingMode, criterion_group, criterion
 
 #[path = "simdrive.rs"]
 mod simdrive;
-use simdrive::{Limit, converged, converged_on, drain, rollout, with_budget, with_service};
+use simdrive::{
+    Limit, converged, converged_on, converged_stateful, drain, rollout, stateful_rollout,
+    with_budget, with_service,
+};
 
 /// `iters` rollouts back to back, each to the next image; the time returned is that of
 /// `iters` simulated seconds of rollout (criterion divides by `iters`).
@@ -102,6 +108,29 @@ fn bench(c: &mut Criterion) {
             with_service(&mut rolling);
             let mut image = 28;
             b.iter_custom(|iters| per_second(&mut rolling, &mut image, n, iters))
+        });
+    }
+    for (nodes, n) in [(10usize, 100i64), (100, 1_000)] {
+        let id = format!("{nodes}/{n}");
+        g.sampling_mode(SamplingMode::Auto);
+        g.bench_with_input(BenchmarkId::new("sts-steady", &id), &n, |b, _| {
+            let mut steady = converged_stateful(n, nodes);
+            b.iter(|| steady.tick())
+        });
+        g.sampling_mode(SamplingMode::Flat);
+        g.bench_with_input(BenchmarkId::new("sts-rollout", &id), &n, |b, _| {
+            let mut rolling = converged_stateful(n, nodes);
+            let mut image = 28;
+            b.iter_custom(|iters| {
+                let (mut spent, mut secs) = (Duration::ZERO, 0u32);
+                for _ in 0..iters {
+                    image += 1;
+                    let t = Instant::now();
+                    secs += stateful_rollout(&mut rolling, image, n);
+                    spent += t.elapsed();
+                }
+                spent * iters as u32 / secs
+            })
         });
     }
     for (name, budget) in [("nodes-drain", json!("10%")), ("nodes-drain-one", json!(1))] {

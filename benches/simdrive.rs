@@ -29,18 +29,7 @@ pub fn converged(replicas: i64, limit: Limit) -> Cluster {
 /// each with room for its share of the pods, so the scheduler places every one, about as
 /// many on each node.
 pub fn converged_on(replicas: i64, limit: Limit, nodes: usize) -> Cluster {
-    let mut c = Cluster::new(1);
-    c.set_client_limit(UNLIMITED, UNLIMITED);
-    let specs: Vec<NodeSpec> = (0..nodes)
-        .map(|i| NodeSpec {
-            name: Box::leak(format!("node-{}", i + 1).into_boxed_str()),
-            cpu: "64",
-            memory: "256Gi",
-            labels: &[],
-            taints: &[],
-        })
-        .collect();
-    c.nodes = NodeAgents::register(&mut c.api, &specs, 0);
+    let mut c = cluster_on(nodes);
     let mut web = deployment("web", "nginx:1.27", replicas);
     if nodes > 0 {
         // Requests, so that LeastAllocated spreads the pods evenly over the nodes (with
@@ -143,4 +132,80 @@ pub fn drain(c: &mut Cluster, node: &str) -> (u32, std::time::Duration) {
     let cmd = args::parse(&words(&format!("uncordon {node}"))).unwrap();
     exec::run(c, &files, &cmd);
     (secs.max(1), spent)
+}
+
+/// A cluster with no rate limits on `nodes` nodes of 64 CPUs and 256 GiB each.
+fn cluster_on(nodes: usize) -> Cluster {
+    let mut c = Cluster::new(1);
+    c.set_client_limit(UNLIMITED, UNLIMITED);
+    let specs: Vec<NodeSpec> = (0..nodes)
+        .map(|i| NodeSpec {
+            name: Box::leak(format!("node-{}", i + 1).into_boxed_str()),
+            cpu: "64",
+            memory: "256Gi",
+            labels: &[],
+            taints: &[],
+        })
+        .collect();
+    c.nodes = NodeAgents::register(&mut c.api, &specs, 0);
+    c
+}
+
+/// A StatefulSet `db` of `replicas` pods on `nodes` nodes, converged: Parallel, so the
+/// pods start together, with one claim each (what a rollout then replaces one at a time,
+/// under either policy, is the same).
+pub fn converged_stateful(replicas: i64, nodes: usize) -> Cluster {
+    let mut c = cluster_on(nodes);
+    let set = json!({
+        "apiVersion": "apps/v1", "kind": "StatefulSet",
+        "metadata": {"name": "db"},
+        "spec": {
+            "replicas": replicas, "serviceName": "db", "podManagementPolicy": "Parallel",
+            "selector": {"matchLabels": {"app": "db"}},
+            "template": {"metadata": {"labels": {"app": "db"}}, "spec": {"containers": [{
+                "name": "app", "image": "nginx:1.27",
+                "resources": {"requests": {"cpu": "100m", "memory": "64Mi"}}}]}},
+            "volumeClaimTemplates": [{"metadata": {"name": "data"}, "spec": {
+                "accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}}],
+        },
+    });
+    c.api.create(Kind::StatefulSet, set, c.now()).unwrap();
+    c.settle();
+    let ready = |c: &Cluster| {
+        let s = c.api.get(Kind::StatefulSet, "db").unwrap();
+        obj::int(s, &["status", "readyReplicas"]) == Some(replicas)
+    };
+    let mut secs = 0;
+    while !ready(&c) {
+        c.tick();
+        secs += 1;
+        assert!(secs < 600, "StatefulSet of {replicas} did not converge");
+    }
+    c.set_client_limit(DEFAULT_QPS, DEFAULT_BURST);
+    c
+}
+
+/// A rolling update of the StatefulSet `db` to `nginx:1.<image>`, ticked to its end;
+/// returns the simulated seconds it took.
+pub fn stateful_rollout(c: &mut Cluster, image: u32, n: i64) -> u32 {
+    let mut s = c.api.get(Kind::StatefulSet, "db").unwrap().clone();
+    s["spec"]["template"]["spec"]["containers"][0]["image"] = json!(format!("nginx:1.{image}"));
+    c.api.update(Kind::StatefulSet, s, None).unwrap();
+    c.settle();
+    let done = |c: &Cluster| {
+        let s = c.api.get(Kind::StatefulSet, "db").unwrap();
+        obj::int(s, &["status", "updatedReplicas"]) == Some(n)
+            && obj::int(s, &["status", "readyReplicas"]) == Some(n)
+            && s["status"]["currentRevision"] == s["status"]["updateRevision"]
+    };
+    let mut secs = 0;
+    while secs == 0 || !done(c) {
+        c.tick();
+        secs += 1;
+        assert!(
+            secs < 20 * n as u32 + 60,
+            "StatefulSet rollout of {n} did not finish"
+        );
+    }
+    secs
 }

@@ -340,3 +340,26 @@ fn claims_stay_without_the_policy_and_node_up_is_not_a_forced_recovery() {
     );
     assert_eq!(met, [true, false]);
 }
+
+/// A maxUnavailable rollout never has two live agents on a node, and a cordon is no
+/// NoExecute taint.
+#[test]
+fn daemonset_challenges_need_the_surge_and_the_noexecute_taint() {
+    let met = met_after(
+        "daemonset-rolling-update",
+        &[
+            "kubectl set image ds/agent agent=fluent/fluent-bit:3.2",
+            "tick 20",
+        ],
+    );
+    assert_eq!(met, [true, false, false]);
+    let met = met_after(
+        "daemonset-placement",
+        &[
+            "kubectl cordon node-1",
+            "kubectl taint nodes node-2 maintenance=true:NoSchedule",
+            "tick 10",
+        ],
+    );
+    assert_eq!(met, [false, false, false]);
+}

@@ -5,6 +5,7 @@
 use super::api::{ApiServer, EventType};
 use super::client::RateLimit;
 use super::controllers::Controller;
+use super::controllers::daemonset::DaemonSetController;
 use super::controllers::deployment::DeploymentController;
 use super::controllers::disruption::DisruptionController;
 use super::controllers::endpoints::EndpointsController;
@@ -34,6 +35,7 @@ macro_rules! controllers_mut {
             &mut $c.deployments as &mut dyn Controller,
             &mut $c.replicasets,
             &mut $c.statefulsets,
+            &mut $c.daemonsets,
             &mut $c.volumes,
             &mut $c.scheduler,
             &mut $c.node_lifecycle,
@@ -54,6 +56,7 @@ pub struct Cluster {
     pub deployments: DeploymentController,
     pub replicasets: ReplicaSetController,
     pub statefulsets: StatefulSetController,
+    pub daemonsets: DaemonSetController,
     /// The default StorageClass's provisioner and the PV controller's binder, with the
     /// pvc-protection controller.
     pub volumes: VolumeController,
@@ -83,6 +86,7 @@ impl Cluster {
             deployments: DeploymentController::new(DEMO_RESYNC_SECONDS),
             replicasets: ReplicaSetController::new(DEMO_RESYNC_SECONDS),
             statefulsets: StatefulSetController::new(DEMO_RESYNC_SECONDS),
+            daemonsets: DaemonSetController::new(DEMO_RESYNC_SECONDS),
             volumes: VolumeController::new(DEMO_RESYNC_SECONDS),
             scheduler: Scheduler::new(DEMO_RESYNC_SECONDS),
             node_lifecycle: NodeLifecycle::new(DEMO_RESYNC_SECONDS),
@@ -106,11 +110,12 @@ impl Cluster {
 
     /// The informer-driven controllers, in the order kube-controller-manager's loop
     /// here runs them.
-    fn controllers(&self) -> [&dyn Controller; 10] {
+    fn controllers(&self) -> [&dyn Controller; 11] {
         [
             &self.deployments as &dyn Controller,
             &self.replicasets,
             &self.statefulsets,
+            &self.daemonsets,
             &self.volumes,
             &self.scheduler,
             &self.node_lifecycle,
@@ -180,7 +185,11 @@ impl Cluster {
                     x.event == EventType::Deleted
                         && (matches!(
                             x.kind,
-                            Kind::Deployment | Kind::ReplicaSet | Kind::Service | Kind::StatefulSet
+                            Kind::Deployment
+                                | Kind::ReplicaSet
+                                | Kind::Service
+                                | Kind::StatefulSet
+                                | Kind::DaemonSet
                         ) || (x.kind == Kind::Pod && has_claims))
                 });
                 c.handle(deltas);
@@ -289,6 +298,14 @@ impl Cluster {
         let now = self.now;
         self.nodes.set_up(&mut self.api, name, up, now)?;
         self.kubelet.set_node_up(name, up);
+        self.settle();
+        Ok(())
+    }
+
+    /// `node-add`: a node joins, and the controllers see it.
+    pub fn add_node(&mut self, name: &str) -> Result<(), String> {
+        let now = self.now;
+        self.nodes.join(&mut self.api, name, now)?;
         self.settle();
         Ok(())
     }

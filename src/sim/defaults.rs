@@ -415,6 +415,29 @@ pub fn stateful_set(obj: &mut Value) {
     }
 }
 
+/// SetDefaults_DaemonSet (apps/v1): RollingUpdate with maxUnavailable 1 and maxSurge 0,
+/// ten revisions kept; its pod template's own defaults.
+pub fn daemon_set(obj: &mut Value) {
+    let spec = &mut obj["spec"];
+    if !spec.is_object() {
+        *spec = json!({});
+    }
+    default(spec, "updateStrategy", || json!({}));
+    let strategy = &mut spec["updateStrategy"];
+    if strategy["type"].as_str().is_none_or(str::is_empty) {
+        strategy["type"] = json!("RollingUpdate");
+    }
+    if strategy["type"] == "RollingUpdate" {
+        default(strategy, "rollingUpdate", || json!({}));
+        default(&mut strategy["rollingUpdate"], "maxUnavailable", || {
+            json!(1)
+        });
+        default(&mut strategy["rollingUpdate"], "maxSurge", || json!(0));
+    }
+    default(spec, "revisionHistoryLimit", || json!(10));
+    template(&mut spec["template"]);
+}
+
 /// SetDefaults_PersistentVolumeClaim and its spec's: volume mode Filesystem, phase
 /// Pending.
 pub fn persistent_volume_claim(obj: &mut Value) {

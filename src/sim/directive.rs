@@ -27,10 +27,12 @@ pub enum Component {
     StatefulSet,
     /// The volume binder, provisioner and pvc-protection controller.
     Volume,
+    /// kube-controller-manager's DaemonSet controller.
+    DaemonSet,
 }
 
 impl Component {
-    pub const ALL: [Component; 13] = [
+    pub const ALL: [Component; 14] = [
         Component::Deployment,
         Component::ReplicaSet,
         Component::Kubelet,
@@ -42,6 +44,7 @@ impl Component {
         Component::EndpointSlice,
         Component::StatefulSet,
         Component::Volume,
+        Component::DaemonSet,
         Component::Autoscaler,
         Component::Gitops,
     ];
@@ -61,6 +64,7 @@ impl Component {
             Component::EndpointSlice => "endpointslice",
             Component::StatefulSet => "statefulset",
             Component::Volume => "volume",
+            Component::DaemonSet => "daemonset",
         }
     }
 
@@ -93,6 +97,7 @@ impl Component {
             | "persistentvolume-controller"
             | "persistentvolume-binder"
             | "pvc-protection" => Some(Component::Volume),
+            "daemonset" | "ds" | "daemonset-controller" => Some(Component::DaemonSet),
             _ => None,
         }
     }
@@ -153,6 +158,9 @@ pub enum Directive {
     /// A node's kubelet stops (`false`) or starts again (`true`): no lease renewals, no
     /// status, its pods left as they are.
     Node(String, bool),
+    /// A new node joins: its kubelet registers it (2 CPUs, 4 GiB, no labels of its own,
+    /// no taints) and starts heartbeating.
+    NodeAdd(String),
     /// Back to where the demo started (its scenario and setup lines); met challenges stay met.
     Reset,
     /// Save the whole demo under a name, or return to a saved one.
@@ -197,6 +205,7 @@ kubedrill sim: one command per line.
   node-down NODE | node-up NODE
                               stop a node's kubelet (no heartbeats; its containers keep
                               running, unseen) or start it again
+  node-add NODE               a new node joins (2 CPUs, 4 GiB, no taints), up to 10 nodes
   api-qps QPS [BURST]         kube-controller-manager's client rate limit, per controller
                               (default 20 requests per second, bursts of 30)
   files | cat FILE            list the scenario's manifest files / print one
@@ -210,7 +219,7 @@ kubedrill sim: one command per line.
   help                        this text
   # ...                       a comment
 CONTROLLER is deployment, replicaset, kubelet, scheduler, node-lifecycle, taint-eviction,
-disruption (PodDisruptionBudgets), endpoints, endpointslice, statefulset, volume, autoscaler or gitops; a paused or crashed
+disruption (PodDisruptionBudgets), endpoints, endpointslice, statefulset, volume, daemonset, autoscaler or gitops; a paused or crashed
 autoscaler or gitops syncer stops writing and keeps its settings for resume|restart.
 The demo simplifies: one namespace (default); every scenario runs on three nodes, where
 the scheduler has no preemption (every pod has priority 0), no backoff between attempts,
@@ -250,7 +259,7 @@ pub fn parse(words: &[String]) -> Option<Result<Directive, String>> {
         let w = args.get(i).map(String::as_str).unwrap_or("");
         Component::parse(w).ok_or_else(|| {
             format!(
-                "error: `{first}` needs a controller: deployment, replicaset, kubelet, scheduler, node-lifecycle, taint-eviction, disruption, endpoints, endpointslice, statefulset, volume, autoscaler or gitops{}",
+                "error: `{first}` needs a controller: deployment, replicaset, kubelet, scheduler, node-lifecycle, taint-eviction, disruption, endpoints, endpointslice, statefulset, volume, daemonset, autoscaler or gitops{}",
                 if w.is_empty() { String::new() } else { format!(" (got `{w}`)") }
             )
         })
@@ -317,6 +326,15 @@ pub fn parse(words: &[String]) -> Option<Result<Directive, String>> {
                 .and_then(|q| q.ok_or_else(|| "error: usage: `api-qps QPS [BURST]`, e.g. `api-qps 20 30` (the defaults)".to_string()))
                 .and_then(|q| Ok(Directive::ApiQps(q, positive(1, "a burst")?)))
         }
+        "node-add" => match args {
+            [name] if crate::sim::validation::dns1123_label_ok(name) => {
+                Ok(Directive::NodeAdd(name.clone()))
+            }
+            [name] => Err(format!(
+                "error: `{name}` is no valid node name: lower-case letters, digits and '-', starting and ending with a letter or digit"
+            )),
+            _ => Err("error: usage: `node-add NODE`, e.g. `node-add node-4`".into()),
+        },
         "node-down" | "node-up" => match args {
             [name] => Ok(Directive::Node(name.clone(), first == "node-up")),
             _ => Err(format!("error: usage: `{first} NODE`, e.g. `{first} node-2`")),
@@ -392,6 +410,7 @@ pub const WORDS: &[&str] = &[
     "autoscaler",
     "gitops",
     "api-qps",
+    "node-add",
     "node-down",
     "node-up",
     "traffic",

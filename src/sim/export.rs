@@ -118,6 +118,9 @@ impl Replay {
             Directive::Node(name, true) => format!(
                 "# {line}: start the node's kubelet again\ndocker exec {name} systemctl start kubelet\n"
             ),
+            Directive::NodeAdd(_) => format!(
+                "# {line}: a node joins; on kind, recreate the cluster with one more worker in its config (kind has no command that adds a node to a running cluster)\n"
+            ),
             Directive::Pause(Component::Kubelet) | Directive::Crash(Component::Kubelet) => format!(
                 "# {line}: stop a node's kubelet (on kind: docker exec kind-worker systemctl stop kubelet)\n"
             ),

@@ -16,10 +16,11 @@ pub enum Kind {
     StatefulSet,
     ControllerRevision,
     PersistentVolumeClaim,
+    DaemonSet,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 13] = [
+    pub const ALL: [Kind; 14] = [
         Kind::Deployment,
         Kind::ReplicaSet,
         Kind::Pod,
@@ -33,6 +34,7 @@ impl Kind {
         Kind::StatefulSet,
         Kind::ControllerRevision,
         Kind::PersistentVolumeClaim,
+        Kind::DaemonSet,
     ];
 
     /// Resolves what a user may type: short names, singular, plural, with group.
@@ -66,6 +68,7 @@ impl Kind {
             | "endpointslices.discovery.k8s.io"
             | "endpointslices.discovery.k8s.io/v1" => Some(Kind::EndpointSlice),
             "sts" | "statefulset" | "statefulsets" => Some(Kind::StatefulSet),
+            "ds" | "daemonset" | "daemonsets" => Some(Kind::DaemonSet),
             "controllerrevision" | "controllerrevisions" => Some(Kind::ControllerRevision),
             "pvc" | "persistentvolumeclaim" | "persistentvolumeclaims" => {
                 Some(Kind::PersistentVolumeClaim)
@@ -90,6 +93,7 @@ impl Kind {
             Kind::StatefulSet => "statefulsets.apps",
             Kind::ControllerRevision => "controllerrevisions.apps",
             Kind::PersistentVolumeClaim => "persistentvolumeclaims",
+            Kind::DaemonSet => "daemonsets.apps",
         }
     }
 
@@ -109,6 +113,7 @@ impl Kind {
             Kind::StatefulSet => "StatefulSet.apps",
             Kind::ControllerRevision => "ControllerRevision.apps",
             Kind::PersistentVolumeClaim => "PersistentVolumeClaim",
+            Kind::DaemonSet => "DaemonSet.apps",
         }
     }
 
@@ -128,6 +133,7 @@ impl Kind {
             Kind::StatefulSet => "statefulset.apps",
             Kind::ControllerRevision => "controllerrevision.apps",
             Kind::PersistentVolumeClaim => "persistentvolumeclaim",
+            Kind::DaemonSet => "daemonset.apps",
         }
     }
 
@@ -146,15 +152,18 @@ impl Kind {
             Kind::StatefulSet => "StatefulSet",
             Kind::ControllerRevision => "ControllerRevision",
             Kind::PersistentVolumeClaim => "PersistentVolumeClaim",
+            Kind::DaemonSet => "DaemonSet",
         }
     }
 
     /// The group/version the demo serves the kind at.
     pub fn api_version(self) -> &'static str {
         match self {
-            Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet | Kind::ControllerRevision => {
-                "apps/v1"
-            }
+            Kind::Deployment
+            | Kind::ReplicaSet
+            | Kind::StatefulSet
+            | Kind::ControllerRevision
+            | Kind::DaemonSet => "apps/v1",
             Kind::Pod
             | Kind::Event
             | Kind::Node

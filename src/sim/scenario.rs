@@ -20,6 +20,7 @@ pub const SCENARIO_IDS: &[&str] = &[
     "graceful-rollout",
     "probes",
     "statefulset",
+    "daemonset",
 ];
 
 /// How the starting Deployment got into the cluster, which shows in its annotations.
@@ -203,7 +204,33 @@ pub const SCENARIOS: &[Scenario] = &[
         // One pod at a time, each Running and Ready before the next.
         warm_up: 8,
     },
+    Scenario {
+        id: "daemonset",
+        title: "a DaemonSet: one pod per node, and nodes that come and go",
+        summary: "agent is a DaemonSet on three nodes, node-3 tainted for GPU work, so it runs two pods. Apply agent-tolerates-gpu.yaml and watch a pod land on node-3; add a node (`node-add node-4`) and see agent follow it; taint a node NoExecute and watch its pod go, NoSchedule and watch it stay; cordon a node and see agent ignore it; drain a node and meet `--ignore-daemonsets`; roll out an image one node at a time (maxUnavailable 1), or with agent-surge.yaml start each new pod beside the old one (maxSurge 1); read `rollout history` and undo; stop a node (`node-down`) and see its daemon pod stay.",
+        files: &[
+            ("agent.yaml", AGENT_YAML),
+            ("agent-tolerates-gpu.yaml", AGENT_TOLERATES_GPU_YAML),
+            ("agent-surge.yaml", AGENT_SURGE_YAML),
+            ("agent-ssd-only.yaml", AGENT_SSD_ONLY_YAML),
+        ],
+        origin: Origin::Applied,
+        nodes: THREE_NODES,
+        warm_up: WARM_UP,
+    },
 ];
+
+/// A log agent on every node that has no taint it does not tolerate.
+const AGENT_YAML: &str = include_str!("manifests/agent.yaml");
+
+/// The agent tolerating node-3's `dedicated=gpu:NoSchedule` taint.
+const AGENT_TOLERATES_GPU_YAML: &str = include_str!("manifests/agent-tolerates-gpu.yaml");
+
+/// The agent rolling out with maxSurge 1 and maxUnavailable 0.
+const AGENT_SURGE_YAML: &str = include_str!("manifests/agent-surge.yaml");
+
+/// The agent only on nodes labelled `disktype=ssd`.
+const AGENT_SSD_ONLY_YAML: &str = include_str!("manifests/agent-ssd-only.yaml");
 
 /// A headless Service and the StatefulSet web governed by it, one 1 GiB claim per pod.
 const WEB_STATEFULSET_YAML: &str = include_str!("manifests/web-statefulset.yaml");

@@ -35,14 +35,18 @@ DUMPS = [
     ("statefulsets", "kubectl get statefulsets -o json"),
     ("controllerrevisions", "kubectl get controllerrevisions -o json"),
     ("persistentvolumeclaims", "kubectl get persistentvolumeclaims -o json"),
+    ("daemonsets", "kubectl get daemonsets -o json"),
 ]
-def probe(kind):
-    """Two lines that read the simulated clock: a write to web (a Deployment, or a
-    StatefulSet where the scenario has one) and its managedFields times."""
+def probe(target):
+    """Two lines that read the simulated clock: a write to the scenario's workload (the
+    Deployment web, or its StatefulSet or DaemonSet) and its managedFields times."""
     return [
-        "kubectl annotate %s web kubedrill-oracle-probe=1 --overwrite" % kind,
-        "kubectl get %s web -o jsonpath={.metadata.managedFields[*].time}" % kind,
+        "kubectl annotate %s kubedrill-oracle-probe=1 --overwrite" % target,
+        "kubectl get %s -o jsonpath={.metadata.managedFields[*].time}" % target,
     ]
+
+
+PROBE_TARGET = {"statefulset": "sts web", "daemonset": "ds agent"}
 
 
 def main():
@@ -63,7 +67,7 @@ def main():
     if seed != "default":
         cmd += ["--seed", seed]
     cmd.append(scenario)
-    script = lines + [c for _, c in DUMPS] + probe("sts" if scenario == "statefulset" else "deploy")
+    script = lines + [c for _, c in DUMPS] + probe(PROBE_TARGET.get(scenario, "deploy web"))
     res = subprocess.run(cmd, input="\n".join(script) + "\n", capture_output=True, text=True,
                          env={"PATH": "/usr/bin:/bin", "KUBEDRILL_DATA_DIR": "/nonexistent-oracle"})
     if res.returncode != 0:

@@ -68,6 +68,7 @@ RESOURCES = {
     "statefulsets": ("apps", "v1", "StatefulSet", ["sts"], ["all"]),
     "controllerrevisions": ("apps", "v1", "ControllerRevision", [], []),
     "persistentvolumeclaims": ("", "v1", "PersistentVolumeClaim", ["pvc"], []),
+    "daemonsets": ("apps", "v1", "DaemonSet", ["ds"], ["all"]),
 }
 # Cluster-scoped resources: no namespace in their paths.
 CLUSTER_SCOPED = {"nodes"}
@@ -271,6 +272,19 @@ STS_COLUMNS = [
     col("Containers", "string", 1),
     col("Images", "string", 1),
 ]
+DS_COLUMNS = [
+    col("Name", "string", fmt="name"),
+    col("Desired", "integer"),
+    col("Current", "integer"),
+    col("Ready", "integer"),
+    col("Up-to-date", "integer"),
+    col("Available", "integer"),
+    col("Node Selector", "string"),
+    col("Age", "string"),
+    col("Containers", "string", 1),
+    col("Images", "string", 1),
+    col("Selector", "string", 1),
+]
 CONTROLLER_REVISION_COLUMNS = [
     col("Name", "string", fmt="name"),
     col("Controller", "string"),
@@ -471,6 +485,18 @@ class Tables:
                 "%d/%d" % (int(status.get("readyReplicas", 0)), int(spec.get("replicas", 1))),
                 self.age(meta.get("creationTimestamp")), names, images]
 
+    def ds_row(self, d):
+        # printDaemonSet: the node selector as labels.FormatLabels prints it
+        spec, status, meta = d.get("spec", {}), d.get("status", {}), d.get("metadata", {})
+        names, images = self.containers_images(spec.get("template") or {})
+        ns = ((spec.get("template") or {}).get("spec") or {}).get("nodeSelector") or {}
+        node_selector = ",".join("%s=%s" % (k, ns[k]) for k in sorted(ns)) or "<none>"
+        n = lambda f: int(status.get(f, 0))
+        return [meta.get("name"), n("desiredNumberScheduled"), n("currentNumberScheduled"),
+                n("numberReady"), n("updatedNumberScheduled"), n("numberAvailable"),
+                node_selector, self.age(meta.get("creationTimestamp")), names, images,
+                format_label_selector(spec.get("selector"))]
+
     def controller_revision_row(self, r):
         # printControllerRevision: formatResourceName(GroupKind, name, withKind)
         meta = r.get("metadata", {})
@@ -640,6 +666,7 @@ class Tables:
         columns, rowf = {
             "services": (SERVICE_COLUMNS, self.service_row),
             "statefulsets": (STS_COLUMNS, self.sts_row),
+            "daemonsets": (DS_COLUMNS, self.ds_row),
             "controllerrevisions": (CONTROLLER_REVISION_COLUMNS, self.controller_revision_row),
             "persistentvolumeclaims": (PVC_COLUMNS, self.pvc_row),
             "endpoints": (ENDPOINTS_COLUMNS, self.endpoints_row),

@@ -31,6 +31,7 @@ ROOTS = [
     ("SERVICE", "Service"),
     ("STATEFUL_SET", "StatefulSet"),
     ("PERSISTENT_VOLUME_CLAIM", "PersistentVolumeClaim"),
+    ("DAEMON_SET", "DaemonSet"),
 ]
 
 # Types with their own JSON form, which a decoder takes whole.

@@ -147,6 +147,52 @@ pub fn available_check_at(rs: &Value, pods: &[&Stored], now: u64) -> Option<u64>
         .min()
 }
 
+/// ClaimPods (PodControllerRefManager): the pods `owner` (a `kind`) controls whose labels
+/// its selector matches and `member` accepts, after adopting such pods that have no
+/// controller (neither side being deleted) and releasing its own that no longer match.
+/// Every adoption and release is a request on `client`.
+pub fn claim_pods(
+    informer: &Informer,
+    api: &mut ApiServer,
+    owner: &Value,
+    kind: &str,
+    member: impl Fn(&Stored) -> bool,
+    client: &mut crate::sim::client::RateLimit,
+) -> Vec<Arc<Stored>> {
+    let uid = obj::uid(owner);
+    let selector = &owner["spec"]["selector"];
+    let deleting = obj::is_deleting(owner);
+    let candidates: Vec<Arc<Stored>> = informer
+        .owned_by(Kind::Pod, uid)
+        .chain(informer.orphans(Kind::Pod))
+        .cloned()
+        .collect();
+    let mut pods = Vec::new();
+    for p in candidates {
+        let matches = obj::selector_matches_labels(selector, &p.facts().labels) && member(&p);
+        match p.controller_uid() {
+            Some(_) if matches => pods.push(p),
+            Some(_) => {
+                client.spend(1);
+                let _ = api.update_metadata(Kind::Pod, p.name(), |x| {
+                    obj::remove(x, &["metadata", "ownerReferences"]);
+                });
+            }
+            None if matches && !p.facts().deleting && !deleting => {
+                let r = obj::owner_ref(owner, kind);
+                client.spend(1);
+                if let Ok(v) = api.update_metadata_shared(Kind::Pod, p.name(), |x| {
+                    x["metadata"]["ownerReferences"] = json!([r]);
+                }) {
+                    pods.push(v);
+                }
+            }
+            None => {}
+        }
+    }
+    pods
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -23,6 +23,15 @@ pub fn template_patch(owner: &Value) -> Value {
     json!({"spec": {"template": template}})
 }
 
+/// The pod template a revision restores (ApplyRevision of its patch).
+pub fn revision_template(rev: &Value) -> Value {
+    let mut t = rev["data"]["spec"]["template"].clone();
+    if let Some(m) = t.as_object_mut() {
+        m.remove("$patch");
+    }
+    t
+}
+
 /// The bytes a revision's data is compared and hashed by.
 pub fn data_bytes(data: &Value) -> String {
     data.to_string()

@@ -153,6 +153,9 @@ fn lease_object(node: &Value, now: u64) -> Value {
     })
 }
 
+/// The most nodes `node-add` lets a demo have.
+pub const MAX_NODES: usize = 10;
+
 impl NodeAgents {
     /// Each node registers: its Node, then its Lease.
     pub fn register(api: &mut ApiServer, nodes: &[NodeSpec], now: u64) -> Self {
@@ -171,6 +174,46 @@ impl NodeAgents {
             });
         }
         NodeAgents { agents }
+    }
+
+    /// `node-add`: a new node's kubelet registers it (2 CPUs, 4 GiB, nothing else), as
+    /// the scenarios' own nodes did, and starts heartbeating.
+    pub fn join(&mut self, api: &mut ApiServer, name: &str, now: u64) -> Result<(), String> {
+        if self.agents.iter().any(|a| a.name == name) {
+            return Err(format!("error: node `{name}` is already registered\n"));
+        }
+        if self.agents.len() >= MAX_NODES {
+            return Err(format!(
+                "error: kubedrill's demo runs at most {MAX_NODES} nodes\n"
+            ));
+        }
+        let spec = NodeSpec {
+            name: "",
+            cpu: "2",
+            memory: "4Gi",
+            labels: &[],
+            taints: &[],
+        };
+        let mut node = node_object(&spec, self.agents.len(), now);
+        node["metadata"]["name"] = json!(name);
+        node["metadata"]["labels"]["kubernetes.io/hostname"] = json!(name);
+        if let Some(a) = node["status"]["addresses"].as_array_mut() {
+            for x in a.iter_mut().filter(|x| x["type"] == "Hostname") {
+                x["address"] = json!(name);
+            }
+        }
+        let node = api
+            .create(Kind::Node, node, now)
+            .map_err(|e| format!("{}\n", e.message))?;
+        let _ = api.create(Kind::Lease, lease_object(&node, now), now);
+        self.agents.push(Agent {
+            name: name.to_string(),
+            up: true,
+            renewed: now,
+            reported: now,
+            unschedulable: false,
+        });
+        Ok(())
     }
 
     pub fn is_empty(&self) -> bool {

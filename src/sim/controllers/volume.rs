@@ -49,7 +49,15 @@ impl VolumeController {
             match d.kind {
                 Kind::PersistentVolumeClaim => self.informer.enqueue(d.object.name()),
                 // A pod that stops or goes may free a claim being deleted.
-                Kind::Pod => {
+                // Only a claim being deleted waits on pods: with none cached, pods are
+                // no news.
+                Kind::Pod
+                    if self
+                        .informer
+                        .values_shared(Kind::PersistentVolumeClaim)
+                        .next()
+                        .is_some() =>
+                {
                     let names: Vec<String> =
                         claims_of(d.object.value()).map(str::to_string).collect();
                     for n in names {

@@ -28,6 +28,8 @@ pub enum Root {
     Pdb,
     /// The StatefulSet `web` (the statefulset scenario).
     Sts,
+    /// The DaemonSet `agent` (the daemonset scenario).
+    Ds,
 }
 
 impl Root {
@@ -38,6 +40,7 @@ impl Root {
         ("oldrs", Root::OldRs),
         ("pdb", Root::Pdb),
         ("sts", Root::Sts),
+        ("ds", Root::Ds),
     ];
 }
 
@@ -193,6 +196,7 @@ impl Func {
                 "endpointslice",
                 "statefulset",
                 "volume",
+                "daemonset",
                 "autoscaler",
                 "gitops",
             ]),

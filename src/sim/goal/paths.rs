@@ -1,4 +1,5 @@
-//! The fields a goal path can reach: the apps/v1 Deployment, ReplicaSet and StatefulSet
+//! The fields a goal path can reach: the apps/v1 Deployment, ReplicaSet, StatefulSet and
+//! DaemonSet
 //! and the policy/v1 PodDisruptionBudget as the demo stores them (k8s.io/api types.go, Kubernetes
 //! 1.32). `check` rejects a path
 //! that leaves them, so a misspelt field is an error with a suggestion, not a challenge
@@ -280,12 +281,63 @@ const STATEFULSET: Shape = Fields(&[
     ),
 ]);
 
+/// apps/v1 DaemonSet.
+const DAEMONSET: Shape = Fields(&[
+    ("apiVersion", Leaf),
+    ("kind", Leaf),
+    ("metadata", METADATA),
+    (
+        "spec",
+        Fields(&[
+            ("selector", SELECTOR),
+            ("template", TEMPLATE),
+            (
+                "updateStrategy",
+                Fields(&[
+                    ("type", Leaf),
+                    (
+                        "rollingUpdate",
+                        Fields(&[("maxUnavailable", Leaf), ("maxSurge", Leaf)]),
+                    ),
+                ]),
+            ),
+            ("minReadySeconds", Leaf),
+            ("revisionHistoryLimit", Leaf),
+        ]),
+    ),
+    (
+        "status",
+        Fields(&[
+            ("currentNumberScheduled", Leaf),
+            ("numberMisscheduled", Leaf),
+            ("desiredNumberScheduled", Leaf),
+            ("numberReady", Leaf),
+            ("observedGeneration", Leaf),
+            ("updatedNumberScheduled", Leaf),
+            ("numberAvailable", Leaf),
+            ("numberUnavailable", Leaf),
+            ("collisionCount", Leaf),
+            (
+                "conditions",
+                Conditions(&[
+                    ("type", Leaf),
+                    ("status", Leaf),
+                    ("lastTransitionTime", Leaf),
+                    ("reason", Leaf),
+                    ("message", Leaf),
+                ]),
+            ),
+        ]),
+    ),
+]);
+
 fn shape(root: Root) -> Shape {
     match root {
         Root::Deploy => DEPLOYMENT,
         Root::Rs | Root::NewRs | Root::OldRs => REPLICASET,
         Root::Pdb => PDB,
         Root::Sts => STATEFULSET,
+        Root::Ds => DAEMONSET,
     }
 }
 

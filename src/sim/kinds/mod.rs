@@ -12,6 +12,7 @@
 //! <- `kinds` <- `api`.
 
 mod controllerrevision;
+pub mod daemonset;
 mod deployment;
 mod endpoints;
 mod endpointslice;
@@ -151,6 +152,7 @@ pub fn of(kind: Kind) -> &'static dyn Strategy {
         Kind::StatefulSet => &statefulset::StatefulSet,
         Kind::ControllerRevision => &controllerrevision::ControllerRevision,
         Kind::PersistentVolumeClaim => &pvc::PersistentVolumeClaim,
+        Kind::DaemonSet => &daemonset::DaemonSet,
     }
 }
 

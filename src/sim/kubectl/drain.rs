@@ -148,6 +148,9 @@ fn pods_for_deletion(
     let mut unmanaged_fatal = Vec::new();
     let mut unmanaged_warn = Vec::new();
     let mut local_fatal = Vec::new();
+    let mut daemon_fatal = Vec::new();
+    let mut daemon_warn = Vec::new();
+    let mut other_fatal: Vec<(String, String)> = Vec::new();
     let selector = opts.pod_selector.as_deref();
     // Read in place: a drain looks at every pod of the cluster, and most are on other
     // nodes (kubectl asks the server for `spec.nodeName=NODE`).
@@ -171,13 +174,38 @@ fn pods_for_deletion(
         {
             continue;
         }
+        let finished = matches!(p.pod_phase(), Some("Succeeded" | "Failed"));
+        // daemonSetFilter: a running DaemonSet pod is refused, or with
+        // --ignore-daemonsets left where it is (its controller would only put it back);
+        // one whose DaemonSet is gone is refused unless --force.
+        let daemon = p
+            .meta("ownerReferences")
+            .and_then(serde_json::Value::as_array)
+            .and_then(|refs| refs.iter().find(|r| r["controller"] == true))
+            .filter(|r| r["kind"] == "DaemonSet")
+            .and_then(|r| r["name"].as_str());
+        if let Some(ds) = daemon
+            && !finished
+        {
+            if cluster.api.get(Kind::DaemonSet, ds).is_err() {
+                if !opts.force {
+                    other_fatal.push((format!("daemonsets.apps \"{ds}\" not found"), key));
+                    continue;
+                }
+            } else if opts.ignore_daemonsets {
+                daemon_warn.push(key);
+                continue;
+            } else {
+                daemon_fatal.push(key);
+                continue;
+            }
+        }
         // mirrorPodFilter.
         if p.meta("annotations")
             .is_some_and(|a| a["kubernetes.io/config.mirror"].is_string())
         {
             continue;
         }
-        let finished = matches!(p.pod_phase(), Some("Succeeded" | "Failed"));
         // localStorageFilter: its warning is always overwritten by the next filter's.
         let empty_dir = p
             .unfilled("spec")
@@ -198,6 +226,16 @@ fn pods_for_deletion(
         pods.push((name, p.uid().to_string()));
     }
     let mut errors = Vec::new();
+    // kubectl groups by message in a map; the demo goes in filter order.
+    if !daemon_fatal.is_empty() {
+        errors.push(format!(
+            "cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore): {}",
+            daemon_fatal.join(", ")
+        ));
+    }
+    for (msg, key) in &other_fatal {
+        errors.push(format!("cannot delete {msg}: {key}"));
+    }
     if !local_fatal.is_empty() {
         errors.push(format!(
             "cannot delete Pods with local storage (use --delete-emptydir-data to override): {}",
@@ -212,6 +250,12 @@ fn pods_for_deletion(
         ));
     }
     let mut warnings = Vec::new();
+    if !daemon_warn.is_empty() {
+        warnings.push(format!(
+            "ignoring DaemonSet-managed Pods: {}",
+            daemon_warn.join(", ")
+        ));
+    }
     if !unmanaged_warn.is_empty() {
         warnings.push(format!(
             "deleting Pods that declare no controller: {}",

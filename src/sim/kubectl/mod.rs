@@ -16,7 +16,7 @@ pub mod label;
 pub mod patch;
 pub mod replace;
 pub mod rollout;
-mod rollout_sts;
+mod rollout_revisions;
 pub mod scale;
 pub mod set;
 pub mod ssa;

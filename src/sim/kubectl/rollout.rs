@@ -21,9 +21,12 @@ pub(super) fn rollout(
         Err(o) => return o,
     };
     let kg = t.kind.kind_group();
-    // polymorphichelpers/rollback.go and history.go: only Deployments and StatefulSets (of
-    // the kinds the demo has) have a rollbacker and a history viewer.
-    if !matches!(t.kind, Kind::Deployment | Kind::StatefulSet) {
+    // polymorphichelpers/rollback.go and history.go: only Deployments, StatefulSets and
+    // DaemonSets (of the kinds the demo has) have a rollbacker and a history viewer.
+    if !matches!(
+        t.kind,
+        Kind::Deployment | Kind::StatefulSet | Kind::DaemonSet
+    ) {
         let what = match action {
             RolloutAction::Undo => "rollbacker",
             _ => "history viewer",
@@ -63,7 +66,7 @@ pub(super) fn rollout(
             }
             update_then(cluster, t.kind, next, format!("{kg}/{name} restarted\n"))
         }
-        RolloutAction::Pause | RolloutAction::Resume if t.kind == Kind::StatefulSet => {
+        RolloutAction::Pause | RolloutAction::Resume if t.kind != Kind::Deployment => {
             // objectpauser.go / objectresumer.go know only Deployments.
             let what = if action == RolloutAction::Pause {
                 "pausing"
@@ -75,11 +78,11 @@ pub(super) fn rollout(
                 t.kind.group_resource()
             ))
         }
-        RolloutAction::History if t.kind == Kind::StatefulSet => {
-            super::rollout_sts::history(cluster, &cur)
+        RolloutAction::History if t.kind != Kind::Deployment => {
+            super::rollout_revisions::history(cluster, t.kind, &cur)
         }
-        RolloutAction::Undo if t.kind == Kind::StatefulSet => {
-            super::rollout_sts::undo(cluster, &cur, to_revision.unwrap_or(0))
+        RolloutAction::Undo if t.kind != Kind::Deployment => {
+            super::rollout_revisions::undo(cluster, t.kind, &cur, to_revision.unwrap_or(0))
         }
         RolloutAction::Pause | RolloutAction::Resume => {
             let pause = action == RolloutAction::Pause;

@@ -175,6 +175,7 @@ impl Wait {
                     };
                     let (line, done) = match kind {
                         Kind::StatefulSet => stateful_set_status(&d),
+                        Kind::DaemonSet => daemon_set_status(&d),
                         _ => status_line(&d),
                     };
                     if line.starts_with("error:") {
@@ -345,6 +346,48 @@ fn stateful_set_status(s: &Value) -> (String, bool) {
             int(&["status", "currentReplicas"]),
             obj::str(s, &["status", "currentRevision"]).unwrap_or("")
         ),
+        true,
+    )
+}
+
+/// DaemonSetStatusViewer (kubectl rollout_status.go). Its error names the StatefulSet
+/// strategy constant, whose value is the same `RollingUpdate`.
+fn daemon_set_status(d: &Value) -> (String, bool) {
+    let int = |p: &[&str]| obj::int(d, p).unwrap_or(0);
+    if d["spec"]["updateStrategy"]["type"] != "RollingUpdate" {
+        return (
+            "error: rollout status is only available for RollingUpdate strategy type\n".into(),
+            true,
+        );
+    }
+    let name = obj::name(d);
+    if int(&["metadata", "generation"]) > int(&["status", "observedGeneration"]) {
+        return (
+            "Waiting for daemon set spec update to be observed...\n".into(),
+            false,
+        );
+    }
+    let desired = int(&["status", "desiredNumberScheduled"]);
+    let updated = int(&["status", "updatedNumberScheduled"]);
+    let available = int(&["status", "numberAvailable"]);
+    if updated < desired {
+        return (
+            format!(
+                "Waiting for daemon set \"{name}\" rollout to finish: {updated} out of {desired} new pods have been updated...\n"
+            ),
+            false,
+        );
+    }
+    if available < desired {
+        return (
+            format!(
+                "Waiting for daemon set \"{name}\" rollout to finish: {available} of {desired} updated pods are available...\n"
+            ),
+            false,
+        );
+    }
+    (
+        format!("daemon set \"{name}\" successfully rolled out\n"),
         true,
     )
 }

@@ -307,6 +307,63 @@ pub static DAEMON_ENDPOINT: Type = Type {
     ],
 };
 
+pub static DAEMON_SET: Type = Type {
+    name: "DaemonSet",
+    fields: &[
+        Field("kind", Scalar),
+        Field("apiVersion", Scalar),
+        Field("metadata", Struct(&OBJECT_META)),
+        Field("spec", Struct(&DAEMON_SET_SPEC)),
+        Field("status", Struct(&DAEMON_SET_STATUS)),
+    ],
+};
+
+pub static DAEMON_SET_CONDITION: Type = Type {
+    name: "DaemonSetCondition",
+    fields: &[
+        Field("type", Scalar),
+        Field("status", Scalar),
+        Field("lastTransitionTime", Scalar),
+        Field("reason", Scalar),
+        Field("message", Scalar),
+    ],
+};
+
+pub static DAEMON_SET_SPEC: Type = Type {
+    name: "DaemonSetSpec",
+    fields: &[
+        Field("selector", Struct(&LABEL_SELECTOR)),
+        Field("template", Struct(&POD_TEMPLATE_SPEC)),
+        Field("updateStrategy", Struct(&DAEMON_SET_UPDATE_STRATEGY)),
+        Field("minReadySeconds", Scalar),
+        Field("revisionHistoryLimit", Scalar),
+    ],
+};
+
+pub static DAEMON_SET_STATUS: Type = Type {
+    name: "DaemonSetStatus",
+    fields: &[
+        Field("currentNumberScheduled", Scalar),
+        Field("numberMisscheduled", Scalar),
+        Field("desiredNumberScheduled", Scalar),
+        Field("numberReady", Scalar),
+        Field("observedGeneration", Scalar),
+        Field("updatedNumberScheduled", Scalar),
+        Field("numberAvailable", Scalar),
+        Field("numberUnavailable", Scalar),
+        Field("collisionCount", Scalar),
+        Field("conditions", List(Elem::Struct(&DAEMON_SET_CONDITION))),
+    ],
+};
+
+pub static DAEMON_SET_UPDATE_STRATEGY: Type = Type {
+    name: "DaemonSetUpdateStrategy",
+    fields: &[
+        Field("type", Scalar),
+        Field("rollingUpdate", Struct(&ROLLING_UPDATE_DAEMON_SET)),
+    ],
+};
+
 pub static DEPLOYMENT: Type = Type {
     name: "Deployment",
     fields: &[
@@ -1388,6 +1445,14 @@ pub static RESOURCE_STATUS: Type = Type {
     fields: &[
         Field("name", Scalar),
         Field("resources", List(Elem::Struct(&RESOURCE_HEALTH))),
+    ],
+};
+
+pub static ROLLING_UPDATE_DAEMON_SET: Type = Type {
+    name: "RollingUpdateDaemonSet",
+    fields: &[
+        Field("maxUnavailable", Scalar),
+        Field("maxSurge", Scalar),
     ],
 };
 

@@ -17,6 +17,7 @@ impl Facts for Session {
             Root::Deploy => self.cluster.api.get(Kind::Deployment, "web").ok(),
             Root::Pdb => self.cluster.api.get(Kind::PodDisruptionBudget, "web").ok(),
             Root::Sts => self.cluster.api.get(Kind::StatefulSet, "web").ok(),
+            Root::Ds => self.cluster.api.get(Kind::DaemonSet, "agent").ok(),
             Root::Rs => self.cluster.api.list(Kind::ReplicaSet).next(),
             Root::NewRs => self.newest_rs(false),
             Root::OldRs => {

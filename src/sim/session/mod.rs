@@ -153,11 +153,13 @@ impl Session {
         };
         // The nodes' kubelets register before anything is deployed.
         s.cluster.nodes = NodeAgents::register(&mut s.cluster.api, sc.nodes, 0);
+        // The scenario's first file holds what it starts from.
+        let first = sc.files.first().map_or("web.yaml", |f| f.0);
         let start = match sc.origin {
-            Origin::Created => "kubectl create -f web.yaml",
-            Origin::Applied => "kubectl apply -f web.yaml",
+            Origin::Created => format!("kubectl create -f {first}"),
+            Origin::Applied => format!("kubectl apply -f {first}"),
         };
-        s.exec_line(start);
+        s.exec_line(&start);
         for _ in 0..sc.warm_up {
             s.cluster.tick();
         }
@@ -242,12 +244,12 @@ impl Session {
         self.run_writers(next);
         self.cluster.tick();
         self.run_traffic();
-        // The workload web: the Deployment, or the StatefulSet where the scenario has one.
-        let spec = [Kind::Deployment, Kind::StatefulSet]
-            .iter()
-            .find_map(|k| self.cluster.api.get(*k, "web").ok())
-            .and_then(|w| obj::int(w, &["spec", "replicas"]))
-            .unwrap_or(0);
+        let spec = match self.workload() {
+            Some((Kind::DaemonSet, d)) => obj::int(d, &["status", "desiredNumberScheduled"]),
+            Some((_, w)) => obj::int(w, &["spec", "replicas"]),
+            None => None,
+        }
+        .unwrap_or(0);
         // From the facts stored with each pod: building every pod's JSON once a second
         // would cost more than the second itself.
         let ready = self
@@ -486,6 +488,16 @@ impl Session {
                     ..Default::default()
                 },
             },
+            Directive::NodeAdd(name) => match self.cluster.add_node(&name) {
+                Ok(()) => say(format!(
+                    "{name}: joined: its kubelet registered the node (2 CPUs, 4 GiB, no taints) and renews its lease\n"
+                )),
+                Err(e) => Output {
+                    stdout: String::new(),
+                    stderr: e,
+                    ..Default::default()
+                },
+            },
             Directive::Reset => {
                 if let Some(start) = self.saved.start.take() {
                     self.become_copy(&start);
@@ -640,12 +652,32 @@ impl Session {
         }
     }
 
+    /// The scenario's workload: the Deployment `web`, the StatefulSet `web`, or the first
+    /// DaemonSet, whichever exists first in that order.
+    pub fn workload(&self) -> Option<(Kind, &Value)> {
+        let api = &self.cluster.api;
+        api.get(Kind::Deployment, "web")
+            .ok()
+            .map(|d| (Kind::Deployment, d))
+            .or_else(|| {
+                api.get(Kind::StatefulSet, "web")
+                    .ok()
+                    .map(|s| (Kind::StatefulSet, s))
+            })
+            .or_else(|| {
+                api.list(Kind::DaemonSet)
+                    .next()
+                    .map(|d| (Kind::DaemonSet, d))
+            })
+    }
+
     /// Whether `c` has anything to work on: the StatefulSet and volume controllers only
     /// where there are StatefulSets or claims (the demo's panel lists them then).
     pub fn component_in_use(&self, c: Component) -> bool {
         match c {
             Component::StatefulSet => self.cluster.api.count(Kind::StatefulSet) > 0,
             Component::Volume => self.cluster.api.count(Kind::PersistentVolumeClaim) > 0,
+            Component::DaemonSet => self.cluster.api.count(Kind::DaemonSet) > 0,
             _ => true,
         }
     }

@@ -494,3 +494,28 @@ pub fn access_modes_text(modes: &serde_json::Value) -> String {
     .collect::<Vec<_>>()
     .join(",")
 }
+
+/// `printDaemonSet`: the node selector as `labels.FormatLabels` prints it.
+pub fn daemon_set<T: Lookup + ?Sized>(d: &T, now: u64) -> Vec<String> {
+    let (containers, images) = container_cells(d);
+    let node_selector = sorted_pairs(d, &["spec", "template", "spec", "nodeSelector"]);
+    let node_selector = if node_selector.is_empty() {
+        "<none>".to_string()
+    } else {
+        join_pairs(&node_selector)
+    };
+    let int = |f: &str| int_at(d, &["status", f]).to_string();
+    vec![
+        name(d),
+        int("desiredNumberScheduled"),
+        int("currentNumberScheduled"),
+        int("numberReady"),
+        int("updatedNumberScheduled"),
+        int("numberAvailable"),
+        node_selector,
+        age(d, now),
+        containers,
+        images,
+        selector_string(at(d, &["spec", "selector"])),
+    ]
+}

@@ -5,17 +5,24 @@
 
 use serde_json::Value;
 
+mod daemonset;
 mod meta;
 mod pdb;
 mod pod;
 mod service;
 mod statefulset;
 
+pub use daemonset::daemon_set;
 pub use pdb::pdb;
 pub use service::{headless, service};
 pub use statefulset::{controller_revision, persistent_volume_claim, stateful_set};
 
 pub use meta::{LABEL_VALUE_RULE, qualified_name, valid_label_value};
+
+/// Whether `name` is a DNS-1123 label (a node name the demo accepts).
+pub fn dns1123_label_ok(name: &str) -> bool {
+    meta::dns1123_label(name).is_empty()
+}
 
 /// IsValidPortName's complaints about `name` (none when it is a valid port name).
 pub fn port_name_errors(name: &str) -> Vec<&'static str> {
@@ -236,7 +243,9 @@ pub fn workload(kind: Kind, o: &Value, old: Option<&Value>) -> Result<(), ApiErr
 /// the API server refuses the request body otherwise.
 fn quantities(kind: Kind, o: &Value) -> Result<(), ApiError> {
     let spec = match kind {
-        Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet => &o["spec"]["template"]["spec"],
+        Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet | Kind::DaemonSet => {
+            &o["spec"]["template"]["spec"]
+        }
         Kind::Pod => &o["spec"],
         Kind::Event
         | Kind::Node
@@ -274,6 +283,7 @@ fn decodes(kind: Kind, spec: &Value) -> Result<(), ApiError> {
     let go_struct = match kind {
         Kind::Deployment => "DeploymentSpec",
         Kind::StatefulSet => "StatefulSetSpec",
+        Kind::DaemonSet => "DaemonSetSpec",
         _ => "ReplicaSetSpec",
     };
     for f in [
@@ -375,6 +385,9 @@ fn strategy(errs: &mut Vec<String>, s: &Value) {
 /// The count rules of ValidateDeploymentStatus / ValidateReplicaSetStatus: a forged status
 /// must still be self-consistent.
 pub fn status(kind: Kind, o: &Value) -> Result<(), ApiError> {
+    if kind == Kind::DaemonSet {
+        return daemonset_status(o);
+    }
     if !matches!(
         kind,
         Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet
@@ -412,6 +425,28 @@ pub fn status(kind: Kind, o: &Value) -> Result<(), ApiError> {
         ));
     }
     invalid(kind, o, errs)
+}
+
+/// validateDaemonSetStatus: every count non-negative.
+fn daemonset_status(o: &Value) -> Result<(), ApiError> {
+    let mut errs = Vec::new();
+    for f in [
+        "currentNumberScheduled",
+        "numberMisscheduled",
+        "desiredNumberScheduled",
+        "numberReady",
+        "observedGeneration",
+        "updatedNumberScheduled",
+        "numberAvailable",
+        "numberUnavailable",
+    ] {
+        nonnegative(
+            &mut errs,
+            &format!("status.{f}"),
+            obj::int(o, &["status", f]),
+        );
+    }
+    invalid(Kind::DaemonSet, o, errs)
 }
 
 /// kubectl's words for a 422 with these causes (checkErr, MultilineError).

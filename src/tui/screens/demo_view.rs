@@ -138,16 +138,12 @@ fn upper(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
     let [left, right] = Layout::horizontal([Constraint::Fill(1), Constraint::Fill(1)])
         .spacing(1)
         .areas(area);
-    // The workload web: a Deployment, or the statefulset scenario's StatefulSet.
-    let set = d
-        .session
-        .object(Kind::Deployment, "web")
-        .is_none()
-        .then(|| d.session.object(Kind::StatefulSet, "web"))
-        .flatten();
-    let dep = match set {
-        Some(s) => super::demo_sts::stateful_set_lines(s, theme),
-        None => deployment_lines(d, theme),
+    // The workload: the Deployment web, or the scenario's StatefulSet or DaemonSet.
+    let workload = d.session.workload();
+    let dep = match workload {
+        Some((Kind::StatefulSet, s)) => super::demo_sets::stateful_set_lines(s, theme),
+        Some((Kind::DaemonSet, s)) => super::demo_sets::daemon_set_lines(s, theme),
+        _ => deployment_lines(d, theme),
     };
     let [dep_area, pods_area] =
         Layout::vertical([Constraint::Length(dep.1 as u16 + 1), Constraint::Fill(1)]).areas(left);
@@ -176,12 +172,16 @@ fn upper(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
     };
     Paragraph::new(dep.4).render(cond_area, buf);
 
-    let (heading, mut lines) = match set {
-        Some(s) => (
+    let (heading, mut lines) = match workload {
+        Some((Kind::StatefulSet, s)) => (
             "Pods and claims",
-            super::demo_sts::stateful_pod_lines(d, s, theme),
+            super::demo_sets::stateful_pod_lines(d, s, theme),
         ),
-        None => ("ReplicaSets and pods", pod_lines(d, theme)),
+        Some((Kind::DaemonSet, s)) => (
+            "Pods by node",
+            super::demo_sets::daemon_pod_lines(d, s, theme),
+        ),
+        _ => ("ReplicaSets and pods", pod_lines(d, theme)),
     };
     let inner = panel(title(heading, theme), theme, pods_area, buf);
     let rows = inner.height as usize;

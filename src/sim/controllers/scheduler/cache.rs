@@ -103,6 +103,8 @@ pub struct Usage {
     pub unschedulable: bool,
     pub taints: Vec<Value>,
     pub labels: Value,
+    /// The node's name, for node affinity's `matchFields` (`metadata.name`).
+    pub name: String,
 }
 
 impl PartialEq for Usage {
@@ -128,6 +130,7 @@ impl Usage {
             unschedulable: node["spec"]["unschedulable"] == true,
             taints: crate::sim::taints::of_node(node).to_vec(),
             labels: node["metadata"]["labels"].clone(),
+            name: crate::sim::obj::name(node).to_string(),
             alloc: Requests {
                 cpu_milli: alloc("cpu") / 1_000_000,
                 memory: alloc("memory") / 1_000_000_000,
@@ -144,6 +147,7 @@ impl Usage {
         self.unschedulable = fresh.unschedulable;
         self.taints = fresh.taints;
         self.labels = fresh.labels;
+        self.name = fresh.name;
     }
 
     pub fn add(&mut self, p: &Placed) {

@@ -42,36 +42,53 @@ impl Reason {
     }
 }
 
-/// `matchExpressions` of one node selector term, against the node's labels.
-pub(super) fn term_matches(term: &Value, labels: &Value) -> bool {
-    let exprs = term["matchExpressions"]
-        .as_array()
-        .map(Vec::as_slice)
-        .unwrap_or_default();
-    exprs.iter().all(|e| {
-        let key = e["key"].as_str().unwrap_or("");
-        let have = labels.get(key).and_then(Value::as_str);
-        let values: Vec<&str> = e["values"]
+/// One node selector term: its `matchExpressions` against the node's labels and its
+/// `matchFields` against the node's fields (only `metadata.name` is a field selector key
+/// for nodes), all ANDed; a term with neither matches nothing.
+pub(super) fn term_matches(term: &Value, labels: &Value, node_name: &str) -> bool {
+    let list = |k: &str| term[k].as_array().map(Vec::as_slice).unwrap_or_default();
+    let (exprs, fields) = (list("matchExpressions"), list("matchFields"));
+    let values = |e: &Value| -> Vec<String> {
+        e["values"]
             .as_array()
-            .map(|v| v.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        match e["operator"].as_str().unwrap_or("") {
-            "In" => have.is_some_and(|h| values.contains(&h)),
-            "NotIn" => have.is_none_or(|h| !values.contains(&h)),
-            "Exists" => have.is_some(),
-            "DoesNotExist" => have.is_none(),
-            "Gt" | "Lt" => {
-                let (Some(h), Some(v)) = (
-                    have.and_then(|h| h.parse::<i64>().ok()),
-                    values.first().and_then(|v| v.parse::<i64>().ok()),
-                ) else {
-                    return false;
-                };
-                if e["operator"] == "Gt" { h > v } else { h < v }
-            }
-            _ => false,
+            .map(|v| {
+                v.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let exprs_ok = exprs.iter().all(|e| {
+        let key = e["key"].as_str().unwrap_or("");
+        requirement(e, labels.get(key).and_then(Value::as_str), &values(e))
+    });
+    let fields_ok = fields.iter().all(|e| {
+        let have = (e["key"] == "metadata.name").then_some(node_name);
+        requirement(e, have, &values(e))
+    });
+    exprs_ok && fields_ok && !(exprs.is_empty() && fields.is_empty())
+}
+
+/// One NodeSelectorRequirement against the value the node has for its key.
+fn requirement(e: &Value, have: Option<&str>, values: &[String]) -> bool {
+    let listed = |h: &str| values.iter().any(|v| v == h);
+    match e["operator"].as_str().unwrap_or("") {
+        "In" => have.is_some_and(listed),
+        "NotIn" => have.is_none_or(|h| !listed(h)),
+        "Exists" => have.is_some(),
+        "DoesNotExist" => have.is_none(),
+        "Gt" | "Lt" => {
+            let (Some(h), Some(v)) = (
+                have.and_then(|h| h.parse::<i64>().ok()),
+                values.first().and_then(|v| v.parse::<i64>().ok()),
+            ) else {
+                return false;
+            };
+            if e["operator"] == "Gt" { h > v } else { h < v }
         }
-    }) && !exprs.is_empty()
+        _ => false,
+    }
 }
 
 /// What the filters and scores read of a pod's spec, looked up once per pod rather than
@@ -102,16 +119,16 @@ impl<'a> PodTerms<'a> {
         }
     }
 
-    /// NodeAffinity's filter: the nodeSelector and the required affinity admit a node
-    /// with these labels.
-    pub fn admits(&self, labels: &Value) -> bool {
+    /// NodeAffinity's filter: the nodeSelector and the required affinity admit the node
+    /// with these labels and this name.
+    pub fn admits(&self, labels: &Value, node_name: &str) -> bool {
         let selector_ok = self
             .node_selector
             .is_none_or(|sel| sel.iter().all(|(k, v)| labels.get(k) == Some(v)));
         // Terms are ORed; a required affinity with no terms matches nothing.
         let affinity_ok = self
             .required
-            .is_none_or(|t| t.iter().any(|term| term_matches(term, labels)));
+            .is_none_or(|t| t.iter().any(|term| term_matches(term, labels, node_name)));
         selector_ok && affinity_ok
     }
 }
@@ -132,7 +149,7 @@ pub(super) fn filter(pod: &PodTerms, want: Requests, usage: &Usage) -> Option<Re
             return Some(Reason::Taint(format!("{key}: {value}")));
         }
     }
-    if !pod.admits(&usage.labels) {
+    if !pod.admits(&usage.labels, &usage.name) {
         return Some(Reason::Affinity);
     }
     let short = usage.short(want);

@@ -25,7 +25,8 @@ use crate::sim::kind::Kind;
 use crate::sim::stored::Stored;
 use cache::{Placed, Usage, contribution, terminal};
 pub use cache::{Requests, requests};
-use filter::{PodTerms, filter, fit_error};
+pub use filter::PodTerms;
+use filter::{filter, fit_error};
 
 /// ReplicaSets for the spreading score's default selector (a pod's controller's; see
 /// `default_selector`).

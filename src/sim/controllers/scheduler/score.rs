@@ -121,7 +121,7 @@ fn preferred_affinity(pod: &Pod, n: &Node) -> i64 {
     pod.terms
         .preferred
         .iter()
-        .filter(|t| term_matches(&t["preference"], labels))
+        .filter(|t| term_matches(&t["preference"], labels, &n.usage.name))
         .map(|t| t["weight"].as_i64().unwrap_or(0))
         .sum()
 }
@@ -208,7 +208,7 @@ fn spread(pod: &Pod, nodes: &[Node], feasible: &[&Node]) -> Vec<i64> {
         for n in nodes {
             let Some(v) = label(n, key) else { continue };
             if let Some(c) = domains.get_mut(v)
-                && pod.terms.admits(&n.usage.labels)
+                && pod.terms.admits(&n.usage.labels, &n.usage.name)
             {
                 *c += count_on(n.usage);
             }

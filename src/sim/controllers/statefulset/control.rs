@@ -10,23 +10,44 @@ use crate::sim::controllers::history;
 use crate::sim::controllers::pods::PodFacts;
 use crate::sim::kind::Kind;
 use crate::sim::obj;
+use crate::sim::stored::Stored;
 use crate::sim::time::sim_unix;
+use std::sync::Arc;
 
-/// A pod as the reconcile reads it: the cached object, or one still to create.
-struct Slot {
-    pod: Value,
-    created: bool,
+/// A pod as the reconcile reads it: the cached object (shared, not copied), or one still
+/// to create.
+enum Slot {
+    Cached(Arc<Stored>),
+    New(Value),
 }
 
 impl Slot {
+    fn pod(&self) -> &Value {
+        match self {
+            Slot::Cached(p) => p.value(),
+            Slot::New(v) => v,
+        }
+    }
+    fn created(&self) -> bool {
+        matches!(self, Slot::Cached(_))
+    }
     fn phase(&self) -> &str {
-        self.pod["status"]["phase"].as_str().unwrap_or("")
+        match self {
+            Slot::Cached(p) => p.pod_phase().unwrap_or(""),
+            Slot::New(_) => "",
+        }
     }
     fn facts(&self) -> PodFacts {
-        PodFacts::of(&self.pod)
+        match self {
+            Slot::Cached(p) => p.pod(),
+            Slot::New(_) => PodFacts::default(),
+        }
     }
     fn terminating(&self) -> bool {
-        obj::is_deleting(&self.pod)
+        match self {
+            Slot::Cached(p) => p.facts().deleting,
+            Slot::New(_) => false,
+        }
     }
     /// isRunningAndReady.
     fn running_and_ready(&self) -> bool {
@@ -41,7 +62,7 @@ impl Slot {
         self.running_and_ready() && !self.terminating()
     }
     fn name(&self) -> &str {
-        obj::name(&self.pod)
+        obj::name(self.pod())
     }
 }
 
@@ -69,7 +90,7 @@ fn count(slots: &[&Slot], min_ready: i64, current: &str, update: &str, now: u64)
             }
         }
         if created && !s.terminating() {
-            let rev = pod_revision(&s.pod);
+            let rev = pod_revision(s.pod());
             c.current += i64::from(rev == current);
             c.updated += i64::from(rev == update);
         }
@@ -113,36 +134,14 @@ impl StatefulSetController {
                 *r = v;
             }
         }
-        let mut pods: Vec<Value> = Vec::new();
-        let candidates: Vec<Value> = self
-            .informer
-            .owned_by(Kind::Pod, &uid)
-            .chain(self.informer.orphans(Kind::Pod))
-            .map(|p| p.value().clone())
-            .collect();
-        for p in candidates {
-            let matches =
-                obj::selector_matches(&selector, &p) && identity::is_member(&set, obj::name(&p));
-            match obj::controller_uid(&p) {
-                Some(_) if matches => pods.push(p),
-                Some(_) => {
-                    self.spend();
-                    let _ = api.update_metadata(Kind::Pod, obj::name(&p), |x| {
-                        obj::remove(x, &["metadata", "ownerReferences"]);
-                    });
-                }
-                None if matches && !obj::is_deleting(&p) && !deleting => {
-                    let owner = obj::owner_ref(&set, "StatefulSet");
-                    self.spend();
-                    if let Ok(v) = api.update_metadata(Kind::Pod, obj::name(&p), |x| {
-                        x["metadata"]["ownerReferences"] = json!([owner]);
-                    }) {
-                        pods.push(v);
-                    }
-                }
-                None => {}
-            }
-        }
+        let pods = crate::sim::controllers::claim::claim_pods(
+            &self.informer,
+            api,
+            &set,
+            "StatefulSet",
+            |p| identity::is_member(&set, p.name()),
+            &mut self.client,
+        );
         let mut refs: Vec<&Value> = revisions.iter().collect();
         history::sort(&mut refs);
         let revisions: Vec<Value> = refs.into_iter().cloned().collect();
@@ -213,7 +212,7 @@ impl StatefulSetController {
         current: &Value,
         update: &Value,
         collisions: i64,
-        pods: &[Value],
+        pods: &[Arc<Stored>],
         now: u64,
     ) -> Value {
         let (current_name, update_name) = (obj::name(current), obj::name(update));
@@ -223,13 +222,10 @@ impl StatefulSetController {
         let mut replicas: Vec<Option<Slot>> = (0..n).map(|_| None).collect();
         let mut condemned: Vec<Slot> = Vec::new();
         for p in pods {
-            let Some(ord) = identity::ordinal(obj::name(p)) else {
+            let Some(ord) = identity::ordinal(p.name()) else {
                 continue;
             };
-            let slot = Slot {
-                pod: p.clone(),
-                created: true,
-            };
+            let slot = Slot::Cached(Arc::clone(p));
             if ord >= start && ord < start + n {
                 replicas[(ord - start) as usize] = Some(slot);
             } else {
@@ -254,11 +250,8 @@ impl StatefulSetController {
                         None => rolling && ord < start + current_count,
                     };
                     let rev = if below { current } else { update };
-                    let template = revision_template(rev);
-                    Slot {
-                        pod: identity::new_pod(set, &template, ord, obj::name(rev)),
-                        created: false,
-                    }
+                    let template = history::revision_template(rev);
+                    Slot::New(identity::new_pod(set, &template, ord, obj::name(rev)))
                 })
             })
             .collect();
@@ -299,8 +292,8 @@ impl StatefulSetController {
         }
         // Condemned pods' claims get the owners the policy gives a scaled-down pod.
         for c in &condemned {
-            if !self.claims_match(set, &c.pod) {
-                self.fix_claims(api, set, &c.pod, now);
+            if !self.claims_match(set, c.pod()) {
+                self.fix_claims(api, set, c.pod(), now);
                 if monotonic {
                     return status(all(&replicas, &condemned), 0);
                 }
@@ -331,8 +324,8 @@ impl StatefulSetController {
         let update_min = partition.unwrap_or(0).max(0) as usize;
         for target in (update_min..replicas.len()).rev() {
             let r = &replicas[target];
-            if pod_revision(&r.pod) != update_name && !r.terminating() {
-                if r.created {
+            if pod_revision(r.pod()) != update_name && !r.terminating() {
+                if r.created() {
                     self.delete_pod(api, set, r.name(), now);
                 }
                 return status(counts, -1);
@@ -362,11 +355,11 @@ impl StatefulSetController {
             }
             return (true, false);
         }
-        if !r.created {
-            if self.claim_is_stale(set, &r.pod) {
+        if !r.created() {
+            if self.claim_is_stale(set, r.pod()) {
                 return (true, false);
             }
-            let failed = self.create_pod(api, set, r.pod.clone(), now);
+            let failed = self.create_pod(api, set, r.pod().clone(), now);
             return (monotonic, failed);
         }
         if r.phase() == "Pending"
@@ -375,17 +368,17 @@ impl StatefulSetController {
             if self.create_claims(api, set, ord, now).is_some() {
                 return (true, true);
             }
-            self.fix_claims(api, set, &r.pod, now);
+            self.fix_claims(api, set, r.pod(), now);
         }
         if monotonic && (r.terminating() || !r.running_and_ready() || !r.available(min_ready, now))
         {
             return (true, false);
         }
         // The invariants: identity (the pod-name label) and the claims' owners.
-        if !self.claims_match(set, &r.pod) {
-            self.fix_claims(api, set, &r.pod, now);
+        if !self.claims_match(set, r.pod()) {
+            self.fix_claims(api, set, r.pod(), now);
         }
-        if !identity::identity_matches(set, &r.pod) {
+        if !identity::identity_matches(set, r.pod()) {
             let name = r.name().to_string();
             self.spend();
             let res = api.update_metadata(Kind::Pod, &name, |p| {
@@ -472,7 +465,7 @@ impl StatefulSetController {
         &mut self,
         api: &mut ApiServer,
         set: &Value,
-        pods: &[Value],
+        pods: &[Arc<Stored>],
         revisions: &[Value],
         current: &Value,
         update: &Value,
@@ -481,7 +474,7 @@ impl StatefulSetController {
             let n = obj::name(r);
             n == obj::name(current)
                 || n == obj::name(update)
-                || pods.iter().any(|p| pod_revision(p) == n)
+                || pods.iter().any(|p| pod_revision(p.value()) == n)
         };
         let old: Vec<&Value> = revisions.iter().filter(|r| !live(r)).collect();
         let limit = obj::int(set, &["spec", "revisionHistoryLimit"])
@@ -495,15 +488,6 @@ impl StatefulSetController {
             let _ = api.delete(Kind::ControllerRevision, obj::name(r), None, 0);
         }
     }
-}
-
-/// The pod template a revision restores (ApplyRevision of its patch).
-pub fn revision_template(rev: &Value) -> Value {
-    let mut t = rev["data"]["spec"]["template"].clone();
-    if let Some(m) = t.as_object_mut() {
-        m.remove("$patch");
-    }
-    t
 }
 
 fn status_json(

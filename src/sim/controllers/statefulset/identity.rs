@@ -72,6 +72,18 @@ pub fn identity_matches(set: &Value, pod: &Value) -> bool {
     is_member(set, name) && pod["metadata"]["labels"][POD_NAME_LABEL].as_str() == Some(name)
 }
 
+/// The names of the claims `ordinal` gets, one per claim template (sorted).
+pub fn claim_names(set: &Value, ordinal: i64) -> Vec<String> {
+    let mut names: Vec<String> = set["spec"]["volumeClaimTemplates"]
+        .as_array()
+        .map_or(&[][..], Vec::as_slice)
+        .iter()
+        .map(|t| claim_name(set, obj::name(t), ordinal))
+        .collect();
+    names.sort();
+    names
+}
+
 /// getPersistentVolumeClaims: each claim template for the pod's ordinal, labelled with
 /// the template's labels and the set's selector labels, by template name (sorted, where Go
 /// walks a map).

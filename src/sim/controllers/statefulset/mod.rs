@@ -11,8 +11,6 @@
 mod control;
 pub mod identity;
 
-pub use control::revision_template;
-
 use serde_json::{Value, json};
 
 use crate::sim::api::{ApiServer, EventType, Note};
@@ -56,16 +54,11 @@ impl StatefulSetController {
         }
     }
 
-    /// The set named by a pod's controller reference, if it is one of ours.
-    fn owner_of(&self, pod: &Value) -> Option<String> {
-        let r = pod["metadata"]["ownerReferences"]
-            .as_array()?
-            .iter()
-            .find(|r| r["controller"] == true)?;
-        if r["kind"] != "StatefulSet" {
-            return None;
-        }
-        let uid = r["uid"].as_str()?;
+    /// The set named by a pod's controller reference, if it is one of ours (read from the
+    /// stored pod's facts: building its JSON for every pod event would cost more than the
+    /// event).
+    fn owner_of(&self, pod: &crate::sim::stored::Stored) -> Option<String> {
+        let uid = pod.controller_uid()?;
         self.informer
             .name_by_uid(Kind::StatefulSet, uid)
             .map(|n| n.to_string())
@@ -83,12 +76,11 @@ impl StatefulSetController {
     }
 
     fn pod_changed(&mut self, d: &Delta) {
-        let pod = d.object.value();
-        let old_owner = d.old.as_ref().and_then(|o| self.owner_of(o.value()));
+        let old_owner = d.old.as_ref().and_then(|o| self.owner_of(o));
         if let Some(old) = &old_owner {
             self.informer.enqueue(old);
         }
-        match self.owner_of(pod) {
+        match self.owner_of(&d.object) {
             Some(set) => {
                 self.informer.enqueue(&set);
                 // A pod newly Ready is looked at again once minReadySeconds have passed.
@@ -107,12 +99,17 @@ impl StatefulSetController {
                         .enqueue_after(&set, self.now + min_ready as u64 + 1);
                 }
             }
-            None if d.event != EventType::Deleted => {
+            None if d.event != EventType::Deleted && d.object.controller_uid().is_none() => {
                 // An orphan: every set whose selector matches may adopt it.
                 let sets: Vec<String> = self
                     .informer
                     .iter(Kind::StatefulSet)
-                    .filter(|s| obj::selector_matches(&s["spec"]["selector"], pod))
+                    .filter(|s| {
+                        obj::selector_matches_labels(
+                            &s["spec"]["selector"],
+                            &d.object.facts().labels,
+                        )
+                    })
                     .map(|s| obj::name(s).to_string())
                     .collect();
                 for s in sets {
@@ -298,8 +295,7 @@ impl StatefulSetController {
         let Some(ordinal) = identity::ordinal(obj::name(pod)) else {
             return;
         };
-        for (_, template) in identity::claims(set, ordinal) {
-            let name = obj::name(&template).to_string();
+        for name in identity::claim_names(set, ordinal) {
             let Some(claim) = api.get(Kind::PersistentVolumeClaim, &name).ok().cloned() else {
                 continue;
             };
@@ -328,9 +324,9 @@ impl StatefulSetController {
         let Some(ordinal) = identity::ordinal(obj::name(pod)) else {
             return true;
         };
-        identity::claims(set, ordinal).iter().all(|(_, t)| {
+        identity::claim_names(set, ordinal).iter().all(|n| {
             self.informer
-                .get(Kind::PersistentVolumeClaim, obj::name(t))
+                .get(Kind::PersistentVolumeClaim, n)
                 .is_none_or(|c| identity::claim_owner_up_to_date(c, set, pod))
         })
     }

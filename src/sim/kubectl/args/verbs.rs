@@ -91,9 +91,10 @@ pub(super) fn get(rest: &[String]) -> Result<Command, UsageError> {
 }
 
 /// The kinds of the `all` category the demo serves, in the order kubectl lists them.
-const ALL_CATEGORY: [Kind; 5] = [
+const ALL_CATEGORY: [Kind; 6] = [
     Kind::Pod,
     Kind::Service,
+    Kind::DaemonSet,
     Kind::Deployment,
     Kind::ReplicaSet,
     Kind::StatefulSet,
@@ -569,7 +570,7 @@ pub(super) fn rollout(rest: &[String]) -> Result<Command, UsageError> {
     // demo does not print; saying so beats printing something kubectl would not.
     if let Some(r) = f.int(&cmd, "revision")?.filter(|r| *r != 0) {
         return Err(usage(format!(
-            "error: kubedrill's demo does not show one revision (--revision={r}); a Deployment's revisions are ReplicaSets (`kubectl get rs -o yaml`), a StatefulSet's are ControllerRevisions (`kubectl get controllerrevisions -o yaml`)"
+            "error: kubedrill's demo does not show one revision (--revision={r}); a Deployment's revisions are ReplicaSets (`kubectl get rs -o yaml`), a StatefulSet's and a DaemonSet's are ControllerRevisions (`kubectl get controllerrevisions -o yaml`)"
         )));
     }
     let target = one_target(&f.positional, "error: required resource not specified")?;
@@ -577,9 +578,13 @@ pub(super) fn rollout(rest: &[String]) -> Result<Command, UsageError> {
     // rollbacker and history viewer exist only for Deployments, DaemonSets and
     // StatefulSets); exec says so in kubectl's words once the object is found.
     let kubectl_refuses = matches!(action, RolloutAction::Undo | RolloutAction::History);
-    if !matches!(target.kind, Kind::Deployment | Kind::StatefulSet) && !kubectl_refuses {
+    if !matches!(
+        target.kind,
+        Kind::Deployment | Kind::StatefulSet | Kind::DaemonSet
+    ) && !kubectl_refuses
+    {
         return Err(usage(format!(
-            "error: no rollout support for {}: kubedrill's demo rolls out deployments and statefulsets",
+            "error: no rollout support for {}: kubedrill's demo rolls out deployments, statefulsets and daemonsets",
             target.kind.group_resource()
         )));
     }

@@ -5,6 +5,7 @@ use super::fields::{array_at, at, bool_at, int_at, selector_string, since, sorte
 use super::tabwriter::TabWriter;
 use pod_template::pod_template;
 
+mod daemonset;
 mod node;
 mod pdb;
 mod pod;
@@ -15,6 +16,7 @@ mod service;
 mod statefulset;
 
 use crate::sim::time;
+pub use daemonset::describe_daemon_set;
 pub use node::describe_node;
 pub use pdb::describe_pdb;
 pub use pod::describe_pod;

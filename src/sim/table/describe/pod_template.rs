@@ -307,6 +307,10 @@ pub(super) fn volumes(w: &mut String, space: &str, list: &[Value]) {
                 "    SizeLimit:\t{}\n",
                 if limit.is_empty() { "<unset>" } else { limit }
             );
+        } else if let Some(c) = at(v, &["persistentVolumeClaim"]) {
+            *w += "    Type:\tPersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)\n";
+            *w += &format!("    ClaimName:\t{}\n", str_at(c, &["claimName"]));
+            *w += &format!("    ReadOnly:\t{}\n", bool_at(c, &["readOnly"]));
         } else if let Some(c) = at(v, &["configMap"]) {
             *w += "    Type:\tConfigMap (a volume populated by a ConfigMap)\n";
             *w += &format!("    Name:\t{}\n", str_at(c, &["name"]));

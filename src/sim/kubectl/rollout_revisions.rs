@@ -1,5 +1,6 @@
-//! `kubectl rollout history|undo` for StatefulSets (kubectl polymorphichelpers
-//! history.go `StatefulSetHistoryViewer`, rollback.go `StatefulSetRollbacker`): the set's
+//! `kubectl rollout history|undo` for StatefulSets and DaemonSets (kubectl
+//! polymorphichelpers history.go `StatefulSetHistoryViewer` and `DaemonSetHistoryViewer`,
+//! rollback.go `StatefulSetRollbacker` and `DaemonSetRollbacker`): the set's
 //! ControllerRevisions, and a rollback that patches a revision's template back.
 
 use serde_json::Value;
@@ -24,9 +25,9 @@ fn revisions(cluster: &Cluster, set: &Value) -> Vec<Value> {
 }
 
 /// printHistory's overview: one line per revision number, its change cause.
-pub(super) fn history(cluster: &Cluster, set: &Value) -> Outcome {
+pub(super) fn history(cluster: &Cluster, kind: Kind, set: &Value) -> Outcome {
     let revs = revisions(cluster, set);
-    let head = format!("{}/{} ", Kind::StatefulSet.kind_group(), obj::name(set));
+    let head = format!("{}/{} ", kind.kind_group(), obj::name(set));
     if revs.is_empty() {
         return Outcome::default().out(format!("{head}\nNo rollout history found.\n"));
     }
@@ -54,8 +55,8 @@ pub(super) fn history(cluster: &Cluster, set: &Value) -> Outcome {
 
 /// StatefulSetRollbacker.Rollback: the second newest revision by default, or the one
 /// asked for; skipped when the set's template already is that revision's.
-pub(super) fn undo(cluster: &mut Cluster, set: &Value, to_revision: i64) -> Outcome {
-    let kg = Kind::StatefulSet.kind_group();
+pub(super) fn undo(cluster: &mut Cluster, kind: Kind, set: &Value, to_revision: i64) -> Outcome {
+    let kg = kind.kind_group();
     let name = obj::name(set).to_string();
     if to_revision < 0 {
         return Outcome::default().err(format!(
@@ -83,11 +84,6 @@ pub(super) fn undo(cluster: &mut Cluster, set: &Value, to_revision: i64) -> Outc
     }
     // The revision's data is a strategic merge patch that replaces the template whole.
     let mut next = set.clone();
-    next["spec"]["template"] = crate::sim::controllers::statefulset::revision_template(target);
-    update_then(
-        cluster,
-        Kind::StatefulSet,
-        next,
-        format!("{kg}/{name} rolled back\n"),
-    )
+    next["spec"]["template"] = history::revision_template(target);
+    update_then(cluster, kind, next, format!("{kg}/{name} rolled back\n"))
 }
