@@ -120,8 +120,8 @@ pub enum Command {
     /// Run a demo scenario headless: one kubectl command or directive per stdin line
     Sim {
         /// spec-status, self-healing, apply-semantics, field-fight, ownership, rollout,
-        /// scheduling, node-failure, drain-pdb, service-endpoints, graceful-rollout, probes
-        /// or statefulset
+        /// scheduling, node-failure, drain-pdb, service-endpoints, graceful-rollout, probes,
+        /// statefulset or daemonset
         scenario: Option<String>,
         /// Print each input line (as `$ line`) before its output, like a terminal session
         #[arg(long)]

@@ -773,3 +773,30 @@ fn a_statefulset_canary_shows_its_revisions_pod_by_pod() {
         );
     }
 }
+
+/// The daemonset scenario's panels: the DaemonSet's counts, its pods node by node, and why
+/// the tainted GPU node has none; `+` does not scale a DaemonSet.
+#[test]
+fn a_daemonset_shows_its_pods_node_by_node() {
+    for (w, h) in [(80, 24), (120, 40)] {
+        let mut a = app(w, h);
+        a.open_demo("daemonset-placement", &[])
+            .expect("question exists");
+        command(&mut a, "node-add node-4");
+        command(&mut a, "tick 3");
+        a.update(ch('+'));
+        let text = screen_text(&render(&a, w, h));
+        assert!(text.contains("DaemonSet agent: spec"), "{text}");
+        if h >= 40 {
+            assert!(
+                text.contains("no pod: taint dedicated=gpu:NoSchedule not tolerated"),
+                "{text}"
+            );
+        }
+        assert!(!text.contains("kubectl scale"), "{text}");
+        insta::assert_snapshot!(
+            format!("demo_daemonset_{w}x{h}"),
+            render(&a, w, h).backend()
+        );
+    }
+}
