@@ -171,21 +171,24 @@ pub fn daemon_set_lines(ds: &Value, theme: &Theme) -> DeploymentLines {
         )),
         Line::from(format!("image {image}")),
     ];
+    // The counts are omitempty: a missing one is 0.
+    let count = |f: &str| int(&["status", f]).unwrap_or(0);
     let status = vec![
-        Line::from(format!(
-            "desired {} · current {}",
-            show(int(&["status", "desiredNumberScheduled"])),
-            show(int(&["status", "currentNumberScheduled"]))
-        )),
+        // CURRENT is shown only when it differs from DESIRED, to keep the line short.
+        Line::from(
+            match (count("desiredNumberScheduled"), count("currentNumberScheduled")) {
+                (d, c) if d == c => format!("desired {d} · ready {}", count("numberReady")),
+                (d, c) => format!("desired {d} · current {c} · ready {}", count("numberReady")),
+            },
+        ),
         Line::from(Span::styled(
             format!("observedGeneration {}", show(observed)),
             gen_style,
         )),
         Line::from(format!(
-            "ready {} · updated {} · available {}",
-            show(int(&["status", "numberReady"])),
-            show(int(&["status", "updatedNumberScheduled"])),
-            show(int(&["status", "numberAvailable"]))
+            "up-to-date {} · available {}",
+            count("updatedNumberScheduled"),
+            count("numberAvailable")
         )),
     ];
     let mis = int(&["status", "numberMisscheduled"]).unwrap_or(0);
