@@ -24,6 +24,16 @@ pub fn selecting(informer: &Informer, rs: &Value) -> Vec<String> {
         .collect()
 }
 
+/// The names of the `kind` objects (StatefulSets, DaemonSets) whose selector matches an
+/// orphaned pod's labels: those that may adopt it.
+pub fn selecting_pod(informer: &Informer, kind: Kind, labels: &Value) -> Vec<String> {
+    informer
+        .iter(kind)
+        .filter(|s| obj::selector_matches_labels(&s["spec"]["selector"], labels))
+        .map(|s| obj::name(s).to_string())
+        .collect()
+}
+
 /// Adopts every ReplicaSet with no controller that the Deployment's selector matches,
 /// patching in an ownerReference; returns them as written. Neither side may be deleting.
 pub fn adopt_replicasets(informer: &Informer, api: &mut ApiServer, d: &Value) -> Vec<Arc<Stored>> {

@@ -108,12 +108,7 @@ impl Strategy for DaemonSet {
 
     /// kubectl counts the pods its selector lists and it controls.
     fn describe(&self, set: &Value, reader: &dyn Reader, now: u64) -> Option<String> {
-        let selector = set.pointer("/spec/selector").unwrap_or(&Value::Null);
-        let pods: Vec<&Value> = reader
-            .objects(Kind::Pod)
-            .into_iter()
-            .filter(|p| obj::selector_matches(selector, p))
-            .collect();
+        let pods = super::selected_pods(set, reader);
         let events: Vec<Value> = reader.objects(Kind::Event).into_iter().cloned().collect();
         Some(describe_daemon_set(set, &pods, &events, now))
     }

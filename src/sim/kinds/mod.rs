@@ -53,6 +53,17 @@ pub trait Reader {
     fn objects(&self, kind: Kind) -> Vec<&Value>;
 }
 
+/// The pods `obj`'s `spec.selector` matches, as kubectl lists them for a workload's
+/// describe.
+fn selected_pods<'a>(obj: &Value, reader: &'a dyn Reader) -> Vec<&'a Value> {
+    let selector = obj.pointer("/spec/selector").unwrap_or(&Value::Null);
+    reader
+        .objects(Kind::Pod)
+        .into_iter()
+        .filter(|p| crate::sim::obj::selector_matches(selector, p))
+        .collect()
+}
+
 /// What the API server and the printers ask of a kind.
 pub trait Strategy: Sync {
     /// The namespace its objects live in: the demo's `default`, none for cluster-scoped

@@ -4,7 +4,6 @@
 use serde_json::Value;
 
 use super::{Generation, Kind, Reader, Strategy};
-use crate::sim::obj;
 use crate::sim::schema::{Type, types};
 use crate::sim::status::ApiError;
 use crate::sim::table::{Lookup, describe_replicaset, rows};
@@ -59,13 +58,7 @@ impl Strategy for ReplicaSet {
     }
 
     fn describe(&self, obj: &Value, reader: &dyn Reader, now: u64) -> Option<String> {
-        // kubectl lists the pods by the ReplicaSet's selector.
-        let selector = obj.pointer("/spec/selector").unwrap_or(&Value::Null);
-        let pods: Vec<&Value> = reader
-            .objects(Kind::Pod)
-            .into_iter()
-            .filter(|p| obj::selector_matches(selector, p))
-            .collect();
+        let pods = super::selected_pods(obj, reader);
         let events: Vec<Value> = reader.objects(Kind::Event).into_iter().cloned().collect();
         Some(describe_replicaset(obj, &pods, &events, now))
     }

@@ -9,7 +9,7 @@ use super::{Generation, Kind, Reader, Strategy};
 use crate::sim::schema::{Type, types};
 use crate::sim::status::ApiError;
 use crate::sim::table::{Lookup, describe_stateful_set, rows};
-use crate::sim::{defaults, obj, validation};
+use crate::sim::{defaults, validation};
 
 pub struct StatefulSet;
 
@@ -56,12 +56,7 @@ impl Strategy for StatefulSet {
 
     /// kubectl counts the pods its selector lists and it controls.
     fn describe(&self, set: &Value, reader: &dyn Reader, now: u64) -> Option<String> {
-        let selector = set.pointer("/spec/selector").unwrap_or(&Value::Null);
-        let pods: Vec<&Value> = reader
-            .objects(Kind::Pod)
-            .into_iter()
-            .filter(|p| obj::selector_matches(selector, p))
-            .collect();
+        let pods = super::selected_pods(set, reader);
         let events: Vec<Value> = reader.objects(Kind::Event).into_iter().cloned().collect();
         Some(describe_stateful_set(set, &pods, &events, now))
     }

@@ -4,10 +4,10 @@
 
 use serde_json::Value;
 
-use super::pod::not_supported;
 use super::{
-    Kind, decodes, go_label_selector, go_string_map, int_or_percent, int_or_percent_field, invalid,
-    meta, nonnegative, normal_selector, pod, quantities,
+    Kind, always_restarts, decodes, go_label_selector, go_string_map, int_or_percent,
+    int_or_percent_field, invalid, meta, nonnegative, normal_selector, pod, quantities,
+    template_meta,
 };
 use crate::sim::obj;
 use crate::sim::output::go_quote;
@@ -55,31 +55,9 @@ pub fn daemon_set(o: &Value, old: Option<&Value>) -> Result<(), ApiError> {
             }
         }
     }
-    // ValidatePodTemplateSpec names the template's metadata fields without `metadata`.
-    meta::labels(&mut errs, "spec.template.labels", template_labels);
-    meta::annotations(
-        &mut errs,
-        "spec.template.annotations",
-        obj::path(spec, &["template", "metadata", "annotations"]),
-    );
+    template_meta(&mut errs, spec);
     pod::pod_spec(&mut errs, "spec.template.spec", &spec["template"]["spec"]);
-    let restart = spec["template"]["spec"]["restartPolicy"]
-        .as_str()
-        .unwrap_or("");
-    if restart != "Always" {
-        not_supported(
-            &mut errs,
-            "spec.template.spec.restartPolicy",
-            restart,
-            &["Always"],
-        );
-    }
-    if !spec["template"]["spec"]["activeDeadlineSeconds"].is_null() {
-        errs.push(
-            "spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in DaemonSet is not Supported"
-                .into(),
-        );
-    }
+    always_restarts(&mut errs, spec, "DaemonSet");
     nonnegative(
         &mut errs,
         "spec.minReadySeconds",

@@ -179,31 +179,11 @@ pub fn workload(kind: Kind, o: &Value, old: Option<&Value>) -> Result<(), ApiErr
             }
         }
     }
-    // ValidatePodTemplateSpec names the template's metadata fields without `metadata`.
-    meta::labels(&mut errs, "spec.template.labels", template_labels);
-    meta::annotations(
-        &mut errs,
-        "spec.template.annotations",
-        obj::path(spec, &["template", "metadata", "annotations"]),
-    );
+    template_meta(&mut errs, spec);
     pod::pod_spec(&mut errs, "spec.template.spec", &spec["template"]["spec"]);
     // ValidatePodTemplateSpecForReplicaSet: a ReplicaSet's pods always restart, and run
-    // for no deadline.
-    if let Some(policy) = spec["template"]["spec"]["restartPolicy"]
-        .as_str()
-        .filter(|p| *p != "Always")
-    {
-        errs.push(format!(
-            "spec.template.spec.restartPolicy: Unsupported value: {}: supported values: \"Always\"",
-            crate::sim::output::go_quote(policy)
-        ));
-    }
-    if !spec["template"]["spec"]["activeDeadlineSeconds"].is_null() {
-        errs.push(
-            "spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in ReplicaSet is not Supported"
-                .into(),
-        );
-    }
+    // for no deadline (the Deployment's check says ReplicaSet too).
+    always_restarts(&mut errs, spec, "ReplicaSet");
     if kind == Kind::Deployment {
         strategy(&mut errs, &spec["strategy"]);
         nonnegative(
@@ -234,6 +214,42 @@ pub fn workload(kind: Kind, o: &Value, old: Option<&Value>) -> Result<(), ApiErr
         ));
     }
     invalid(kind, o, errs)
+}
+
+/// The template's labels and annotations, named as ValidatePodTemplateSpec names them
+/// (without `metadata`).
+fn template_meta(errs: &mut Vec<String>, spec: &Value) {
+    meta::labels(
+        errs,
+        "spec.template.labels",
+        obj::path(spec, &["template", "metadata", "labels"]),
+    );
+    meta::annotations(
+        errs,
+        "spec.template.annotations",
+        obj::path(spec, &["template", "metadata", "annotations"]),
+    );
+}
+
+/// What every workload controller asks of its pods: they always restart, and run for no
+/// deadline (`owner` names the kind in the message, as the source does).
+fn always_restarts(errs: &mut Vec<String>, spec: &Value, owner: &str) {
+    let restart = spec["template"]["spec"]["restartPolicy"]
+        .as_str()
+        .unwrap_or("");
+    if restart != "Always" {
+        pod::not_supported(
+            errs,
+            "spec.template.spec.restartPolicy",
+            restart,
+            &["Always"],
+        );
+    }
+    if !spec["template"]["spec"]["activeDeadlineSeconds"].is_null() {
+        errs.push(format!(
+            "spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in {owner} is not Supported"
+        ));
+    }
 }
 
 /// The int32 fields a request must decode into before any validation: a number that is

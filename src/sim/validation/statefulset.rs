@@ -8,9 +8,10 @@
 
 use serde_json::Value;
 
-use super::pod::{not_supported, one_of};
+use super::pod::one_of;
 use super::{
-    Kind, decodes, go_label_selector, go_string_map, invalid, meta, nonnegative, quantities,
+    Kind, always_restarts, decodes, go_label_selector, go_string_map, invalid, meta, nonnegative,
+    quantities, template_meta,
 };
 use crate::sim::obj;
 use crate::sim::output::go_quote;
@@ -105,29 +106,8 @@ pub fn stateful_set(o: &Value, old: Option<&Value>) -> Result<(), ApiError> {
             }
         }
     }
-    meta::labels(&mut errs, "spec.template.labels", template_labels);
-    meta::annotations(
-        &mut errs,
-        "spec.template.annotations",
-        obj::path(spec, &["template", "metadata", "annotations"]),
-    );
-    let restart = spec["template"]["spec"]["restartPolicy"]
-        .as_str()
-        .unwrap_or("");
-    if restart != "Always" {
-        not_supported(
-            &mut errs,
-            "spec.template.spec.restartPolicy",
-            restart,
-            &["Always"],
-        );
-    }
-    if !spec["template"]["spec"]["activeDeadlineSeconds"].is_null() {
-        errs.push(
-            "spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in StatefulSet is not Supported"
-                .into(),
-        );
-    }
+    template_meta(&mut errs, spec);
+    always_restarts(&mut errs, spec, "StatefulSet");
     if let Some(old) = old {
         let mut changed = false;
         let keys = |s: &Value| -> Vec<String> {

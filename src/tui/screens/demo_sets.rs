@@ -176,7 +176,10 @@ pub fn daemon_set_lines(ds: &Value, theme: &Theme) -> DeploymentLines {
     let status = vec![
         // CURRENT is shown only when it differs from DESIRED, to keep the line short.
         Line::from(
-            match (count("desiredNumberScheduled"), count("currentNumberScheduled")) {
+            match (
+                count("desiredNumberScheduled"),
+                count("currentNumberScheduled"),
+            ) {
                 (d, c) if d == c => format!("desired {d} · ready {}", count("numberReady")),
                 (d, c) => format!("desired {d} · current {c} · ready {}", count("numberReady")),
             },

@@ -239,13 +239,11 @@ impl DaemonSetController {
             }
             // An orphan: every set whose selector matches may adopt it.
             None if d.event != EventType::Deleted && d.object.controller_uid().is_none() => {
-                let labels = &d.object.facts().labels;
-                let sets: Vec<String> = self
-                    .informer
-                    .iter(Kind::DaemonSet)
-                    .filter(|s| obj::selector_matches_labels(&s["spec"]["selector"], labels))
-                    .map(|s| obj::name(s).to_string())
-                    .collect();
+                let sets = super::claim::selecting_pod(
+                    &self.informer,
+                    Kind::DaemonSet,
+                    &d.object.facts().labels,
+                );
                 for s in sets {
                     self.informer.enqueue(&s);
                 }

@@ -100,18 +100,11 @@ impl StatefulSetController {
                 }
             }
             None if d.event != EventType::Deleted && d.object.controller_uid().is_none() => {
-                // An orphan: every set whose selector matches may adopt it.
-                let sets: Vec<String> = self
-                    .informer
-                    .iter(Kind::StatefulSet)
-                    .filter(|s| {
-                        obj::selector_matches_labels(
-                            &s["spec"]["selector"],
-                            &d.object.facts().labels,
-                        )
-                    })
-                    .map(|s| obj::name(s).to_string())
-                    .collect();
+                let sets = super::claim::selecting_pod(
+                    &self.informer,
+                    Kind::StatefulSet,
+                    &d.object.facts().labels,
+                );
                 for s in sets {
                     self.informer.enqueue(&s);
                 }
