@@ -76,9 +76,13 @@ fn add_tolerations(spec: &mut Value) {
                 .iter()
                 .all(|f| x[*f].as_str().unwrap_or("") == t[*f].as_str().unwrap_or(""))
         };
-        match list.iter_mut().find(|x| same(x)) {
-            Some(x) => *x = t,
-            None => list.push(t),
+        let mut found = false;
+        for x in list.iter_mut().filter(|x| same(x)) {
+            *x = t.clone();
+            found = true;
+        }
+        if !found {
+            list.push(t);
         }
     }
     spec["tolerations"] = Value::Array(list);
@@ -153,6 +157,34 @@ pub struct DaemonSetController {
     now: u64,
     /// Pods this controller created, for the demo's counters.
     pub created: u64,
+    backoff: Backoff,
+}
+
+/// client-go's flowcontrol.Backoff as kube-controller-manager sets it up for failed
+/// daemon pods: 1 s, doubling to 15 minutes, forgotten after twice that without a retry.
+#[derive(Clone, Default)]
+struct Backoff(crate::sim::HashMap<String, (u64, u64)>);
+
+impl Backoff {
+    const INITIAL: u64 = 1;
+    const MAX: u64 = 15 * 60;
+
+    /// IsInBackOffSinceUpdate: the seconds left to wait, if the key is backing off.
+    fn waiting(&self, key: &str, now: u64) -> Option<u64> {
+        let (delay, at) = *self.0.get(key)?;
+        (now < at + delay).then(|| at + delay - now)
+    }
+
+    /// Next: the first delay, or the last one doubled.
+    fn next(&mut self, key: &str, now: u64) {
+        let e = self.0.entry(key.to_string()).or_insert((0, now));
+        e.0 = if e.0 == 0 || now.saturating_sub(e.1) > 2 * Self::MAX {
+            Self::INITIAL
+        } else {
+            (e.0 * 2).min(Self::MAX)
+        };
+        e.1 = now;
+    }
 }
 
 /// What a sync read: the set's pods by target node (terminal pods being deleted left
@@ -170,6 +202,7 @@ impl DaemonSetController {
             expectations: Default::default(),
             now: 0,
             created: 0,
+            backoff: Backoff::default(),
         }
     }
 
@@ -399,6 +432,18 @@ impl DaemonSetController {
                     for p in pods.iter().filter(|p| !p.facts().deleting) {
                         match p.pod_phase() {
                             Some("Failed") => {
+                                // failedPodsBackoff: a node whose daemon pod keeps failing
+                                // is retried 1 s, 2 s, 4 s ... up to 15 minutes apart.
+                                let key = format!(
+                                    "{}/{}/{name}",
+                                    obj::uid(ds),
+                                    obj::int(ds, &["status", "observedGeneration"]).unwrap_or(0)
+                                );
+                                if let Some(wait) = self.backoff.waiting(&key, now) {
+                                    self.informer.enqueue_after(obj::name(ds), now + wait);
+                                    continue;
+                                }
+                                self.backoff.next(&key, now);
                                 let msg = format!(
                                     "Found failed daemon pod default/{} on node {name}, will try to kill it",
                                     p.name()
@@ -430,11 +475,11 @@ impl DaemonSetController {
                     }
                     // With surge: the oldest new and the oldest old pod stay, the old one
                     // until it is not ready or the new one is available.
-                    let generation = template_generation(ds);
                     let (mut new, mut old): (Option<&Arc<Stored>>, Option<&Arc<Stored>>) =
                         (None, None);
                     for p in &running {
-                        let slot = if is_updated(p.value(), hash, generation) {
+                        // Here Go compares the hash label alone.
+                        let slot = if p.value()["metadata"]["labels"][HASH_LABEL] == hash {
                             &mut new
                         } else {
                             &mut old
@@ -813,6 +858,7 @@ impl super::Controller for DaemonSetController {
     fn crash(&mut self) {
         self.informer.crash();
         self.expectations.clear();
+        self.backoff = Backoff::default();
     }
     fn resync(&mut self) {
         let all: Vec<String> = self
@@ -823,5 +869,39 @@ impl super::Controller for DaemonSetController {
         for n in all {
             self.informer.enqueue(&n);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failed_pods_back_off_doubling_to_fifteen_minutes() {
+        let mut b = Backoff::default();
+        assert_eq!(b.waiting("k", 0), None);
+        b.next("k", 0);
+        assert_eq!(b.waiting("k", 0), Some(1));
+        assert_eq!(b.waiting("k", 1), None);
+        b.next("k", 1);
+        assert_eq!(b.waiting("k", 1), Some(2));
+        for t in 2..20 {
+            b.next("k", t);
+        }
+        assert_eq!(b.waiting("k", 19), Some(Backoff::MAX));
+        // Forgotten after twice the maximum without a retry.
+        b.next("k", 19 + 2 * Backoff::MAX + 1);
+        assert_eq!(b.waiting("k", 19 + 2 * Backoff::MAX + 1), Some(1));
+    }
+
+    #[test]
+    fn daemon_tolerations_replace_a_matching_one_and_add_the_rest() {
+        let mut spec = serde_json::json!({"tolerations": [
+            {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 5},
+        ]});
+        add_tolerations(&mut spec);
+        let list = spec["tolerations"].as_array().unwrap();
+        assert_eq!(list.len(), 6);
+        assert!(list[0].get("tolerationSeconds").is_none(), "{list:?}");
     }
 }

@@ -282,7 +282,8 @@ impl StatefulSetController {
         let monotonic = set["spec"]["podManagementPolicy"] != "Parallel";
         // Each live replica, in ordinal order.
         // runForAll: OrderedReady stops at the first replica that says wait; Parallel
-        // (slowStartBatch) only at an error.
+        // (slowStartBatch) only at an error (the demo stops at once, where Go finishes the
+        // batch under way: only an API error shows the difference).
         for r in &replicas {
             let (exit, failed) = self.process_replica(api, set, r, monotonic, min_ready, now);
             if failed || (exit && monotonic) {
@@ -291,12 +292,10 @@ impl StatefulSetController {
             }
         }
         // Condemned pods' claims get the owners the policy gives a scaled-down pod.
+        // (fixPodClaim goes on after a fix: the condemned pod is deleted in the same sync.)
         for c in &condemned {
             if !self.claims_match(set, c.pod()) {
                 self.fix_claims(api, set, c.pod(), now);
-                if monotonic {
-                    return status(all(&replicas, &condemned), 0);
-                }
             }
         }
         // processCondemned, highest ordinal first.
@@ -374,19 +373,23 @@ impl StatefulSetController {
         {
             return (true, false);
         }
-        // The invariants: identity (the pod-name label) and the claims' owners.
-        if !self.claims_match(set, r.pod()) {
+        // The invariants (UpdateStatefulPod): identity (the pod-name label) and the claims'
+        // owners; a pod that needed either is written and its update recorded.
+        let identity_ok = identity::identity_matches(set, r.pod());
+        let claims_ok = self.claims_match(set, r.pod());
+        if identity_ok && claims_ok {
+            return (false, false);
+        }
+        if !claims_ok {
             self.fix_claims(api, set, r.pod(), now);
         }
-        if !identity::identity_matches(set, r.pod()) {
-            let name = r.name().to_string();
-            self.spend();
-            let res = api.update_metadata(Kind::Pod, &name, |p| {
-                p["metadata"]["labels"][identity::POD_NAME_LABEL] = json!(name.clone());
-            });
-            let err = res.err().map(|e| e.message);
-            self.pod_event(api, set, "update", r.name(), err.as_deref(), now);
-        }
+        let name = r.name().to_string();
+        self.spend();
+        let res = api.update_metadata(Kind::Pod, &name, |p| {
+            p["metadata"]["labels"][identity::POD_NAME_LABEL] = json!(name.clone());
+        });
+        let err = res.err().map(|e| e.message);
+        self.pod_event(api, set, "update", r.name(), err.as_deref(), now);
         (false, false)
     }
 

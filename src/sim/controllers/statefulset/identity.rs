@@ -132,8 +132,10 @@ pub fn new_pod(set: &Value, template: &Value, ordinal: i64, revision: &str) -> V
     labels.insert(POD_NAME_LABEL.into(), json!(name));
     labels.insert(POD_INDEX_LABEL.into(), json!(ordinal.to_string()));
     labels.insert(REVISION_LABEL.into(), json!(revision));
+    // GetPodFromTemplate names the set as the prefix, which the pod keeps.
     let mut meta = json!({
         "name": name,
+        "generateName": format!("{}-", obj::name(set)),
         "namespace": "default",
         "labels": labels,
         "ownerReferences": [obj::owner_ref(set, "StatefulSet")],
