@@ -358,8 +358,8 @@ impl DaemonSetController {
             |_| true,
             &mut self.client,
         );
-        let mut view = self.view(&ds, pods);
-        let Some((cur, old)) = self.history(api, &ds, &view) else {
+        let mut view = self.view(pods);
+        let Some((cur, old)) = self.history(api, &ds) else {
             return (api.next_seq() - before) as usize;
         };
         let hash = cur["metadata"]["labels"][HASH_LABEL]
@@ -376,22 +376,13 @@ impl DaemonSetController {
             self.rolling_update(api, &ds, &mut view, &hash, now);
         }
         self.cleanup_history(api, &ds, &old, &view);
-        // The status reads the pods as the cache has them.
-        let pods = claim_pods(
-            &self.informer,
-            api,
-            &ds,
-            "DaemonSet",
-            |_| true,
-            &mut self.client,
-        );
-        let view = self.view(&ds, pods);
+        // The status counts the pods as the cache has them, as the sync read them: this
+        // sync's own writes show in the next.
         self.write_status(api, &ds, &view, &hash, true, now);
         (api.next_seq() - before) as usize
     }
 
-    fn view(&self, ds: &Value, pods: Vec<Arc<Stored>>) -> View {
-        let _ = ds;
+    fn view(&self, pods: Vec<Arc<Stored>>) -> View {
         let mut by_node: BTreeMap<String, Vec<Arc<Stored>>> = BTreeMap::new();
         for p in pods {
             let terminal = matches!(p.pod_phase(), Some("Succeeded" | "Failed"));
@@ -640,13 +631,7 @@ impl DaemonSetController {
     /// constructHistory: the revision whose data is the current template (created, or the
     /// newest of several kept and renumbered past the others), and the rest. `None` when
     /// a name collision sent the sync back to try again.
-    fn history(
-        &mut self,
-        api: &mut ApiServer,
-        ds: &Value,
-        view: &View,
-    ) -> Option<(Value, Vec<Value>)> {
-        let _ = view;
+    fn history(&mut self, api: &mut ApiServer, ds: &Value) -> Option<(Value, Vec<Value>)> {
         let uid = obj::uid(ds);
         let data = history::template_patch(ds);
         let mut current: Vec<Value> = Vec::new();
@@ -711,7 +696,7 @@ impl DaemonSetController {
             let keep = current.pop().unwrap_or(Value::Null);
             for dup in &current {
                 self.client.spend(1);
-                let _ = api.delete(Kind::ControllerRevision, obj::name(dup), None, 0);
+                let _ = api.delete(Kind::ControllerRevision, obj::name(dup), None, api.clock);
             }
             if history::number(&keep) < next {
                 self.client.spend(1);
@@ -753,7 +738,7 @@ impl DaemonSetController {
                 continue;
             }
             self.client.spend(1);
-            let _ = api.delete(Kind::ControllerRevision, obj::name(r), None, 0);
+            let _ = api.delete(Kind::ControllerRevision, obj::name(r), None, api.clock);
             to_delete -= 1;
         }
     }

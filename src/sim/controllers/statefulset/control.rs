@@ -488,7 +488,7 @@ impl StatefulSetController {
         }
         for r in &old[..old.len() - limit] {
             self.spend();
-            let _ = api.delete(Kind::ControllerRevision, obj::name(r), None, 0);
+            let _ = api.delete(Kind::ControllerRevision, obj::name(r), None, api.clock);
         }
     }
 }
