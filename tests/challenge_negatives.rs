@@ -363,3 +363,14 @@ fn daemonset_challenges_need_the_surge_and_the_noexecute_taint() {
     );
     assert_eq!(met, [false, false, false]);
 }
+
+/// A refused drain leaves the node cordoned but is no drain; and a node that is only
+/// cordoned keeps counting in DESIRED, so nothing is misscheduled.
+#[test]
+fn a_refused_drain_and_a_cordon_are_not_the_maintenance_challenges() {
+    let met = met_after(
+        "daemonset-node-maintenance",
+        &["kubectl drain node-1", "kubectl cordon node-2", "tick 70"],
+    );
+    assert_eq!(met, [false, false]);
+}
