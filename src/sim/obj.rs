@@ -196,6 +196,28 @@ pub fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
     )
 }
 
+/// GetScaledValueFromIntOrPercent: an IntOrString (`maxSurge: 1`, `maxUnavailable: 25%`)
+/// resolved against `total`, a percentage rounded up or down; `None` for a string that
+/// is no percentage, which validation refuses before any controller reads it.
+pub fn scaled_int_or_percent(v: &Value, total: i64, round_up: bool) -> Option<i64> {
+    match v {
+        Value::Number(n) => n.as_i64(),
+        Value::String(s) => {
+            let x = s
+                .strip_suffix('%')?
+                .parse::<i64>()
+                .ok()?
+                .saturating_mul(total);
+            Some(if round_up {
+                x.saturating_add(99) / 100
+            } else {
+                x / 100
+            })
+        }
+        _ => None,
+    }
+}
+
 pub fn owner_ref(owner: &Value, kind: &str) -> Value {
     owner_ref_to(name(owner), uid(owner), kind)
 }
@@ -215,6 +237,14 @@ pub fn owner_ref_to(name: &str, uid: &str, kind: &str) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn int_or_percent_scales_up_or_down() {
+        assert_eq!(scaled_int_or_percent(&json!("25%"), 10, true), Some(3));
+        assert_eq!(scaled_int_or_percent(&json!("25%"), 10, false), Some(2));
+        assert_eq!(scaled_int_or_percent(&json!(4), 10, false), Some(4));
+        assert_eq!(scaled_int_or_percent(&json!("4"), 10, true), None);
+    }
 
     #[test]
     fn selectors() {

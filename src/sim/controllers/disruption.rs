@@ -46,18 +46,6 @@ fn pod_labels(p: &Stored) -> &Value {
     &p.facts().labels
 }
 
-/// `GetScaledValueFromIntOrPercent(..., roundUp=true)`.
-fn scaled(v: &Value, total: i64) -> Option<i64> {
-    match v {
-        Value::Number(n) => n.as_i64(),
-        Value::String(s) => {
-            let p: i64 = s.strip_suffix('%')?.parse().ok()?;
-            Some((p * total + 99) / 100)
-        }
-        _ => None,
-    }
-}
-
 impl DisruptionController {
     pub fn new(resync: u64) -> Self {
         DisruptionController {
@@ -177,7 +165,7 @@ impl DisruptionController {
                 if unmanaged > 0 {
                     events.push(("Warning", "UnmanagedPods", unmanaged_message(selector)));
                 }
-                let max = scaled(max, expected).unwrap_or(0);
+                let max = obj::scaled_int_or_percent(max, expected, true).unwrap_or(0);
                 (expected, (expected - max).max(0))
             }),
             (None, Some(min @ Value::String(_))) => {
@@ -185,7 +173,10 @@ impl DisruptionController {
                     if unmanaged > 0 {
                         events.push(("Warning", "UnmanagedPods", unmanaged_message(selector)));
                     }
-                    (expected, scaled(min, expected).unwrap_or(0))
+                    (
+                        expected,
+                        obj::scaled_int_or_percent(min, expected, true).unwrap_or(0),
+                    )
                 })
             }
             (None, Some(min)) => Ok((pods.len() as i64, min.as_i64().unwrap_or(0))),

@@ -13,15 +13,9 @@ use crate::sim::obj;
 use crate::sim::stored::Stored;
 use crate::sim::time::sim_unix;
 
-/// GetScaledValueFromIntOrPercent, rounding up.
+/// GetScaledValueFromIntOrPercent, rounding up (0 for a value validation would refuse).
 fn scaled(v: &Value, total: i64) -> i64 {
-    match v {
-        Value::String(s) => s
-            .strip_suffix('%')
-            .and_then(|p| p.parse::<i64>().ok())
-            .map_or(0, |p| (p * total + 99) / 100),
-        other => other.as_i64().unwrap_or(0),
-    }
+    obj::scaled_int_or_percent(v, total, true).unwrap_or(0)
 }
 
 /// SurgeCount: maxSurge scaled to `n` nodes (0 unless RollingUpdate).

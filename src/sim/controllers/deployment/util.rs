@@ -25,27 +25,10 @@ pub(super) fn sort_oldest_first(rss: &mut [Arc<Stored>]) {
     });
 }
 
-/// A percentage or absolute value (`IntOrString`), resolved against `total`.
-fn resolve(v: &Value, total: i64, round_up: bool) -> i64 {
-    match v {
-        Value::Number(n) => n.as_i64().unwrap_or(0),
-        Value::String(s) => {
-            let pct: i64 = s.trim_end_matches('%').parse().unwrap_or(0);
-            let x = pct.saturating_mul(total);
-            if round_up {
-                x.saturating_add(99) / 100
-            } else {
-                x / 100
-            }
-        }
-        _ => 0,
-    }
-}
-
 /// B2: surge rounds up, unavailable down; both 0 makes unavailable 1.
 pub fn fenceposts(max_surge: &Value, max_unavailable: &Value, replicas: i64) -> (i64, i64) {
-    let surge = resolve(max_surge, replicas, true);
-    let unavailable = resolve(max_unavailable, replicas, false);
+    let surge = obj::scaled_int_or_percent(max_surge, replicas, true).unwrap_or(0);
+    let unavailable = obj::scaled_int_or_percent(max_unavailable, replicas, false).unwrap_or(0);
     if surge == 0 && unavailable == 0 {
         (0, 1)
     } else {
