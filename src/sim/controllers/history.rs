@@ -51,8 +51,8 @@ pub fn revision_name(owner: &str, hash: &str) -> String {
     format!("{prefix}-{hash}")
 }
 
-/// NewControllerRevision (with StatefulSet's `newRevision`): labelled with the template's
-/// labels and the hash, owned by `owner` as its controller, the owner's annotations copied.
+/// NewControllerRevision (with StatefulSet's `newRevision`): named by the hash of its
+/// data, which its `controller.kubernetes.io/hash` label carries.
 pub fn new_revision(
     owner: &Value,
     owner_kind: &str,
@@ -61,13 +61,29 @@ pub fn new_revision(
     collision_count: i64,
 ) -> Value {
     let h = hash(&data, collision_count);
+    let name = revision_name(crate::sim::obj::name(owner), &h);
+    revision_object(owner, owner_kind, name, (HASH_LABEL, &h), data, revision)
+}
+
+/// The revision object both NewControllerRevision and the DaemonSet controller's
+/// snapshot build: labelled with the owner's template labels and `label` (the hash under
+/// its controller's key), owned by `owner` as its controller, the owner's annotations
+/// copied.
+pub fn revision_object(
+    owner: &Value,
+    owner_kind: &str,
+    name: String,
+    (label_key, h): (&str, &str),
+    data: Value,
+    revision: i64,
+) -> Value {
     let mut labels = owner["spec"]["template"]["metadata"]["labels"]
         .as_object()
         .cloned()
         .unwrap_or_default();
-    labels.insert(HASH_LABEL.into(), json!(h));
+    labels.insert(label_key.into(), json!(h));
     let mut meta = json!({
-        "name": revision_name(crate::sim::obj::name(owner), &h),
+        "name": name,
         "namespace": "default",
         "labels": labels,
         "ownerReferences": [crate::sim::obj::owner_ref(owner, owner_kind)],
@@ -113,7 +129,13 @@ pub fn sort(revisions: &mut [&Value]) {
 /// EqualRevision: the same data, byte for byte (the hash labels are not decimal, so Go's
 /// parse of them fails and only the data is compared).
 pub fn equal(a: &Value, b: &Value) -> bool {
-    a["data"] == b["data"]
+    holds(a, &b["data"])
+}
+
+/// Whether `rev` holds `data`: the comparison EqualRevision makes, without building the
+/// revision a template would make.
+pub fn holds(rev: &Value, data: &Value) -> bool {
+    rev["data"] == *data
 }
 
 /// nextRevision: one past the highest, 1 for none (`revisions` sorted).

@@ -642,7 +642,7 @@ impl DaemonSetController {
             {
                 continue;
             }
-            if r["data"] == data {
+            if history::holds(r, &data) {
                 current.push(r.clone());
             } else {
                 old.push(r.clone());
@@ -652,24 +652,8 @@ impl DaemonSetController {
         let cur = if current.is_empty() {
             let collisions = obj::int(ds, &["status", "collisionCount"]).unwrap_or(0);
             let h = pod_template_hash(&ds["spec"]["template"], collisions);
-            let mut labels = ds["spec"]["template"]["metadata"]["labels"]
-                .as_object()
-                .cloned()
-                .unwrap_or_default();
-            labels.insert(HASH_LABEL.into(), json!(h));
-            let mut meta = json!({
-                "name": format!("{}-{h}", obj::name(ds)),
-                "namespace": "default",
-                "labels": labels,
-                "ownerReferences": [obj::owner_ref(ds, "DaemonSet")],
-            });
-            if let Some(a) = ds["metadata"]["annotations"]
-                .as_object()
-                .filter(|a| !a.is_empty())
-            {
-                meta["annotations"] = Value::Object(a.clone());
-            }
-            let rev = json!({"apiVersion": "apps/v1", "kind": "ControllerRevision", "metadata": meta, "data": data, "revision": next});
+            let name = format!("{}-{h}", obj::name(ds));
+            let rev = history::revision_object(ds, "DaemonSet", name, (HASH_LABEL, &h), data, next);
             self.client.spend(1);
             match api.create(Kind::ControllerRevision, rev.clone(), now_of(api)) {
                 Ok(c) => c,
@@ -678,7 +662,7 @@ impl DaemonSetController {
                     .ok()
                     .cloned()
                 {
-                    Some(existing) if existing["data"] == rev["data"] => existing,
+                    Some(existing) if history::equal(&existing, &rev) => existing,
                     _ => {
                         // A hash collision: count it and try again on the next sync.
                         self.client.spend(1);

@@ -165,11 +165,10 @@ impl StatefulSetController {
         let refs: Vec<&Value> = revisions.iter().collect();
         let data = history::template_patch(set);
         let next = history::next_number(&refs);
-        let candidate = history::new_revision(set, "StatefulSet", data.clone(), next, collisions);
         let equal: Vec<&Value> = refs
             .iter()
             .copied()
-            .filter(|r| history::equal(r, &candidate))
+            .filter(|r| history::holds(r, &data))
             .collect();
         let update = match (equal.last(), refs.last()) {
             (Some(e), Some(latest)) if history::equal(latest, e) => (*latest).clone(),
