@@ -8,7 +8,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use serde_json::Value;
 
-use crate::sim::controllers::daemonset::should_run;
+use crate::sim::controllers::daemonset::{HASH_LABEL, should_run, target_node};
 use crate::sim::controllers::statefulset::identity::{self, REVISION_LABEL};
 use crate::sim::kind::Kind;
 use crate::sim::obj;
@@ -234,23 +234,15 @@ pub fn daemon_pod_lines(d: &Demo, ds: &Value, theme: &Theme) -> Vec<Line<'static
         .objects(Kind::Pod)
         .filter(|p| obj::controller_uid(p) == Some(uid))
         .collect();
-    let node_of = |p: &Value| -> String {
-        p["spec"]["nodeName"].as_str().map_or_else(
-            || {
-                p.pointer("/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms/0/matchFields/0/values/0")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string()
-            },
-            str::to_string,
-        )
-    };
     let mut out = Vec::new();
     let mut nodes: Vec<&Value> = d.session.objects(Kind::Node).collect();
     nodes.sort_by(|a, b| obj::name(a).cmp(obj::name(b)));
     for node in nodes {
         let name = obj::name(node);
-        let here: Vec<&&Value> = pods.iter().filter(|p| node_of(p) == name).collect();
+        let here: Vec<&&Value> = pods
+            .iter()
+            .filter(|p| target_node(p) == Some(name))
+            .collect();
         out.push(Line::from(Span::styled(name.to_string(), theme.key)));
         if here.is_empty() {
             let (run, _) = should_run(ds, node);
@@ -264,9 +256,7 @@ pub fn daemon_pod_lines(d: &Demo, ds: &Value, theme: &Theme) -> Vec<Line<'static
         }
         for p in here {
             let mut line = pod_line(p, now, theme);
-            let hash = p["metadata"]["labels"]["controller-revision-hash"]
-                .as_str()
-                .unwrap_or("");
+            let hash = p["metadata"]["labels"][HASH_LABEL].as_str().unwrap_or("");
             line.spans.push(Span::styled(format!(" {hash}"), theme.dim));
             out.push(line);
         }

@@ -118,7 +118,7 @@ pub fn should_run(ds: &Value, node: &Value) -> (bool, bool) {
 }
 
 /// GetTargetNodeName: the pod's node, or the one its node affinity pins it to.
-fn target_node(pod: &Value) -> Option<&str> {
+pub fn target_node(pod: &Value) -> Option<&str> {
     if let Some(n) = pod["spec"]["nodeName"].as_str().filter(|n| !n.is_empty()) {
         return Some(n);
     }
