@@ -42,20 +42,18 @@ impl Strategy for Deployment {
     }
 
     fn columns(&self, wide: bool) -> &'static [&'static str] {
-        if wide {
-            &[
-                "NAME",
-                "READY",
-                "UP-TO-DATE",
-                "AVAILABLE",
-                "AGE",
-                "CONTAINERS",
-                "IMAGES",
-                "SELECTOR",
-            ]
-        } else {
-            &["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"]
-        }
+        // `-o wide` adds the last 3 columns.
+        const WIDE: &[&str] = &[
+            "NAME",
+            "READY",
+            "UP-TO-DATE",
+            "AVAILABLE",
+            "AGE",
+            "CONTAINERS",
+            "IMAGES",
+            "SELECTOR",
+        ];
+        if wide { WIDE } else { &WIDE[..WIDE.len() - 3] }
     }
 
     fn row(&self, obj: &dyn Lookup, now: u64, _wide: bool) -> Vec<String> {

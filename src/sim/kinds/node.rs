@@ -20,22 +20,20 @@ impl Strategy for Node {
     }
 
     fn columns(&self, wide: bool) -> &'static [&'static str] {
-        if wide {
-            &[
-                "NAME",
-                "STATUS",
-                "ROLES",
-                "AGE",
-                "VERSION",
-                "INTERNAL-IP",
-                "EXTERNAL-IP",
-                "OS-IMAGE",
-                "KERNEL-VERSION",
-                "CONTAINER-RUNTIME",
-            ]
-        } else {
-            &["NAME", "STATUS", "ROLES", "AGE", "VERSION"]
-        }
+        // `-o wide` adds the last 5 columns.
+        const WIDE: &[&str] = &[
+            "NAME",
+            "STATUS",
+            "ROLES",
+            "AGE",
+            "VERSION",
+            "INTERNAL-IP",
+            "EXTERNAL-IP",
+            "OS-IMAGE",
+            "KERNEL-VERSION",
+            "CONTAINER-RUNTIME",
+        ];
+        if wide { WIDE } else { &WIDE[..WIDE.len() - 5] }
     }
 
     fn row(&self, obj: &dyn Lookup, now: u64, _wide: bool) -> Vec<String> {

@@ -63,21 +63,19 @@ impl Strategy for Pod {
     }
 
     fn columns(&self, wide: bool) -> &'static [&'static str] {
-        if wide {
-            &[
-                "NAME",
-                "READY",
-                "STATUS",
-                "RESTARTS",
-                "AGE",
-                "IP",
-                "NODE",
-                "NOMINATED NODE",
-                "READINESS GATES",
-            ]
-        } else {
-            &["NAME", "READY", "STATUS", "RESTARTS", "AGE"]
-        }
+        // `-o wide` adds the last 4 columns.
+        const WIDE: &[&str] = &[
+            "NAME",
+            "READY",
+            "STATUS",
+            "RESTARTS",
+            "AGE",
+            "IP",
+            "NODE",
+            "NOMINATED NODE",
+            "READINESS GATES",
+        ];
+        if wide { WIDE } else { &WIDE[..WIDE.len() - 4] }
     }
 
     fn row(&self, obj: &dyn Lookup, now: u64, _wide: bool) -> Vec<String> {

@@ -60,30 +60,19 @@ impl Strategy for PersistentVolumeClaim {
     }
 
     fn columns(&self, wide: bool) -> &'static [&'static str] {
-        if wide {
-            &[
-                "NAME",
-                "STATUS",
-                "VOLUME",
-                "CAPACITY",
-                "ACCESS MODES",
-                "STORAGECLASS",
-                "VOLUMEATTRIBUTESCLASS",
-                "AGE",
-                "VOLUMEMODE",
-            ]
-        } else {
-            &[
-                "NAME",
-                "STATUS",
-                "VOLUME",
-                "CAPACITY",
-                "ACCESS MODES",
-                "STORAGECLASS",
-                "VOLUMEATTRIBUTESCLASS",
-                "AGE",
-            ]
-        }
+        // `-o wide` adds the last column.
+        const WIDE: &[&str] = &[
+            "NAME",
+            "STATUS",
+            "VOLUME",
+            "CAPACITY",
+            "ACCESS MODES",
+            "STORAGECLASS",
+            "VOLUMEATTRIBUTESCLASS",
+            "AGE",
+            "VOLUMEMODE",
+        ];
+        if wide { WIDE } else { &WIDE[..WIDE.len() - 1] }
     }
 
     fn row(&self, obj: &dyn Lookup, now: u64, _wide: bool) -> Vec<String> {

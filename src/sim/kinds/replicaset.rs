@@ -37,20 +37,18 @@ impl Strategy for ReplicaSet {
     }
 
     fn columns(&self, wide: bool) -> &'static [&'static str] {
-        if wide {
-            &[
-                "NAME",
-                "DESIRED",
-                "CURRENT",
-                "READY",
-                "AGE",
-                "CONTAINERS",
-                "IMAGES",
-                "SELECTOR",
-            ]
-        } else {
-            &["NAME", "DESIRED", "CURRENT", "READY", "AGE"]
-        }
+        // `-o wide` adds the last 3 columns.
+        const WIDE: &[&str] = &[
+            "NAME",
+            "DESIRED",
+            "CURRENT",
+            "READY",
+            "AGE",
+            "CONTAINERS",
+            "IMAGES",
+            "SELECTOR",
+        ];
+        if wide { WIDE } else { &WIDE[..WIDE.len() - 3] }
     }
 
     fn row(&self, obj: &dyn Lookup, now: u64, _wide: bool) -> Vec<String> {

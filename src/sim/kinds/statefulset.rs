@@ -43,11 +43,9 @@ impl Strategy for StatefulSet {
     }
 
     fn columns(&self, wide: bool) -> &'static [&'static str] {
-        if wide {
-            &["NAME", "READY", "AGE", "CONTAINERS", "IMAGES"]
-        } else {
-            &["NAME", "READY", "AGE"]
-        }
+        // `-o wide` adds the last 2 columns.
+        const WIDE: &[&str] = &["NAME", "READY", "AGE", "CONTAINERS", "IMAGES"];
+        if wide { WIDE } else { &WIDE[..WIDE.len() - 2] }
     }
 
     fn row(&self, obj: &dyn Lookup, now: u64, _wide: bool) -> Vec<String> {
