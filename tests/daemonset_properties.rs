@@ -5,6 +5,8 @@
 //! DaemonSet's spec as of that write. (A pair made during a surge may outlive a switch to
 //! maxUnavailable for a moment: the controller then deletes the younger one.)
 
+mod watch_support;
+
 use std::collections::HashMap;
 
 use kubedrill::sim::api::EventType;
@@ -83,7 +85,7 @@ fn check(
             continue;
         }
         let p = e.object.value();
-        let name = p["metadata"]["name"].as_str().unwrap_or("").to_string();
+        let name = watch_support::name(p);
         if e.event == EventType::Deleted {
             pods.remove(&name);
             continue;
@@ -107,20 +109,10 @@ fn check(
 
 fn run(steps: &[String]) -> Result<(), TestCaseError> {
     let mut s = Session::new("daemonset", 1).unwrap();
-    let mut pods: HashMap<String, Value> = s
-        .objects(Kind::Pod)
-        .map(|p| {
-            (
-                p["metadata"]["name"].as_str().unwrap_or("").to_string(),
-                p.clone(),
-            )
-        })
-        .collect();
+    let mut pods = watch_support::pods_by_name(&s);
     let mut surge = s.object(Kind::DaemonSet, "agent").is_some_and(surge_of);
     for st in steps {
-        let from = s.cluster.api.next_seq();
-        s.cluster.kubectl_watch = Some(from);
-        s.run_line(st);
+        let from = watch_support::run_watched(&mut s, st);
         check(&s, from, &mut pods, &mut surge, st)?;
     }
     Ok(())

@@ -4,6 +4,8 @@
 //! creation in the API server's watch log (not just between commands); and a pod's name,
 //! claim and hostname always match its ordinal.
 
+mod watch_support;
+
 use std::collections::HashMap;
 
 use kubedrill::sim::api::EventType;
@@ -56,7 +58,7 @@ fn check_creations(
             continue;
         }
         let p = e.object.value();
-        let name = p["metadata"]["name"].as_str().unwrap_or("").to_string();
+        let name = watch_support::name(p);
         match e.event {
             EventType::Added => {
                 let n = ordinal(&name).unwrap_or(0);
@@ -93,20 +95,9 @@ fn check_creations(
 
 fn run(steps: &[String]) -> Result<(), TestCaseError> {
     let mut s = Session::new("statefulset", 1).unwrap();
-    let mut pods: HashMap<String, Value> = s
-        .objects(Kind::Pod)
-        .map(|p| {
-            (
-                p["metadata"]["name"].as_str().unwrap_or("").to_string(),
-                p.clone(),
-            )
-        })
-        .collect();
+    let mut pods = watch_support::pods_by_name(&s);
     for st in steps {
-        // Keep the watch log from here, as a watching kubectl would.
-        let from = s.cluster.api.next_seq();
-        s.cluster.kubectl_watch = Some(from);
-        s.run_line(st);
+        let from = watch_support::run_watched(&mut s, st);
         check_creations(&s, from, &mut pods, st)?;
     }
     Ok(())
@@ -130,17 +121,7 @@ fn the_check_catches_parallel_creation() {
     let mut s = Session::new("statefulset", 1).unwrap();
     s.run_line("kubectl delete sts web --cascade=orphan");
     s.run_line("kubectl apply -f web-parallel.yaml");
-    let mut pods: HashMap<String, Value> = s
-        .objects(Kind::Pod)
-        .map(|p| {
-            (
-                p["metadata"]["name"].as_str().unwrap_or("").to_string(),
-                p.clone(),
-            )
-        })
-        .collect();
-    let from = s.cluster.api.next_seq();
-    s.cluster.kubectl_watch = Some(from);
-    s.run_line("kubectl scale sts web --replicas=6");
+    let mut pods = watch_support::pods_by_name(&s);
+    let from = watch_support::run_watched(&mut s, "kubectl scale sts web --replicas=6");
     assert!(check_creations(&s, from, &mut pods, "scale").is_err());
 }
