@@ -14,24 +14,18 @@ use crate::sim::obj;
 use crate::sim::stored::Stored;
 use crate::sim::time::sim_unix;
 
-/// Deployments whose selector matches an orphaned ReplicaSet.
-pub fn selecting(informer: &Informer, rs: &Value) -> Vec<String> {
-    informer
-        .list(Kind::Deployment)
-        .into_iter()
-        .filter(|d| obj::selector_matches(&d["spec"]["selector"], rs))
-        .map(|d| obj::name(d).to_string())
-        .collect()
-}
-
-/// The names of the `kind` objects (StatefulSets, DaemonSets) whose selector matches an
-/// orphaned pod's labels: those that may adopt it.
-pub fn selecting_pod(informer: &Informer, kind: Kind, labels: &Value) -> Vec<String> {
-    informer
+/// Enqueues every `kind` object whose selector matches an orphan's labels: those that
+/// may adopt it (Deployments an orphaned ReplicaSet; StatefulSets and DaemonSets an
+/// orphaned pod), as each controller's add and update handlers do.
+pub fn enqueue_adopters(informer: &mut Informer, kind: Kind, labels: &Value) {
+    let adopters: Vec<String> = informer
         .iter(kind)
         .filter(|s| obj::selector_matches_labels(&s["spec"]["selector"], labels))
         .map(|s| obj::name(s).to_string())
-        .collect()
+        .collect();
+    for name in adopters {
+        informer.enqueue(&name);
+    }
 }
 
 /// Adopts every ReplicaSet with no controller that the Deployment's selector matches,

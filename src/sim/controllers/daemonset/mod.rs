@@ -272,14 +272,8 @@ impl DaemonSetController {
             }
             // An orphan: every set whose selector matches may adopt it.
             None if d.event != EventType::Deleted && d.object.controller_uid().is_none() => {
-                let sets = super::claim::selecting_pod(
-                    &self.informer,
-                    Kind::DaemonSet,
-                    &d.object.facts().labels,
-                );
-                for s in sets {
-                    self.informer.enqueue(&s);
-                }
+                let labels = &d.object.facts().labels;
+                super::claim::enqueue_adopters(&mut self.informer, Kind::DaemonSet, labels);
             }
             None => {}
         }

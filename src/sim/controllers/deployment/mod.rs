@@ -81,9 +81,8 @@ impl DeploymentController {
                         self.informer.enqueue(&dep);
                     } else if d.object.controller_uid().is_none() {
                         // An orphan: every Deployment that could adopt it.
-                        for dep in claim::selecting(&self.informer, &d.object) {
-                            self.informer.enqueue(&dep);
-                        }
+                        let labels = &d.object.facts().labels;
+                        claim::enqueue_adopters(&mut self.informer, Kind::Deployment, labels);
                     }
                 }
                 Kind::Pod if d.event == EventType::Deleted => {

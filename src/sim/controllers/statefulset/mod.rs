@@ -100,14 +100,8 @@ impl StatefulSetController {
                 }
             }
             None if d.event != EventType::Deleted && d.object.controller_uid().is_none() => {
-                let sets = super::claim::selecting_pod(
-                    &self.informer,
-                    Kind::StatefulSet,
-                    &d.object.facts().labels,
-                );
-                for s in sets {
-                    self.informer.enqueue(&s);
-                }
+                let labels = &d.object.facts().labels;
+                super::claim::enqueue_adopters(&mut self.informer, Kind::StatefulSet, labels);
             }
             None => {}
         }
