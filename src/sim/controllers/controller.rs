@@ -1,6 +1,6 @@
 //! [`Controller`]: what the cluster asks of an informer-driven controller.
 
-use crate::sim::api::ApiServer;
+use crate::sim::api::{ApiServer, EventType};
 use crate::sim::client::RateLimit;
 use crate::sim::directive::Component;
 use crate::sim::informer::{Delta, Informer};
@@ -38,6 +38,19 @@ pub trait Controller {
     /// cost more than the whole rollout).
     fn after_the_others(&self) -> bool {
         false
+    }
+}
+
+/// CreationObserved / DeletionObserved: the (creates, deletes) a pod delta counts against
+/// its owner's expectations. A deletion is seen once, when the pod starts terminating or
+/// goes without having done so; most deltas are status changes, which count nothing.
+pub(crate) fn observed(d: &Delta) -> (i64, i64) {
+    let was_deleting = d.old.as_ref().is_some_and(|o| o.facts().deleting);
+    match d.event {
+        EventType::Added => (1, 0),
+        EventType::Deleted if !was_deleting => (0, 1),
+        EventType::Modified if d.object.facts().deleting && !was_deleting => (0, 1),
+        _ => (0, 0),
     }
 }
 

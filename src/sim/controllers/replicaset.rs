@@ -267,14 +267,7 @@ impl ReplicaSetController {
             };
             // Expectations follow the controller's own writes in either mode.
             if let Some(rs) = &owner {
-                let was_deleting = d.old.as_ref().is_some_and(|o| o.facts().deleting);
-                let (adds, dels) = match d.event {
-                    EventType::Added => (1, 0),
-                    EventType::Deleted if !was_deleting => (0, 1),
-                    EventType::Modified if d.object.facts().deleting && !was_deleting => (0, 1),
-                    // Most events are status changes, which expectations do not count.
-                    _ => (0, 0),
-                };
+                let (adds, dels) = super::controller::observed(&d);
                 if adds + dels > 0 {
                     let e = match self.expectations.get_mut(&**rs) {
                         Some(e) => e,

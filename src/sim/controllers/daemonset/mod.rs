@@ -257,13 +257,7 @@ impl DaemonSetController {
         }
         match self.owner_of(&d.object) {
             Some(ds) => {
-                let was_deleting = d.old.as_ref().is_some_and(|o| o.facts().deleting);
-                let (adds, dels) = match d.event {
-                    EventType::Added => (1, 0),
-                    EventType::Deleted if !was_deleting => (0, 1),
-                    EventType::Modified if d.object.facts().deleting && !was_deleting => (0, 1),
-                    _ => (0, 0),
-                };
+                let (adds, dels) = super::controller::observed(d);
                 if let Some(e) = self.expectations.get_mut(&ds) {
                     e.0 -= adds;
                     e.1 -= dels;
