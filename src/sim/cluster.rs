@@ -10,6 +10,7 @@ use super::controllers::deployment::DeploymentController;
 use super::controllers::disruption::DisruptionController;
 use super::controllers::endpoints::EndpointsController;
 use super::controllers::endpointslice::EndpointSliceController;
+use super::controllers::job::JobController;
 use super::controllers::kubelet::Kubelet;
 use super::controllers::node_agent::NodeAgents;
 use super::controllers::node_lifecycle::NodeLifecycle;
@@ -17,6 +18,7 @@ use super::controllers::replicaset::ReplicaSetController;
 use super::controllers::scheduler::Scheduler;
 use super::controllers::statefulset::StatefulSetController;
 use super::controllers::taint_eviction::TaintEviction;
+use super::controllers::ttl_after_finished::TtlAfterFinished;
 use super::controllers::volume::VolumeController;
 use super::directive::{Component, Trigger};
 use super::informer::RunState;
@@ -36,6 +38,8 @@ macro_rules! controllers_mut {
             &mut $c.replicasets,
             &mut $c.statefulsets,
             &mut $c.daemonsets,
+            &mut $c.jobs,
+            &mut $c.ttl_after_finished,
             &mut $c.volumes,
             &mut $c.scheduler,
             &mut $c.node_lifecycle,
@@ -57,6 +61,8 @@ pub struct Cluster {
     pub replicasets: ReplicaSetController,
     pub statefulsets: StatefulSetController,
     pub daemonsets: DaemonSetController,
+    pub jobs: JobController,
+    pub ttl_after_finished: TtlAfterFinished,
     /// The default StorageClass's provisioner and the PV controller's binder, with the
     /// pvc-protection controller.
     pub volumes: VolumeController,
@@ -87,6 +93,8 @@ impl Cluster {
             replicasets: ReplicaSetController::new(DEMO_RESYNC_SECONDS),
             statefulsets: StatefulSetController::new(DEMO_RESYNC_SECONDS),
             daemonsets: DaemonSetController::new(DEMO_RESYNC_SECONDS),
+            jobs: JobController::new(DEMO_RESYNC_SECONDS),
+            ttl_after_finished: TtlAfterFinished::new(DEMO_RESYNC_SECONDS),
             volumes: VolumeController::new(DEMO_RESYNC_SECONDS),
             scheduler: Scheduler::new(DEMO_RESYNC_SECONDS),
             node_lifecycle: NodeLifecycle::new(DEMO_RESYNC_SECONDS),
@@ -110,12 +118,14 @@ impl Cluster {
 
     /// The informer-driven controllers, in the order kube-controller-manager's loop
     /// here runs them.
-    fn controllers(&self) -> [&dyn Controller; 11] {
+    fn controllers(&self) -> [&dyn Controller; 13] {
         [
             &self.deployments as &dyn Controller,
             &self.replicasets,
             &self.statefulsets,
             &self.daemonsets,
+            &self.jobs,
+            &self.ttl_after_finished,
             &self.volumes,
             &self.scheduler,
             &self.node_lifecycle,
@@ -190,6 +200,7 @@ impl Cluster {
                                 | Kind::Service
                                 | Kind::StatefulSet
                                 | Kind::DaemonSet
+                                | Kind::Job
                         ) || (x.kind == Kind::Pod && has_claims))
                 });
                 c.handle(deltas);

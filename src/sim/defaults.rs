@@ -438,6 +438,55 @@ pub fn daemon_set(obj: &mut Value) {
     template(&mut spec["template"]);
 }
 
+/// SetDefaults_Job (batch/v1, 1.32): completions and parallelism 1 when neither is set
+/// (parallelism alone leaves completions unset), six retries, NonIndexed, not suspended,
+/// pods replaced once terminating (only once Failed with a podFailurePolicy), an
+/// automatic selector, each onPodConditions pattern `True`; its pod template's defaults.
+pub fn job(obj: &mut Value) {
+    let spec = &mut obj["spec"];
+    if !spec.is_object() {
+        *spec = json!({});
+    }
+    if spec.get("completions").is_none_or(Value::is_null)
+        && spec.get("parallelism").is_none_or(Value::is_null)
+    {
+        spec["completions"] = json!(1);
+        spec["parallelism"] = json!(1);
+    }
+    default(spec, "parallelism", || json!(1));
+    let per_index = spec
+        .get("backoffLimitPerIndex")
+        .is_some_and(|v| !v.is_null());
+    default(spec, "backoffLimit", || {
+        json!(if per_index { i64::from(i32::MAX) } else { 6 })
+    });
+    default(spec, "completionMode", || json!("NonIndexed"));
+    default(spec, "suspend", || json!(false));
+    let policy = spec.get("podFailurePolicy").is_some_and(|v| !v.is_null());
+    default(spec, "podReplacementPolicy", || {
+        json!(if policy {
+            "Failed"
+        } else {
+            "TerminatingOrFailed"
+        })
+    });
+    default(spec, "manualSelector", || json!(false));
+    if let Some(rules) = spec
+        .get_mut("podFailurePolicy")
+        .and_then(|p| p.get_mut("rules"))
+        .and_then(Value::as_array_mut)
+    {
+        for rule in rules {
+            if let Some(patterns) = rule["onPodConditions"].as_array_mut() {
+                for p in patterns {
+                    default(p, "status", || json!("True"));
+                }
+            }
+        }
+    }
+    template(&mut spec["template"]);
+}
+
 /// SetDefaults_PersistentVolumeClaim and its spec's: volume mode Filesystem, phase
 /// Pending.
 pub fn persistent_volume_claim(obj: &mut Value) {

@@ -29,10 +29,14 @@ pub enum Component {
     Volume,
     /// kube-controller-manager's DaemonSet controller.
     DaemonSet,
+    /// kube-controller-manager's Job controller.
+    Job,
+    /// kube-controller-manager's TTL-after-finished controller.
+    TtlAfterFinished,
 }
 
 impl Component {
-    pub const ALL: [Component; 14] = [
+    pub const ALL: [Component; 16] = [
         Component::Deployment,
         Component::ReplicaSet,
         Component::Kubelet,
@@ -45,6 +49,8 @@ impl Component {
         Component::StatefulSet,
         Component::Volume,
         Component::DaemonSet,
+        Component::Job,
+        Component::TtlAfterFinished,
         Component::Autoscaler,
         Component::Gitops,
     ];
@@ -65,6 +71,8 @@ impl Component {
             Component::StatefulSet => "statefulset",
             Component::Volume => "volume",
             Component::DaemonSet => "daemonset",
+            Component::Job => "job",
+            Component::TtlAfterFinished => "ttl-after-finished",
         }
     }
 
@@ -98,6 +106,10 @@ impl Component {
             | "persistentvolume-binder"
             | "pvc-protection" => Some(Component::Volume),
             "daemonset" | "ds" | "daemonset-controller" => Some(Component::DaemonSet),
+            "job" | "job-controller" => Some(Component::Job),
+            "ttl-after-finished" | "ttl" | "ttl-after-finished-controller" => {
+                Some(Component::TtlAfterFinished)
+            }
             _ => None,
         }
     }
@@ -219,7 +231,7 @@ kubedrill sim: one command per line.
   help                        this text
   # ...                       a comment
 CONTROLLER is deployment, replicaset, kubelet, scheduler, node-lifecycle, taint-eviction,
-disruption (PodDisruptionBudgets), endpoints, endpointslice, statefulset, volume, daemonset, autoscaler or gitops; a paused or crashed
+disruption (PodDisruptionBudgets), endpoints, endpointslice, statefulset, volume, daemonset, job, ttl-after-finished, autoscaler or gitops; a paused or crashed
 autoscaler or gitops syncer stops writing and keeps its settings for resume|restart.
 The demo simplifies: one namespace (default); every scenario runs on three nodes, where
 the scheduler has no preemption (every pod has priority 0), no backoff between attempts,
@@ -259,7 +271,7 @@ pub fn parse(words: &[String]) -> Option<Result<Directive, String>> {
         let w = args.get(i).map(String::as_str).unwrap_or("");
         Component::parse(w).ok_or_else(|| {
             format!(
-                "error: `{first}` needs a controller: deployment, replicaset, kubelet, scheduler, node-lifecycle, taint-eviction, disruption, endpoints, endpointslice, statefulset, volume, daemonset, autoscaler or gitops{}",
+                "error: `{first}` needs a controller: deployment, replicaset, kubelet, scheduler, node-lifecycle, taint-eviction, disruption, endpoints, endpointslice, statefulset, volume, daemonset, job, ttl-after-finished, autoscaler or gitops{}",
                 if w.is_empty() { String::new() } else { format!(" (got `{w}`)") }
             )
         })

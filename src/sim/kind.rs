@@ -17,10 +17,11 @@ pub enum Kind {
     ControllerRevision,
     PersistentVolumeClaim,
     DaemonSet,
+    Job,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 14] = [
+    pub const ALL: [Kind; 15] = [
         Kind::Deployment,
         Kind::ReplicaSet,
         Kind::Pod,
@@ -35,6 +36,7 @@ impl Kind {
         Kind::ControllerRevision,
         Kind::PersistentVolumeClaim,
         Kind::DaemonSet,
+        Kind::Job,
     ];
 
     /// Resolves what a user may type: short names, singular, plural, with group.
@@ -43,6 +45,8 @@ impl Kind {
         let base = lower
             .strip_suffix(".apps")
             .or_else(|| lower.strip_suffix(".apps/v1"))
+            .or_else(|| lower.strip_suffix(".batch"))
+            .or_else(|| lower.strip_suffix(".batch/v1"))
             .unwrap_or(&lower);
         match base {
             "deploy" | "deployment" | "deployments" => Some(Kind::Deployment),
@@ -73,6 +77,7 @@ impl Kind {
             "pvc" | "persistentvolumeclaim" | "persistentvolumeclaims" => {
                 Some(Kind::PersistentVolumeClaim)
             }
+            "job" | "jobs" => Some(Kind::Job),
             _ => None,
         }
     }
@@ -94,6 +99,7 @@ impl Kind {
             Kind::ControllerRevision => "controllerrevisions.apps",
             Kind::PersistentVolumeClaim => "persistentvolumeclaims",
             Kind::DaemonSet => "daemonsets.apps",
+            Kind::Job => "jobs.batch",
         }
     }
 
@@ -114,6 +120,7 @@ impl Kind {
             Kind::ControllerRevision => "ControllerRevision.apps",
             Kind::PersistentVolumeClaim => "PersistentVolumeClaim",
             Kind::DaemonSet => "DaemonSet.apps",
+            Kind::Job => "Job.batch",
         }
     }
 
@@ -134,6 +141,7 @@ impl Kind {
             Kind::ControllerRevision => "controllerrevision.apps",
             Kind::PersistentVolumeClaim => "persistentvolumeclaim",
             Kind::DaemonSet => "daemonset.apps",
+            Kind::Job => "job.batch",
         }
     }
 
@@ -153,6 +161,7 @@ impl Kind {
             Kind::ControllerRevision => "ControllerRevision",
             Kind::PersistentVolumeClaim => "PersistentVolumeClaim",
             Kind::DaemonSet => "DaemonSet",
+            Kind::Job => "Job",
         }
     }
 
@@ -173,6 +182,7 @@ impl Kind {
             Kind::Lease => "coordination.k8s.io/v1",
             Kind::PodDisruptionBudget => "policy/v1",
             Kind::EndpointSlice => "discovery.k8s.io/v1",
+            Kind::Job => "batch/v1",
         }
     }
 

@@ -2,12 +2,12 @@
 """Writes src/sim/schema/types.rs: the shape of every kind the simulator stores, read from
 the Go types Kubernetes itself is built from.
 
-    gen_schema.py CORE_V1_TYPES.go APPS_V1_TYPES.go POLICY_V1_TYPES.go META_V1_TYPES.go \
-        > src/sim/schema/types.rs
+    gen_schema.py CORE_V1_TYPES.go APPS_V1_TYPES.go POLICY_V1_TYPES.go BATCH_V1_TYPES.go \
+        META_V1_TYPES.go > src/sim/schema/types.rs
 
-The four files are k8s.io/api v0.32.0 core/v1/types.go, apps/v1/types.go and
-policy/v1/types.go, and k8s.io/apimachinery v0.32.0 pkg/apis/meta/v1/types.go, for
-example:
+The five files are k8s.io/api v0.32.0 core/v1/types.go, apps/v1/types.go,
+policy/v1/types.go and batch/v1/types.go, and k8s.io/apimachinery v0.32.0
+pkg/apis/meta/v1/types.go, for example:
 
     git -C kubernetes/api show v0.32.0:core/v1/types.go > core.go
 
@@ -32,6 +32,8 @@ ROOTS = [
     ("STATEFUL_SET", "StatefulSet"),
     ("PERSISTENT_VOLUME_CLAIM", "PersistentVolumeClaim"),
     ("DAEMON_SET", "DaemonSet"),
+    ("JOB", "Job"),
+    ("CRON_JOB", "CronJob"),
 ]
 
 # Types with their own JSON form, which a decoder takes whole.

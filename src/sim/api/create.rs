@@ -263,6 +263,10 @@ impl ApiServer {
         if pod_spec.is_none() {
             strategy.default(&mut obj);
         }
+        let early_uid = strategy.uid_before_create().then(|| self.uid());
+        if let Some(uid) = &early_uid {
+            obj::set(&mut obj, &["metadata", "uid"], json!(uid));
+        }
         strategy.prepare_for_create(&mut obj, pod_spec.as_deref());
         match pod_spec {
             // A template's spec was validated with its ReplicaSet; the pod's own metadata
@@ -283,7 +287,7 @@ impl ApiServer {
         if self.objects.get(&kind).is_some_and(|m| m.contains(&name)) {
             return Err(ApiError::already_exists(kind, &name));
         }
-        let uid = self.uid();
+        let uid = early_uid.unwrap_or_else(|| self.uid());
         obj::set(&mut obj, &["metadata", "uid"], json!(uid));
         obj::set(
             &mut obj,

@@ -37,13 +37,26 @@ fn containers(pod: &Stored) -> &[Value] {
         .map_or(&[], Vec::as_slice)
 }
 
-/// Whether one of the pod's containers ignores its stop signal.
+/// Whether one of the pod's containers ignores its stop signal: its image says so, or it
+/// runs a shell script or `sleep` as its first process, which as PID 1 with no handler
+/// of its own never sees SIGTERM (the kernel drops signals PID 1 does not handle).
 pub fn ignores_sigterm(pod: &Stored) -> bool {
     containers(pod).iter().any(|c| {
         c["image"]
             .as_str()
             .is_some_and(|i| i.contains(IGNORES_SIGTERM))
+            || exit_of(c).is_some_and(|_| pid1_shell_or_sleep(c))
     })
+}
+
+/// Whether the container's first process is a shell or `sleep`.
+fn pid1_shell_or_sleep(container: &Value) -> bool {
+    let first = container["command"][0]
+        .as_str()
+        .or_else(|| container["args"][0].as_str())
+        .unwrap_or("");
+    let name = first.rsplit('/').next().unwrap_or(first);
+    name.ends_with("sh") || name == "sleep"
 }
 
 /// How the app in an image behaves, in seconds since its container started.
@@ -100,15 +113,87 @@ pub fn prestop_seconds(container: &Value) -> i64 {
         _ => words,
     };
     match script.as_slice() {
-        [sleep, n, ..] if sleep.ends_with("sleep") => n
-            .trim_end_matches('s')
-            .parse::<f64>()
-            .ok()
-            .filter(|s| s.is_finite() && *s > 0.0)
-            // Any sleep past a day outlasts every grace period the demo sees.
-            .map_or(0, |s| s.ceil().min(86_400.0) as i64),
+        // Any sleep past a day outlasts every grace period the demo sees.
+        [sleep, n, ..] if sleep.ends_with("sleep") => seconds(n).unwrap_or(0),
         _ => 0,
     }
+}
+
+/// How a container's process ends on its own: `after` seconds from its start, with exit
+/// code `code`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Exit {
+    pub after: i64,
+    pub code: i64,
+}
+
+/// How the process a container runs ends, read from its `command` and `args` as a batch
+/// job's usually are: `sleep N`, `exit N`, `true`, `false`, `echo`/`date`/`printf` (which
+/// return at once), alone or as a shell script joined by `;` or `&&`
+/// (`["sh", "-c", "echo start; sleep 5; exit 3"]`). `None` for a container that runs
+/// its image's own entrypoint or a command the demo cannot read: a server, which runs
+/// until it is stopped.
+pub fn exit_of(container: &Value) -> Option<Exit> {
+    let words: Vec<&str> = ["command", "args"]
+        .iter()
+        .flat_map(|k| container[*k].as_array().into_iter().flatten())
+        .filter_map(Value::as_str)
+        .collect();
+    let script = match words.as_slice() {
+        [] => return None,
+        [sh, "-c", script, ..] if sh.ends_with("sh") => (*script).to_string(),
+        _ => words.join(" "),
+    };
+    let (mut after, mut code) = (0i64, 0i64);
+    // Each statement with the separator that follows it.
+    let mut rest = script.as_str();
+    while !rest.trim().is_empty() {
+        let cut = [";", "&&", "\n"]
+            .iter()
+            .filter_map(|sep| rest.find(sep).map(|i| (i, sep.len(), *sep == "&&")))
+            .min();
+        let (statement, and_then) = match cut {
+            Some((i, len, and)) => {
+                let s = &rest[..i];
+                rest = &rest[i + len..];
+                (s, and)
+            }
+            None => (std::mem::take(&mut rest), false),
+        };
+        let words: Vec<&str> = statement.split_whitespace().collect();
+        let name = words.first().map(|w| w.rsplit('/').next().unwrap_or(w));
+        code = match (name, words.get(1)) {
+            (None, _) => continue,
+            (Some("sleep"), Some(n)) => {
+                after = after.saturating_add(seconds(n)?);
+                0
+            }
+            (Some("exit"), n) => {
+                // The shell keeps the low 8 bits of the status.
+                let status = n.map_or(Some(code), |n| n.parse::<i64>().ok())?;
+                return Some(Exit {
+                    after,
+                    code: status.rem_euclid(256),
+                });
+            }
+            (Some("true" | ":" | "echo" | "date" | "printf" | "hostname" | "env"), _) => 0,
+            (Some("false"), _) => 1,
+            _ => return None,
+        };
+        if and_then && code != 0 {
+            break;
+        }
+    }
+    Some(Exit { after, code })
+}
+
+/// `sleep`'s argument in whole seconds (`5`, `2.5`, `10s`), at most a day.
+fn seconds(arg: &str) -> Option<i64> {
+    arg.trim_end_matches('s')
+        .parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map(|s| s.ceil().min(86_400.0) as i64)
 }
 
 /// When a terminating pod's containers get SIGTERM and when they have all stopped, as
@@ -240,6 +325,44 @@ mod tests {
         let n = Behaviour::of("example.com/app:never-ready");
         assert!(n.alive(0) && !n.ready(1000));
         assert_eq!(Behaviour::of("nginx:1.27"), Behaviour::default());
+    }
+
+    #[test]
+    fn a_command_says_when_and_how_its_process_exits() {
+        let exit = |c: Value| exit_of(&json!({"command": c}));
+        assert_eq!(
+            exit(json!(["sleep", "5"])),
+            Some(Exit { after: 5, code: 0 })
+        );
+        assert_eq!(
+            exit(json!(["sh", "-c", "echo start; sleep 3; exit 3"])),
+            Some(Exit { after: 3, code: 3 })
+        );
+        assert_eq!(
+            exit(json!(["/bin/sh", "-c", "sleep 2 && false && sleep 100"])),
+            Some(Exit { after: 2, code: 1 })
+        );
+        assert_eq!(exit(json!(["date"])), Some(Exit { after: 0, code: 0 }));
+        // The script may come as the first argument; the shell keeps 8 bits of status.
+        assert_eq!(
+            exit_of(&json!({"command": ["sh", "-c"], "args": ["exit 300"]})),
+            Some(Exit { after: 0, code: 44 })
+        );
+        assert_eq!(
+            exit_of(&json!({"args": ["sleep", "1.5"]})),
+            Some(Exit { after: 2, code: 0 })
+        );
+        // A server, or a command the demo cannot read, runs until it is stopped.
+        assert_eq!(exit_of(&json!({"image": "nginx"})), None);
+        assert_eq!(exit(json!(["perl", "-wle", "print 1"])), None);
+        assert_eq!(exit(json!(["sleep", "forever"])), None);
+        assert_eq!(
+            exit(json!(["sh", "-c", "exit -1"])),
+            Some(Exit {
+                after: 0,
+                code: 255
+            })
+        );
     }
 
     #[test]

@@ -14,7 +14,7 @@ use super::app;
 pub use super::image::pullable;
 use super::image::{container_id, pull_events, pull_message, pull_state, pulled};
 use super::podstatus::{Container, Runtime, Starting};
-use super::prober::{Prober, spec_has_probes};
+use super::prober::{Prober, follows_spec};
 use crate::sim::HashMap;
 use crate::sim::api::{ApiServer, EventType};
 use crate::sim::informer::RunState;
@@ -141,8 +141,10 @@ impl Kubelet {
             let name = p.name().to_string();
             if p.facts().deleting {
                 self.track_terminating(name, stop_due(p));
+            } else if matches!(p.pod_phase(), Some("Succeeded" | "Failed")) {
+                // Its containers have ended: nothing to start or follow.
             } else if p.pod_phase() == Some("Running")
-                && p.unfilled("spec").is_some_and(spec_has_probes)
+                && p.unfilled("spec").is_some_and(follows_spec)
             {
                 // Its containers keep running; only the prober's memory is new.
                 self.prober.resume(p, sim_unix(api.clock));
@@ -352,8 +354,9 @@ impl Kubelet {
             return None;
         }
         let spec = pod.unfilled("spec").unwrap_or(&Value::Null);
-        // Probed pods are the prober's once they run: their status stays JSON.
-        if spec_has_probes(spec) {
+        // Probed pods, and pods whose processes end, are the prober's once they run:
+        // their status stays JSON.
+        if follows_spec(spec) {
             return None;
         }
         let mut containers = Vec::new();
@@ -490,8 +493,8 @@ impl Kubelet {
             }
         }
         let running = status["phase"] == "Running";
-        if running && spec_has_probes(spec) {
-            // From here the probes decide started and ready.
+        if running && follows_spec(spec) {
+            // From here the probes, and the processes' ends, decide.
             if !self.prober.follows(pod.name()) {
                 self.prober.adopt(pod, sim_unix(now));
             }

@@ -15,6 +15,7 @@ pub mod endpointslice;
 pub mod hash;
 pub mod history;
 mod image;
+pub mod job;
 pub mod kubelet;
 pub mod node_agent;
 pub mod node_lifecycle;
@@ -25,6 +26,7 @@ pub mod replicaset;
 pub mod scheduler;
 pub mod statefulset;
 pub mod taint_eviction;
+pub mod ttl_after_finished;
 pub mod volume;
 
 #[cfg(test)]

@@ -12,6 +12,12 @@
 //!   container ready, `failureThreshold` failures in a row unready. A container without
 //!   one is ready as soon as it has started.
 //!
+//! It also follows pods whose containers run to completion ([`app::exit_of`]): a container
+//! whose process exits is restarted as `restartPolicy` says (Always: every time; OnFailure:
+//! after a non-zero exit; Never: not at all), with the same back-off, and once no
+//! container runs or will run again the pod takes its terminal phase (getPhase):
+//! Succeeded when every container exited 0, Failed otherwise.
+//!
 //! What a probe finds is the app's answer ([`Behaviour`]): an HTTP probe of an app that is
 //! not listening is refused, of one that is not ready gets a 503; a TCP probe only knows
 //! whether the port is open. Each failure is an `Unhealthy` event, each kill a `Killing`
@@ -21,7 +27,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::app::Behaviour;
+use super::app::{self, Behaviour, Exit};
 use super::kubelet::COMPONENT;
 use crate::sim::api::{ApiServer, Note};
 use crate::sim::kind::Kind;
@@ -97,6 +103,38 @@ struct Container {
     wait: i64,
     /// How the last run ended: (exit code, reason, started, finished, which run).
     last: Option<(i64, &'static str, i64, i64, i64)>,
+    /// How the process ends on its own, if it does.
+    exit: Option<Exit>,
+    /// The run that ended and stays ended (the container is not restarted): the state
+    /// the status shows, in the same shape as `last`.
+    done: Option<(i64, &'static str, i64, i64, i64)>,
+}
+
+/// A pod's `restartPolicy`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Restart {
+    Always,
+    OnFailure,
+    Never,
+}
+
+impl Restart {
+    fn of(spec: &Value) -> Restart {
+        match spec["restartPolicy"].as_str() {
+            Some("Never") => Restart::Never,
+            Some("OnFailure") => Restart::OnFailure,
+            _ => Restart::Always,
+        }
+    }
+
+    /// Whether a container that exited with `code` is started again.
+    fn restarts(self, code: i64) -> bool {
+        match self {
+            Restart::Always => true,
+            Restart::OnFailure => code != 0,
+            Restart::Never => false,
+        }
+    }
 }
 
 /// Whether a container declares any probe.
@@ -106,18 +144,41 @@ pub fn has_probes(container: &Value) -> bool {
         .any(|k| container.get(k.field()).is_some_and(|p| p.is_object()))
 }
 
-/// Whether a pod spec's containers declare any probe.
-pub fn spec_has_probes(spec: &Value) -> bool {
-    spec["containers"]
-        .as_array()
-        .is_some_and(|cs| cs.iter().any(has_probes))
+/// Whether the prober follows a running pod of this spec: its containers declare a
+/// probe, or run a process that ends.
+pub fn follows_spec(spec: &Value) -> bool {
+    spec["containers"].as_array().is_some_and(|cs| {
+        cs.iter()
+            .any(|c| has_probes(c) || app::exit_of(c).is_some())
+    })
 }
 
 #[derive(Debug, Clone)]
 struct Pod {
     /// When the pod reached the kubelet: the workers' ticks count from here.
     created: i64,
+    restart: Restart,
     containers: Vec<Container>,
+}
+
+impl Pod {
+    /// The phase the pod ends in, once no container runs or will run again.
+    fn terminal_phase(&self) -> Option<&'static str> {
+        if self.restart == Restart::Always || self.containers.iter().any(|c| c.done.is_none()) {
+            return None;
+        }
+        Some(
+            if self
+                .containers
+                .iter()
+                .all(|c| c.done.is_some_and(|d| d.0 == 0))
+            {
+                "Succeeded"
+            } else {
+                "Failed"
+            },
+        )
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -169,6 +230,8 @@ impl Prober {
                     backoff: 0,
                     wait: 0,
                     last: None,
+                    exit: app::exit_of(c),
+                    done: None,
                 }
             })
             .collect();
@@ -177,6 +240,7 @@ impl Prober {
             pod.name().to_string(),
             Pod {
                 created: if created == 0 { at } else { created },
+                restart: Restart::of(&spec),
                 containers,
             },
         );
@@ -204,25 +268,24 @@ impl Prober {
             c.started = cs["started"] == true;
             c.ready = cs["ready"] == true;
             c.started_at = time(&cs["state"]["running"]["startedAt"]);
-            if c.started_at.is_none() {
-                c.waiting_until = Some(at);
-            }
-            let t = &cs["lastState"]["terminated"];
-            if let (Some(started), Some(finished)) = (time(&t["startedAt"]), time(&t["finishedAt"]))
-            {
-                let reason = if t["reason"] == "Error" {
-                    "Error"
-                } else {
-                    "Completed"
-                };
-                let run = (c.restarts - 1).max(0);
-                c.last = Some((
-                    t["exitCode"].as_i64().unwrap_or(0),
-                    reason,
-                    started,
-                    finished,
-                    run,
-                ));
+            let run_of = |t: &Value, run: i64| {
+                let (started, finished) = (time(&t["startedAt"])?, time(&t["finishedAt"])?);
+                let code = t["exitCode"].as_i64().unwrap_or(0);
+                let reason = if code == 0 { "Completed" } else { "Error" };
+                Some((code, reason, started, finished, run))
+            };
+            c.last = run_of(&cs["lastState"]["terminated"], (c.restarts - 1).max(0));
+            let ended = &cs["state"]["terminated"];
+            // A container that ended for good stays ended; one that ended to be
+            // restarted starts again at once (its back-off is forgotten).
+            match run_of(ended, c.restarts) {
+                Some(run) if !state.restart.restarts(run.0) => c.done = Some(run),
+                Some(run) => {
+                    c.last = Some(run);
+                    c.waiting_until = Some(at);
+                }
+                None if c.started_at.is_none() => c.waiting_until = Some(at),
+                None => {}
             }
         }
     }
@@ -257,7 +320,7 @@ impl Prober {
             let ip = super::app::pod_ip(&pod).unwrap_or("").to_string();
             let mut notes: Vec<(String, &'static str, &'static str, String)> = Vec::new();
             for c in &mut state.containers {
-                step(c, state.created, at, &ip, &pod, &mut notes);
+                step(c, state.created, state.restart, at, &ip, &pod, &mut notes);
             }
             for (container, type_, reason, message) in &notes {
                 let field_path = format!("spec.containers{{{container}}}");
@@ -277,6 +340,12 @@ impl Prober {
             let before = pod.field("status").cloned().unwrap_or(Value::Null);
             let mut status = before.clone();
             write_status(&mut status, &state.containers, now, &pod);
+            let terminal = state.terminal_phase();
+            if let Some(phase) = terminal {
+                end(&mut status, phase, now);
+                // Nothing runs any more: there is nothing left to follow.
+                self.pods.remove(&name);
+            }
             if status != before {
                 let _ = api.store_pod_status(&pod, status);
             }
@@ -321,9 +390,11 @@ fn failure(w: &Worker, ip: &str, port: Option<i64>, listening: bool) -> String {
 }
 
 /// One second of one container.
+#[allow(clippy::too_many_arguments)] // one container's whole context, read once per pod
 fn step(
     c: &mut Container,
     created: i64,
+    policy: Restart,
     at: i64,
     ip: &str,
     pod: &Stored,
@@ -408,6 +479,24 @@ fn step(
     if c.started && !c.workers.iter().any(|w| w.kind == Kind3::Readiness) {
         c.ready = true;
     }
+    if kill.is_none()
+        && let Some(e) = c.exit
+        && up >= e.after
+    {
+        // The process exited by itself.
+        let reason = if e.code == 0 { "Completed" } else { "Error" };
+        let run = (e.code, reason, started_at, at, c.restarts);
+        c.started_at = None;
+        c.ready = false;
+        c.started = false;
+        if policy.restarts(e.code) {
+            c.last = Some(run);
+            back_off(c, at, started_at, pod, notes);
+        } else {
+            c.done = Some(run);
+        }
+        return;
+    }
     if let Some(kind) = kill {
         let word = kind.word().to_ascii_lowercase();
         notes.push((
@@ -429,31 +518,43 @@ fn step(
         c.started_at = None;
         c.ready = false;
         c.started = false;
-        // The kubelet forgets a back-off that has not moved for twice its cap: a
-        // container that ran ten minutes restarts at once, as if for the first time.
-        if at - started_at > 2 * BACKOFF_MAX {
-            c.backoff = 0;
-        }
-        if c.backoff == 0 {
-            // The first restart is at once; the back-off starts with the next.
-            c.backoff = BACKOFF_START;
-            c.waiting_until = Some(at + 1);
-        } else {
-            notes.push((
-                c.name.clone(),
-                "Warning",
-                "BackOff",
-                format!(
-                    "Back-off restarting failed container {} in pod {}_default({})",
-                    c.name,
-                    pod.name(),
-                    pod.uid()
-                ),
-            ));
-            c.waiting_until = Some(at + c.backoff);
-            c.wait = c.backoff;
-            c.backoff = (c.backoff * 2).min(BACKOFF_MAX);
-        }
+        back_off(c, at, started_at, pod, notes);
+    }
+}
+
+/// A container that stopped at `at` (it ran from `started_at`) waits to be started again:
+/// at once the first time, then for a back-off that doubles.
+fn back_off(
+    c: &mut Container,
+    at: i64,
+    started_at: i64,
+    pod: &Stored,
+    notes: &mut Vec<(String, &'static str, &'static str, String)>,
+) {
+    // The kubelet forgets a back-off that has not moved for twice its cap: a
+    // container that ran ten minutes restarts at once, as if for the first time.
+    if at - started_at > 2 * BACKOFF_MAX {
+        c.backoff = 0;
+    }
+    if c.backoff == 0 {
+        // The first restart is at once; the back-off starts with the next.
+        c.backoff = BACKOFF_START;
+        c.waiting_until = Some(at + 1);
+    } else {
+        notes.push((
+            c.name.clone(),
+            "Warning",
+            "BackOff",
+            format!(
+                "Back-off restarting failed container {} in pod {}_default({})",
+                c.name,
+                pod.name(),
+                pod.uid()
+            ),
+        ));
+        c.waiting_until = Some(at + c.backoff);
+        c.wait = c.backoff;
+        c.backoff = (c.backoff * 2).min(BACKOFF_MAX);
     }
 }
 
@@ -517,6 +618,15 @@ fn write_status(status: &mut Value, containers: &[Container], now: u64, pod: &St
                         ),
                     }});
                 }
+                _ if c.done.is_some() => {
+                    if let Some((code, reason, started, finished, run)) = c.done {
+                        cs["state"] = json!({"terminated": {
+                            "containerID": run_id(pod.uid(), &c.name, run),
+                            "exitCode": code, "reason": reason,
+                            "startedAt": ts(started), "finishedAt": ts(finished),
+                        }});
+                    }
+                }
                 _ => {
                     if let Some((code, reason, started, finished, _)) = c.last {
                         cs["state"] = json!({"terminated": {
@@ -558,6 +668,41 @@ fn write_status(status: &mut Value, containers: &[Container], now: u64, pod: &St
                             unready.join(" ")
                         )),
                     );
+                }
+            }
+        }
+    }
+}
+
+/// A pod none of whose containers runs or will run again takes its terminal phase; the
+/// kubelet then tears its sandbox down, and its Ready and ContainersReady are False with
+/// the phase's reason (GenerateContainersReadyCondition's terminal case).
+fn end(status: &mut Value, phase: &'static str, now: u64) {
+    let reason = if phase == "Succeeded" {
+        "PodCompleted"
+    } else {
+        "PodFailed"
+    };
+    status["phase"] = json!(phase);
+    if let Some(conds) = status["conditions"].as_array_mut() {
+        for c in conds.iter_mut() {
+            let t = c["type"].as_str().unwrap_or("").to_string();
+            if !matches!(
+                t.as_str(),
+                "Ready" | "ContainersReady" | "PodReadyToStartContainers"
+            ) {
+                continue;
+            }
+            if c["status"] != "False" {
+                c["status"] = json!("False");
+                c["lastTransitionTime"] = json!(rfc3339(now));
+            }
+            if let Some(m) = c.as_object_mut() {
+                m.remove("message");
+                if t == "PodReadyToStartContainers" {
+                    m.remove("reason");
+                } else {
+                    m.insert("reason".into(), json!(reason));
                 }
             }
         }

@@ -17,6 +17,7 @@ mod deployment;
 mod endpoints;
 mod endpointslice;
 mod event;
+pub mod job;
 mod lease;
 mod node;
 pub mod pdb;
@@ -93,6 +94,13 @@ pub trait Strategy: Sync {
     /// AfterDelete: gives back what `begin_create` allocated.
     fn after_delete(&self, _obj: &Value, _ips: &mut ClusterIps) {}
 
+    /// Whether the uid is drawn before PrepareForCreate, as rest.BeforeCreate draws it for
+    /// every kind; the demo draws it late (after validation) for the kinds that do not
+    /// read it, so a refused create takes no uid.
+    fn uid_before_create(&self) -> bool {
+        false
+    }
+
     /// Validate (create, `old` none) and ValidateUpdate.
     fn validate(&self, _obj: &Value, _old: Option<&Value>) -> Result<(), ApiError> {
         Ok(())
@@ -164,6 +172,7 @@ pub fn of(kind: Kind) -> &'static dyn Strategy {
         Kind::ControllerRevision => &controllerrevision::ControllerRevision,
         Kind::PersistentVolumeClaim => &pvc::PersistentVolumeClaim,
         Kind::DaemonSet => &daemonset::DaemonSet,
+        Kind::Job => &job::Job,
     }
 }
 

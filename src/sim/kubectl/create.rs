@@ -115,6 +115,50 @@ pub(super) fn create_deployment(
     }
 }
 
+pub(super) fn create_job(
+    cluster: &mut Cluster,
+    name: &str,
+    image: &str,
+    command: &[String],
+    dry_run: bool,
+    output: Option<&Output>,
+) -> Outcome {
+    let mut container = json!({"name": name, "image": image, "resources": {}});
+    if !command.is_empty() {
+        container["command"] = json!(command);
+    }
+    let job = json!({
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": {"name": name},
+        "spec": {"template": {"metadata": {}, "spec": {
+            "containers": [container],
+            "restartPolicy": "Never",
+        }}},
+    });
+    if dry_run {
+        return match output {
+            None => Outcome::default().out(format!("job.batch/{name} created (dry run)\n")),
+            Some(out) => {
+                let mut sent = job;
+                sent["metadata"]["creationTimestamp"] = Value::Null;
+                sent["spec"]["template"]["metadata"]["creationTimestamp"] = Value::Null;
+                sent["status"] = json!({});
+                print_object(Kind::Job, &sent, out)
+            }
+        };
+    }
+    match cluster.api.create(Kind::Job, job, cluster.now()) {
+        Ok(_) => Outcome::default().out(format!("job.batch/{name} created\n")),
+        Err(e) => {
+            let mut o =
+                Outcome::default().err(format!("error: failed to create job: {}\n", e.message));
+            o.error = Some(e.reason);
+            o
+        }
+    }
+}
+
 pub(super) fn create_file(
     cluster: &mut Cluster,
     file: &str,

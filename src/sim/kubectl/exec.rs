@@ -29,6 +29,7 @@ fn manager(cmd: &Command) -> (String, Option<&'static str>) {
         ),
         Command::CreateFile { .. }
         | Command::CreateDeployment { .. }
+        | Command::CreateJob { .. }
         | Command::CreateService { .. } => (m("kubectl-create"), None),
         Command::Expose { .. } => (m("kubectl-expose"), None),
         Command::Replace { .. } => (m("kubectl-replace"), None),
@@ -117,6 +118,7 @@ fn written(cmd: &Command, files: &Files) -> Vec<(Kind, String)> {
         | Command::Label { target: t, .. }
         | Command::SetImage { target: t, .. } => target(t),
         Command::CreateDeployment { name, .. } => vec![(Kind::Deployment, name.clone())],
+        Command::CreateJob { name, .. } => vec![(Kind::Job, name.clone())],
         Command::CreateService { name, .. } => vec![(Kind::Service, name.clone())],
         Command::Expose { target, opts, .. } => vec![(
             Kind::Service,
@@ -225,6 +227,13 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
                 output.as_ref(),
             ))
         }
+        Command::CreateJob {
+            name,
+            image,
+            command,
+            dry_run,
+            output,
+        } => create::create_job(cluster, name, image, command, *dry_run, output.as_ref()),
         Command::CreateService {
             name,
             tcp,

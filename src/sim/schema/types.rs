@@ -300,6 +300,40 @@ pub static CONTAINER_USER: Type = Type {
     ],
 };
 
+pub static CRON_JOB: Type = Type {
+    name: "CronJob",
+    fields: &[
+        Field("kind", Scalar),
+        Field("apiVersion", Scalar),
+        Field("metadata", Struct(&OBJECT_META)),
+        Field("spec", Struct(&CRON_JOB_SPEC)),
+        Field("status", Struct(&CRON_JOB_STATUS)),
+    ],
+};
+
+pub static CRON_JOB_SPEC: Type = Type {
+    name: "CronJobSpec",
+    fields: &[
+        Field("schedule", Scalar),
+        Field("timeZone", Scalar),
+        Field("startingDeadlineSeconds", Scalar),
+        Field("concurrencyPolicy", Scalar),
+        Field("suspend", Scalar),
+        Field("jobTemplate", Struct(&JOB_TEMPLATE_SPEC)),
+        Field("successfulJobsHistoryLimit", Scalar),
+        Field("failedJobsHistoryLimit", Scalar),
+    ],
+};
+
+pub static CRON_JOB_STATUS: Type = Type {
+    name: "CronJobStatus",
+    fields: &[
+        Field("active", List(Elem::Struct(&OBJECT_REFERENCE))),
+        Field("lastScheduleTime", Scalar),
+        Field("lastSuccessfulTime", Scalar),
+    ],
+};
+
 pub static DAEMON_ENDPOINT: Type = Type {
     name: "DaemonEndpoint",
     fields: &[
@@ -662,6 +696,76 @@ pub static IMAGE_VOLUME_SOURCE: Type = Type {
     ],
 };
 
+pub static JOB: Type = Type {
+    name: "Job",
+    fields: &[
+        Field("kind", Scalar),
+        Field("apiVersion", Scalar),
+        Field("metadata", Struct(&OBJECT_META)),
+        Field("spec", Struct(&JOB_SPEC)),
+        Field("status", Struct(&JOB_STATUS)),
+    ],
+};
+
+pub static JOB_CONDITION: Type = Type {
+    name: "JobCondition",
+    fields: &[
+        Field("type", Scalar),
+        Field("status", Scalar),
+        Field("lastProbeTime", Scalar),
+        Field("lastTransitionTime", Scalar),
+        Field("reason", Scalar),
+        Field("message", Scalar),
+    ],
+};
+
+pub static JOB_SPEC: Type = Type {
+    name: "JobSpec",
+    fields: &[
+        Field("parallelism", Scalar),
+        Field("completions", Scalar),
+        Field("activeDeadlineSeconds", Scalar),
+        Field("podFailurePolicy", Struct(&POD_FAILURE_POLICY)),
+        Field("successPolicy", Struct(&SUCCESS_POLICY)),
+        Field("backoffLimit", Scalar),
+        Field("backoffLimitPerIndex", Scalar),
+        Field("maxFailedIndexes", Scalar),
+        Field("selector", Struct(&LABEL_SELECTOR)),
+        Field("manualSelector", Scalar),
+        Field("template", Struct(&POD_TEMPLATE_SPEC)),
+        Field("ttlSecondsAfterFinished", Scalar),
+        Field("completionMode", Scalar),
+        Field("suspend", Scalar),
+        Field("podReplacementPolicy", Scalar),
+        Field("managedBy", Scalar),
+    ],
+};
+
+pub static JOB_STATUS: Type = Type {
+    name: "JobStatus",
+    fields: &[
+        Field("conditions", List(Elem::Struct(&JOB_CONDITION))),
+        Field("startTime", Scalar),
+        Field("completionTime", Scalar),
+        Field("active", Scalar),
+        Field("succeeded", Scalar),
+        Field("failed", Scalar),
+        Field("terminating", Scalar),
+        Field("completedIndexes", Scalar),
+        Field("failedIndexes", Scalar),
+        Field("uncountedTerminatedPods", Struct(&UNCOUNTED_TERMINATED_PODS)),
+        Field("ready", Scalar),
+    ],
+};
+
+pub static JOB_TEMPLATE_SPEC: Type = Type {
+    name: "JobTemplateSpec",
+    fields: &[
+        Field("metadata", Struct(&OBJECT_META)),
+        Field("spec", Struct(&JOB_SPEC)),
+    ],
+};
+
 pub static KEY_TO_PATH: Type = Type {
     name: "KeyToPath",
     fields: &[
@@ -956,6 +1060,19 @@ pub static OBJECT_META: Type = Type {
     ],
 };
 
+pub static OBJECT_REFERENCE: Type = Type {
+    name: "ObjectReference",
+    fields: &[
+        Field("kind", Scalar),
+        Field("namespace", Scalar),
+        Field("name", Scalar),
+        Field("uid", Scalar),
+        Field("apiVersion", Scalar),
+        Field("resourceVersion", Scalar),
+        Field("fieldPath", Scalar),
+    ],
+};
+
 pub static OWNER_REFERENCE: Type = Type {
     name: "OwnerReference",
     fields: &[
@@ -1143,6 +1260,39 @@ pub static POD_DISRUPTION_BUDGET_STATUS: Type = Type {
         Field("desiredHealthy", Scalar),
         Field("expectedPods", Scalar),
         Field("conditions", List(Elem::Struct(&CONDITION))),
+    ],
+};
+
+pub static POD_FAILURE_POLICY: Type = Type {
+    name: "PodFailurePolicy",
+    fields: &[
+        Field("rules", List(Elem::Struct(&POD_FAILURE_POLICY_RULE))),
+    ],
+};
+
+pub static POD_FAILURE_POLICY_ON_EXIT_CODES_REQUIREMENT: Type = Type {
+    name: "PodFailurePolicyOnExitCodesRequirement",
+    fields: &[
+        Field("containerName", Scalar),
+        Field("operator", Scalar),
+        Field("values", List(Elem::Scalar)),
+    ],
+};
+
+pub static POD_FAILURE_POLICY_ON_POD_CONDITIONS_PATTERN: Type = Type {
+    name: "PodFailurePolicyOnPodConditionsPattern",
+    fields: &[
+        Field("type", Scalar),
+        Field("status", Scalar),
+    ],
+};
+
+pub static POD_FAILURE_POLICY_RULE: Type = Type {
+    name: "PodFailurePolicyRule",
+    fields: &[
+        Field("action", Scalar),
+        Field("onExitCodes", Struct(&POD_FAILURE_POLICY_ON_EXIT_CODES_REQUIREMENT)),
+        Field("onPodConditions", List(Elem::Struct(&POD_FAILURE_POLICY_ON_POD_CONDITIONS_PATTERN))),
     ],
 };
 
@@ -1729,6 +1879,21 @@ pub static STORAGE_OS_VOLUME_SOURCE: Type = Type {
     ],
 };
 
+pub static SUCCESS_POLICY: Type = Type {
+    name: "SuccessPolicy",
+    fields: &[
+        Field("rules", List(Elem::Struct(&SUCCESS_POLICY_RULE))),
+    ],
+};
+
+pub static SUCCESS_POLICY_RULE: Type = Type {
+    name: "SuccessPolicyRule",
+    fields: &[
+        Field("succeededIndexes", Scalar),
+        Field("succeededCount", Scalar),
+    ],
+};
+
 pub static SYSCTL: Type = Type {
     name: "Sysctl",
     fields: &[
@@ -1796,6 +1961,14 @@ pub static TYPED_OBJECT_REFERENCE: Type = Type {
         Field("kind", Scalar),
         Field("name", Scalar),
         Field("namespace", Scalar),
+    ],
+};
+
+pub static UNCOUNTED_TERMINATED_PODS: Type = Type {
+    name: "UncountedTerminatedPods",
+    fields: &[
+        Field("succeeded", List(Elem::Scalar)),
+        Field("failed", List(Elem::Scalar)),
     ],
 };
 

@@ -519,3 +519,56 @@ pub fn daemon_set<T: Lookup + ?Sized>(d: &T, now: u64) -> Vec<String> {
         selector_string(at(d, &["spec", "selector"])),
     ]
 }
+
+/// Whether the object has a condition of `type_` with status True.
+fn condition_true<T: Lookup + ?Sized>(obj: &T, type_: &str) -> bool {
+    array_at(obj, &["status", "conditions"])
+        .iter()
+        .any(|c| c["type"] == type_ && c["status"] == "True")
+}
+
+/// `printJob` (1.32): STATUS from the first of Complete, Failed, a deletion under way,
+/// Suspended and FailureTarget that holds, else Running; COMPLETIONS as `succeeded/
+/// completions` (`succeeded/1 of N` for a work queue with parallelism N); DURATION from
+/// the start to the completion, or to now while there is none (a failed Job's keeps
+/// growing).
+pub fn job<T: Lookup + ?Sized>(j: &T, now: u64) -> Vec<String> {
+    let status = if condition_true(j, "Complete") {
+        "Complete"
+    } else if condition_true(j, "Failed") {
+        "Failed"
+    } else if at(j, &["metadata", "deletionTimestamp"]).is_some_and(|t| !t.is_null()) {
+        "Terminating"
+    } else if condition_true(j, "Suspended") {
+        "Suspended"
+    } else if condition_true(j, "FailureTarget") {
+        "FailureTarget"
+    } else {
+        "Running"
+    };
+    let succeeded = int_at(j, &["status", "succeeded"]);
+    let completions = match at(j, &["spec", "completions"]).and_then(|c| c.as_i64()) {
+        Some(c) => format!("{succeeded}/{c}"),
+        None => match int_at(j, &["spec", "parallelism"]) {
+            p if p > 1 => format!("{succeeded}/1 of {p}"),
+            _ => format!("{succeeded}/1"),
+        },
+    };
+    let time = |f: &str| crate::sim::time::parse_rfc3339(str_at(j, &["status", f]));
+    let duration = match (time("startTime"), time("completionTime")) {
+        (None, _) => String::new(),
+        (Some(s), None) => crate::sim::time::human_duration(crate::sim::time::sim_unix(now) - s),
+        (Some(s), Some(c)) => crate::sim::time::human_duration(c - s),
+    };
+    let (containers, images) = container_cells(j);
+    vec![
+        name(j),
+        status.to_string(),
+        completions,
+        duration,
+        age(j, now),
+        containers,
+        images,
+        selector_string(at(j, &["spec", "selector"])),
+    ]
+}

@@ -6,6 +6,7 @@
 use serde_json::Value;
 
 mod daemonset;
+mod job;
 mod meta;
 mod pdb;
 mod pod;
@@ -13,6 +14,7 @@ mod service;
 mod statefulset;
 
 pub use daemonset::daemon_set;
+pub use job::job;
 pub use pdb::pdb;
 pub use service::{headless, service};
 pub use statefulset::{controller_revision, persistent_volume_claim, stateful_set};
@@ -259,7 +261,7 @@ fn always_restarts(errs: &mut Vec<String>, spec: &Value, owner: &str) {
 /// the API server refuses the request body otherwise.
 fn quantities(kind: Kind, o: &Value) -> Result<(), ApiError> {
     let spec = match kind {
-        Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet | Kind::DaemonSet => {
+        Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet | Kind::DaemonSet | Kind::Job => {
             &o["spec"]["template"]["spec"]
         }
         Kind::Pod => &o["spec"],

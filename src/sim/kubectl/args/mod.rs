@@ -188,6 +188,14 @@ pub enum Command {
         bare_dry_run: bool,
         output: Option<Output>,
     },
+    /// `kubectl create job NAME --image=IMAGE -- COMMAND...`.
+    CreateJob {
+        name: String,
+        image: String,
+        command: Vec<String>,
+        dry_run: bool,
+        output: Option<Output>,
+    },
     Replace {
         file: String,
         validate: FieldValidation,
@@ -295,6 +303,11 @@ impl Command {
                 dry_run: false,
                 ..
             }
+            | Command::CreateJob {
+                output,
+                dry_run: false,
+                ..
+            }
             | Command::CreateService {
                 output,
                 dry_run: DryRun::None,
@@ -319,6 +332,7 @@ impl Command {
             Command::Patch { .. } => "patch",
             Command::CreateFile { .. }
             | Command::CreateDeployment { .. }
+            | Command::CreateJob { .. }
             | Command::CreateService { .. } => "create",
             Command::Expose { .. } => "expose",
             Command::Replace { .. } => "replace",

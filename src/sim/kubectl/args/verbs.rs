@@ -91,13 +91,14 @@ pub(super) fn get(rest: &[String]) -> Result<Command, UsageError> {
 }
 
 /// The kinds of the `all` category the demo serves, in the order kubectl lists them.
-const ALL_CATEGORY: [Kind; 6] = [
+const ALL_CATEGORY: [Kind; 7] = [
     Kind::Pod,
     Kind::Service,
     Kind::DaemonSet,
     Kind::Deployment,
     Kind::ReplicaSet,
     Kind::StatefulSet,
+    Kind::Job,
 ];
 
 pub(super) fn describe(rest: &[String]) -> Result<Command, UsageError> {
@@ -419,6 +420,9 @@ pub(super) fn create(rest: &[String]) -> Result<Command, UsageError> {
     if rest.first().is_some_and(|w| w == "service" || w == "svc") {
         return create_service(&rest[1..]);
     }
+    if rest.first().is_some_and(|w| w == "job") {
+        return create_job(&rest[1..]);
+    }
     if rest
         .first()
         .is_some_and(|w| w == "deployment" || w == "deploy")
@@ -485,7 +489,7 @@ pub(super) fn create(rest: &[String]) -> Result<Command, UsageError> {
             output: opt_output(&f)?,
         }),
         (None, Some(sub)) if CREATE_SUBCOMMANDS.contains(&sub.as_str()) => Err(usage(format!(
-            "error: kubedrill's demo can `create -f FILE`, `create deployment` and `create service clusterip`, not `create {sub}`"
+            "error: kubedrill's demo can `create -f FILE`, `create deployment`, `create job` and `create service clusterip`, not `create {sub}`"
         ))),
         (None, Some(_)) => Err(usage(format!(
             "error: Unexpected args: [{}]\nSee 'kubectl create -h' for help and examples",
@@ -493,6 +497,65 @@ pub(super) fn create(rest: &[String]) -> Result<Command, UsageError> {
         ))),
         (None, None) => Err(usage("error: must specify one of -f and -k")),
     }
+}
+
+/// `kubectl create job` (create_job.go): a Job of one container named as the Job, running
+/// the words after `--` as its command, restartPolicy Never.
+fn create_job(rest: &[String]) -> Result<Command, UsageError> {
+    let split = rest.iter().position(|w| w == "--").unwrap_or(rest.len());
+    let command: Vec<String> = rest.get(split + 1..).unwrap_or_default().to_vec();
+    let f = parse_flags(
+        "create job",
+        &rest[..split],
+        &[
+            val("image", None),
+            val("from", None),
+            optional("dry-run", "unchanged"),
+            NAMESPACE,
+            OUTPUT,
+            VALIDATE,
+        ],
+    )?;
+    validation(&f)?;
+    let name = match f.positional.as_slice() {
+        [n] => n.clone(),
+        other => {
+            return Err(usage(format!(
+                "error: exactly one NAME is required, got {}\nSee 'kubectl create job -h' for help and examples",
+                other.len()
+            )));
+        }
+    };
+    let image = match (f.get("image"), f.get("from")) {
+        (Some(i), None) => i.to_string(),
+        (None, None) | (Some(_), Some(_)) => {
+            return Err(usage("error: either --image or --from must be specified"));
+        }
+        (None, Some(_)) if !command.is_empty() => {
+            return Err(usage("error: cannot specify --from and command"));
+        }
+        (None, Some(from)) => {
+            return Err(usage(format!(
+                "error: kubedrill's demo has no CronJobs yet, so nothing for --from={from} to copy: create the Job with --image=IMAGE -- COMMAND"
+            )));
+        }
+    };
+    let dry_run = match f.get("dry-run") {
+        None | Some("none") => false,
+        Some("unchanged" | "client" | "server") => true,
+        Some(other) => {
+            return Err(usage(format!(
+                "error: Invalid dry-run value ({other}). Must be \"none\", \"server\", or \"client\"."
+            )));
+        }
+    };
+    Ok(Command::CreateJob {
+        name,
+        image,
+        command,
+        dry_run,
+        output: opt_output(&f)?,
+    })
 }
 
 /// `kubectl create` subcommands a real kubectl has, with their aliases.

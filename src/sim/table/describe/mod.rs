@@ -6,6 +6,7 @@ use super::tabwriter::TabWriter;
 use pod_template::pod_template;
 
 mod daemonset;
+mod job;
 mod node;
 mod pdb;
 mod pod;
@@ -17,6 +18,7 @@ mod statefulset;
 
 use crate::sim::time;
 pub use daemonset::describe_daemon_set;
+pub use job::describe_job;
 pub use node::describe_node;
 pub use pdb::describe_pdb;
 pub use pod::describe_pod;
