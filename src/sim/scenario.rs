@@ -21,6 +21,7 @@ pub const SCENARIO_IDS: &[&str] = &[
     "probes",
     "statefulset",
     "daemonset",
+    "jobs",
 ];
 
 /// How the starting Deployment got into the cluster, which shows in its annotations.
@@ -218,7 +219,42 @@ pub const SCENARIOS: &[Scenario] = &[
         nodes: THREE_NODES,
         warm_up: WARM_UP,
     },
+    Scenario {
+        id: "jobs",
+        title: "Jobs: run to completion, retry with a back-off, give up",
+        summary: "batch is a Job of five completions, two pods at a time, each running `sleep 5`; watch it finish (SuccessCriteriaMet, then Complete). Apply flaky.yaml and see failed pods replaced after 10 s, then 20 s, until backoffLimit 2 fails the Job; restarts.yaml does the same with restartPolicy OnFailure, where container restarts count; deadline.yaml is stopped by activeDeadlineSeconds; exit-codes.yaml fails at once on exit code 42 through its podFailurePolicy; cleanup.yaml deletes itself 30 s after it finishes (ttlSecondsAfterFinished). `kubectl create job NAME --image=busybox -- sleep 5` makes one by hand; `kubectl patch job batch -p '{\"spec\":{\"suspend\":true}}'` suspends one.",
+        files: &[
+            ("batch.yaml", BATCH_YAML),
+            ("flaky.yaml", FLAKY_YAML),
+            ("restarts.yaml", RESTARTS_YAML),
+            ("deadline.yaml", DEADLINE_YAML),
+            ("exit-codes.yaml", EXIT_CODES_YAML),
+            ("cleanup.yaml", CLEANUP_YAML),
+        ],
+        origin: Origin::Applied,
+        nodes: THREE_NODES,
+        // Its first two pods start and are well under way.
+        warm_up: 3,
+    },
 ];
+
+/// Five completions, two at a time.
+const BATCH_YAML: &str = include_str!("manifests/batch.yaml");
+
+/// A Job whose pods always fail, with backoffLimit 2.
+const FLAKY_YAML: &str = include_str!("manifests/flaky.yaml");
+
+/// The same failure with restartPolicy OnFailure: the container restarts in place.
+const RESTARTS_YAML: &str = include_str!("manifests/restarts.yaml");
+
+/// A Job that would run two minutes, stopped at 20 s.
+const DEADLINE_YAML: &str = include_str!("manifests/deadline.yaml");
+
+/// A podFailurePolicy that fails the Job on exit code 42 and ignores disruptions.
+const EXIT_CODES_YAML: &str = include_str!("manifests/exit-codes.yaml");
+
+/// A Job deleted 30 s after it finishes.
+const CLEANUP_YAML: &str = include_str!("manifests/cleanup.yaml");
 
 /// A log agent on every node that has no taint it does not tolerate.
 const AGENT_YAML: &str = include_str!("manifests/agent.yaml");

@@ -609,8 +609,12 @@ impl Session {
     /// Each component's state, trigger mode and queue length.
     pub fn status_text(&self) -> String {
         let mut s = String::new();
-        // The names line up, `node-lifecycle` the longest.
-        let width = 15;
+        // The names line up.
+        let width = Component::ALL
+            .iter()
+            .map(|c| c.name().len())
+            .max()
+            .unwrap_or(0);
         for c in Component::ALL {
             let state = self.component_state(c);
             let extra = match (self.cluster.trigger(c), c) {
@@ -652,8 +656,8 @@ impl Session {
         }
     }
 
-    /// The scenario's workload: the Deployment `web`, the StatefulSet `web`, or the first
-    /// DaemonSet, whichever exists first in that order.
+    /// The scenario's workload: the Deployment `web`, the StatefulSet `web`, the first
+    /// DaemonSet or the newest Job, whichever exists first in that order.
     pub fn workload(&self) -> Option<(Kind, &Value)> {
         let api = &self.cluster.api;
         api.get(Kind::Deployment, "web")
@@ -669,6 +673,17 @@ impl Session {
                     .next()
                     .map(|d| (Kind::DaemonSet, d))
             })
+            // The newest Job: the one the learner just made.
+            .or_else(|| {
+                api.list(Kind::Job)
+                    .max_by_key(|j| {
+                        (
+                            obj::str(j, &["metadata", "creationTimestamp"]).unwrap_or(""),
+                            obj::name(j),
+                        )
+                    })
+                    .map(|j| (Kind::Job, j))
+            })
     }
 
     /// Whether `c` has anything to work on: the StatefulSet and volume controllers only
@@ -678,6 +693,7 @@ impl Session {
             Component::StatefulSet => self.cluster.api.count(Kind::StatefulSet) > 0,
             Component::Volume => self.cluster.api.count(Kind::PersistentVolumeClaim) > 0,
             Component::DaemonSet => self.cluster.api.count(Kind::DaemonSet) > 0,
+            Component::Job | Component::TtlAfterFinished => self.cluster.api.count(Kind::Job) > 0,
             _ => true,
         }
     }

@@ -138,11 +138,12 @@ fn upper(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
     let [left, right] = Layout::horizontal([Constraint::Fill(1), Constraint::Fill(1)])
         .spacing(1)
         .areas(area);
-    // The workload: the Deployment web, or the scenario's StatefulSet or DaemonSet.
+    // The workload: the Deployment web, or the scenario's StatefulSet, DaemonSet or Job.
     let workload = d.session.workload();
     let dep = match workload {
         Some((Kind::StatefulSet, s)) => super::demo_sets::stateful_set_lines(s, theme),
         Some((Kind::DaemonSet, s)) => super::demo_sets::daemon_set_lines(s, theme),
+        Some((Kind::Job, j)) => super::demo_jobs::job_lines(j, d.session.now(), theme),
         _ => deployment_lines(d, theme),
     };
     let [dep_area, pods_area] =
@@ -181,6 +182,7 @@ fn upper(d: &Demo, theme: &Theme, area: Rect, buf: &mut Buffer) {
             "Pods by node",
             super::demo_sets::daemon_pod_lines(d, s, theme),
         ),
+        Some((Kind::Job, _)) => ("Jobs and pods", super::demo_jobs::job_pod_lines(d, theme)),
         _ => ("ReplicaSets and pods", pod_lines(d, theme)),
     };
     let inner = panel(title(heading, theme), theme, pods_area, buf);
