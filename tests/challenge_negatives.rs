@@ -374,3 +374,16 @@ fn a_refused_drain_and_a_cordon_are_not_the_maintenance_challenges() {
     );
     assert_eq!(met, [false, false]);
 }
+
+/// A Job that fails by its backoffLimit is neither a pod failure policy's FailJob nor a
+/// deadline; a Job that only finishes is no Job made by hand.
+#[test]
+fn a_job_failing_its_retries_is_not_the_policy_or_the_deadline() {
+    let met = met_after(
+        "job-failure-policy-and-cleanup",
+        &["kubectl apply -f flaky.yaml", "tick 60"],
+    );
+    assert_eq!(met, [false, false, false]);
+    let met = met_after("job-completions-and-retries", &["tick 30"]);
+    assert_eq!(met, [true, false, false]);
+}

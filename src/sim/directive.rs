@@ -237,7 +237,7 @@ The demo simplifies: one namespace (default); every scenario runs on three nodes
 the scheduler has no preemption (every pod has priority 0), no backoff between attempts,
 no inter-pod affinity and no topologySpreadConstraints of a pod's own (the default
 spreading applies), and ties go to the first node by name (kube-scheduler picks among equal
-scores at random); the nodes form one zone; there are no DaemonSets, and nodes cannot be
+scores at random); the nodes form one zone; nodes cannot be
 deleted or re-registered; `kubectl drain` runs in simulated time and the demo stops one
 with no --timeout after 10 simulated minutes (kubectl would retry for ever);
 no real containers: a pod is Running one second after creation and, with no probes, Ready
@@ -247,6 +247,10 @@ container starts, `fails-after-N` stops answering N seconds after it, `never-rea
 only readiness (example.com/app:slow-start-40); a deleted pod runs its preStop sleep (`sleep`
 action, or exec `sleep N`), then its app exits within a second of SIGTERM, except an image
 whose reference contains `ignores-sigterm`, killed when its grace period ends.
+A container's command ends as a batch job's would (`sleep N`, `exit N`, `true`, `false`,
+`echo`, `date`, or a `sh -c` script of them joined by `;` or `&&`): its pod then takes the
+phase its restartPolicy gives; a shell or `sleep` as PID 1 ignores SIGTERM. Any other
+command, or none, runs until stopped. Jobs are NonIndexed only, and there are no CronJobs yet.
 Services are ClusterIP or headless only (no NodePort, LoadBalancer or ExternalName), with
 cluster IPs from 10.96.0.0/16 and no default `kubernetes` Service; `traffic` stands for
 clients and kube-proxy (one propagation delay for every node, requests spread in turn).

@@ -123,6 +123,7 @@ pub enum Func {
     Restarts,
     StatefulSets,
     Claims,
+    Jobs,
     Revisions,
 }
 
@@ -162,6 +163,7 @@ impl Func {
         ("restarts", Func::Restarts, &[]),
         ("statefulsets", Func::StatefulSets, &[]),
         ("claims", Func::Claims, &[Arg::OptStr]),
+        ("jobs", Func::Jobs, &[Arg::OptStr]),
         ("revisions", Func::Revisions, &[]),
     ];
 
@@ -184,6 +186,14 @@ impl Func {
             Func::Endpoints => Some(&["ready", "notready", "serving", "terminating"]),
             Func::Traffic => Some(&["answered", "failed"]),
             Func::Claims => Some(&["bound", "terminating", "unused"]),
+            Func::Jobs => Some(&[
+                "running",
+                "complete",
+                "failed",
+                "failuretarget",
+                "suspended",
+                "terminating",
+            ]),
             Func::Controller | Func::Trigger => Some(&[
                 "deployment",
                 "replicaset",
@@ -197,6 +207,8 @@ impl Func {
                 "statefulset",
                 "volume",
                 "daemonset",
+                "job",
+                "ttl-after-finished",
                 "autoscaler",
                 "gitops",
             ]),

@@ -229,6 +229,20 @@ impl Facts for Session {
                     .count();
                 json!(n)
             }
+            Func::Jobs => {
+                // STATUS as `kubectl get jobs` prints it.
+                let now = self.cluster.now();
+                let n = self
+                    .cluster
+                    .api
+                    .list(Kind::Job)
+                    .filter(|j| {
+                        s(0).is_empty()
+                            || crate::sim::table::rows::job(*j, now)[1].to_ascii_lowercase() == s(0)
+                    })
+                    .count();
+                json!(n)
+            }
             Func::Traffic => {
                 let t = self.traffic.as_ref();
                 match s(0) {

@@ -16,7 +16,10 @@ fn paused_autoscaler_keeps_its_target_and_resumes() {
     s.run_line("tick 20");
     assert_eq!(replicas(&mut s), "3", "a paused autoscaler must not write");
     assert_eq!(s.component_state(Component::Autoscaler), "paused");
-    assert!(s.status_text().contains("autoscaler      paused  wants 5"));
+    assert!(
+        s.status_text()
+            .contains("autoscaler         paused  wants 5")
+    );
     s.run_line("resume autoscaler");
     assert_eq!(s.component_state(Component::Autoscaler), "running");
     s.run_line("tick 1");
@@ -34,7 +37,7 @@ fn crashed_gitops_restarts_with_its_file() {
     assert_eq!(replicas(&mut s), "7", "a crashed syncer must not write");
     assert!(
         s.status_text()
-            .contains("gitops          crashed  gitops.yaml every 10s")
+            .contains("gitops             crashed  gitops.yaml every 10s")
     );
     s.run_line("restart gitops");
     s.run_line("tick 1");
