@@ -36,6 +36,7 @@ DUMPS = [
     ("controllerrevisions", "kubectl get controllerrevisions -o json"),
     ("persistentvolumeclaims", "kubectl get persistentvolumeclaims -o json"),
     ("daemonsets", "kubectl get daemonsets -o json"),
+    ("jobs", "kubectl get jobs -o json"),
 ]
 def probe(target):
     """Two lines that read the simulated clock: a write to the scenario's workload (the
@@ -46,7 +47,7 @@ def probe(target):
     ]
 
 
-PROBE_TARGET = {"statefulset": "sts web", "daemonset": "ds agent"}
+PROBE_TARGET = {"statefulset": "sts web", "daemonset": "ds agent", "jobs": "job batch"}
 
 
 def main():

@@ -69,12 +69,14 @@ RESOURCES = {
     "controllerrevisions": ("apps", "v1", "ControllerRevision", [], []),
     "persistentvolumeclaims": ("", "v1", "PersistentVolumeClaim", ["pvc"], []),
     "daemonsets": ("apps", "v1", "DaemonSet", ["ds"], ["all"]),
+    "jobs": ("batch", "v1", "Job", [], ["all"]),
 }
 # Cluster-scoped resources: no namespace in their paths.
 CLUSTER_SCOPED = {"nodes"}
 # The API groups served besides the core group, with their group/version paths.
 GROUPS = {"apps": "apps/v1", "coordination.k8s.io": "coordination.k8s.io/v1",
-          "policy": "policy/v1", "discovery.k8s.io": "discovery.k8s.io/v1"}
+          "policy": "policy/v1", "discovery.k8s.io": "discovery.k8s.io/v1",
+          "batch": "batch/v1"}
 
 VERBS = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"]
 
@@ -280,6 +282,16 @@ DS_COLUMNS = [
     col("Up-to-date", "integer"),
     col("Available", "integer"),
     col("Node Selector", "string"),
+    col("Age", "string"),
+    col("Containers", "string", 1),
+    col("Images", "string", 1),
+    col("Selector", "string", 1),
+]
+JOB_COLUMNS = [
+    col("Name", "string", fmt="name"),
+    col("Status", "string"),
+    col("Completions", "string"),
+    col("Duration", "string"),
     col("Age", "string"),
     col("Containers", "string", 1),
     col("Images", "string", 1),
@@ -497,6 +509,44 @@ class Tables:
                 node_selector, self.age(meta.get("creationTimestamp")), names, images,
                 format_label_selector(spec.get("selector"))]
 
+    def job_row(self, j):
+        # printJob (1.32): STATUS from the first condition that holds, COMPLETIONS,
+        # DURATION from startTime to completionTime (or now)
+        spec, status, meta = j.get("spec", {}), j.get("status", {}), j.get("metadata", {})
+        names, images = self.containers_images(spec.get("template") or {})
+        def has(t):
+            return any(c.get("type") == t and c.get("status") == "True"
+                       for c in status.get("conditions") or [])
+        if has("Complete"):
+            state = "Complete"
+        elif has("Failed"):
+            state = "Failed"
+        elif meta.get("deletionTimestamp"):
+            state = "Terminating"
+        elif has("Suspended"):
+            state = "Suspended"
+        elif has("FailureTarget"):
+            state = "FailureTarget"
+        else:
+            state = "Running"
+        succeeded = int(status.get("succeeded", 0))
+        if spec.get("completions") is not None:
+            completions = "%d/%d" % (succeeded, int(spec["completions"]))
+        elif int(spec.get("parallelism") or 0) > 1:
+            completions = "%d/1 of %d" % (succeeded, int(spec["parallelism"]))
+        else:
+            completions = "%d/1" % succeeded
+        start, done = status.get("startTime"), status.get("completionTime")
+        if not start:
+            duration = ""
+        elif not done:
+            duration = human_duration((self.sim_now - parse_ts(start)).total_seconds())
+        else:
+            duration = human_duration((parse_ts(done) - parse_ts(start)).total_seconds())
+        return [meta.get("name"), state, completions, duration,
+                self.age(meta.get("creationTimestamp")), names, images,
+                format_label_selector(spec.get("selector"))]
+
     def controller_revision_row(self, r):
         # printControllerRevision: formatResourceName(GroupKind, name, withKind)
         meta = r.get("metadata", {})
@@ -667,6 +717,7 @@ class Tables:
             "services": (SERVICE_COLUMNS, self.service_row),
             "statefulsets": (STS_COLUMNS, self.sts_row),
             "daemonsets": (DS_COLUMNS, self.ds_row),
+            "jobs": (JOB_COLUMNS, self.job_row),
             "controllerrevisions": (CONTROLLER_REVISION_COLUMNS, self.controller_revision_row),
             "persistentvolumeclaims": (PVC_COLUMNS, self.pvc_row),
             "endpoints": (ENDPOINTS_COLUMNS, self.endpoints_row),
