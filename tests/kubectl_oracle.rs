@@ -45,7 +45,55 @@ fn objects() -> (Session, Vec<(String, Value)>) {
         serde_json::from_str(&s.run_line("kubectl get deploy web -o json").stdout).unwrap();
     let pods: Value = serde_json::from_str(&s.run_line("kubectl get pods -o json").stdout).unwrap();
     let pod = pods["items"][0].clone();
-    (s, vec![("deploy".into(), deploy), ("pod".into(), pod)])
+    // A finished Job, a CronJob with a schedule YAML must quote, and a completed pod.
+    let mut jobs = Session::new("jobs", 3).unwrap();
+    for l in ["kubectl apply -f hello.yaml", "tick 75"] {
+        jobs.run_line(l);
+    }
+    let get = |s: &mut Session, what: &str| -> Value {
+        serde_json::from_str(&s.run_line(&format!("kubectl get {what} -o json")).stdout).unwrap()
+    };
+    let job = get(&mut jobs, "job batch");
+    let cron = get(&mut jobs, "cronjob hello");
+    let done = get(&mut jobs, "pods")["items"][0].clone();
+    (
+        s,
+        vec![
+            ("deploy".into(), deploy),
+            ("pod".into(), pod),
+            ("job".into(), job),
+            ("cronjob".into(), cron),
+            ("completed-pod".into(), done),
+        ],
+    )
+}
+
+/// `kubectl create job|cronjob` with a client-side dry run prints what kubectl built,
+/// byte for byte: the success line, `-o yaml`, and `-o json` in the Go structs' order.
+#[test]
+fn client_dry_runs_match_kubectl() {
+    if !kubectl_available() {
+        eprintln!("skipped: kubectl is not installed");
+        return;
+    }
+    let mut s = Session::new("jobs", 1).unwrap();
+    for args in [
+        r#"create job x --image=busybox --dry-run=client -- sh -c "exit 1""#,
+        r#"create job x --image=busybox --dry-run=client -o yaml -- sh -c "sleep 5; exit 1""#,
+        r#"create job x --image=busybox:1.36 --dry-run=client -o json -- date"#,
+        r#"create job x --image=busybox --dry-run=client -o json"#,
+        r#"create cronjob y --image=busybox --schedule="*/5 * * * *" --dry-run=client -o yaml -- date"#,
+        r#"create cronjob y --image=busybox --schedule="0 3 * * *" --restart=Never --dry-run=client -o json -- sh -c "echo hi""#,
+    ] {
+        let words = kubedrill::sim::shell::split(args).expect("the line splits");
+        let out = Command::new("kubectl")
+            .args(&words)
+            .output()
+            .expect("kubectl runs");
+        let real = String::from_utf8(out.stdout).unwrap();
+        let ours = s.run_line(&format!("kubectl {args}")).stdout;
+        assert_eq!(ours, real, "kubectl {args}");
+    }
 }
 
 #[test]

@@ -774,6 +774,31 @@ fn a_statefulset_canary_shows_its_revisions_pod_by_pod() {
     }
 }
 
+/// The jobs scenario's panels: the newest Job's settings and counts with its finishing
+/// conditions, then every CronJob and Job with its pods.
+#[test]
+fn a_failing_job_shows_its_counts_conditions_and_pods() {
+    for (w, h) in [(80, 24), (120, 40)] {
+        let mut a = app(w, h);
+        a.open_demo("job-completions-and-retries", &[])
+            .expect("question exists");
+        command(&mut a, "kubectl apply -f hello.yaml");
+        command(&mut a, "kubectl apply -f flaky.yaml");
+        command(&mut a, "tick 50");
+        let text = screen_text(&render(&a, w, h));
+        assert!(text.contains("Job flaky: spec"), "{text}");
+        assert!(text.contains("backoffLimit 2"), "{text}");
+        assert!(text.contains("Jobs and pods"), "{text}");
+        assert!(text.contains("cronjob hello */1 * * * *"), "{text}");
+        if h >= 40 {
+            assert!(text.contains("succeeded 0 · failed 3"), "{text}");
+            assert!(text.contains("Failed · 0/1"), "{text}");
+            assert!(text.contains("Failed=True BackoffLimitExceeded"), "{text}");
+        }
+        insta::assert_snapshot!(format!("demo_jobs_{w}x{h}"), render(&a, w, h).backend());
+    }
+}
+
 /// The daemonset scenario's panels: the DaemonSet's counts, its pods node by node, and why
 /// the tainted GPU node has none; `+` does not scale a DaemonSet.
 #[test]

@@ -5,6 +5,7 @@
 use super::api::{ApiServer, EventType};
 use super::client::RateLimit;
 use super::controllers::Controller;
+use super::controllers::cronjob::CronJobController;
 use super::controllers::daemonset::DaemonSetController;
 use super::controllers::deployment::DeploymentController;
 use super::controllers::disruption::DisruptionController;
@@ -40,6 +41,7 @@ macro_rules! controllers_mut {
             &mut $c.daemonsets,
             &mut $c.jobs,
             &mut $c.ttl_after_finished,
+            &mut $c.cronjobs,
             &mut $c.volumes,
             &mut $c.scheduler,
             &mut $c.node_lifecycle,
@@ -63,6 +65,7 @@ pub struct Cluster {
     pub daemonsets: DaemonSetController,
     pub jobs: JobController,
     pub ttl_after_finished: TtlAfterFinished,
+    pub cronjobs: CronJobController,
     /// The default StorageClass's provisioner and the PV controller's binder, with the
     /// pvc-protection controller.
     pub volumes: VolumeController,
@@ -95,6 +98,7 @@ impl Cluster {
             daemonsets: DaemonSetController::new(DEMO_RESYNC_SECONDS),
             jobs: JobController::new(DEMO_RESYNC_SECONDS),
             ttl_after_finished: TtlAfterFinished::new(DEMO_RESYNC_SECONDS),
+            cronjobs: CronJobController::new(DEMO_RESYNC_SECONDS),
             volumes: VolumeController::new(DEMO_RESYNC_SECONDS),
             scheduler: Scheduler::new(DEMO_RESYNC_SECONDS),
             node_lifecycle: NodeLifecycle::new(DEMO_RESYNC_SECONDS),
@@ -118,7 +122,7 @@ impl Cluster {
 
     /// The informer-driven controllers, in the order kube-controller-manager's loop
     /// here runs them.
-    fn controllers(&self) -> [&dyn Controller; 13] {
+    fn controllers(&self) -> [&dyn Controller; 14] {
         [
             &self.deployments as &dyn Controller,
             &self.replicasets,
@@ -126,6 +130,7 @@ impl Cluster {
             &self.daemonsets,
             &self.jobs,
             &self.ttl_after_finished,
+            &self.cronjobs,
             &self.volumes,
             &self.scheduler,
             &self.node_lifecycle,
@@ -201,6 +206,7 @@ impl Cluster {
                                 | Kind::StatefulSet
                                 | Kind::DaemonSet
                                 | Kind::Job
+                                | Kind::CronJob
                         ) || (x.kind == Kind::Pod && has_claims))
                 });
                 c.handle(deltas);

@@ -487,6 +487,30 @@ pub fn job(obj: &mut Value) {
     template(&mut spec["template"]);
 }
 
+/// SetDefaults_CronJob (batch/v1): concurrency Allow, not suspended, three successful and
+/// one failed Job kept; the pod defaults of its job template, but not a Job's own
+/// (SetObjectDefaults_CronJob does not call SetDefaults_Job).
+pub fn cron_job(obj: &mut Value) {
+    let spec = &mut obj["spec"];
+    if !spec.is_object() {
+        *spec = json!({});
+    }
+    if spec["concurrencyPolicy"].as_str().is_none_or(str::is_empty) {
+        spec["concurrencyPolicy"] = json!("Allow");
+    }
+    default(spec, "suspend", || json!(false));
+    default(spec, "successfulJobsHistoryLimit", || json!(3));
+    default(spec, "failedJobsHistoryLimit", || json!(1));
+    if let Some(t) = spec.get_mut("jobTemplate").filter(|t| t.is_object()) {
+        // A JobTemplateSpec's metadata reads back with a null creationTimestamp.
+        default(t, "metadata", || json!({}));
+        default(&mut t["metadata"], "creationTimestamp", || Value::Null);
+        if let Some(job) = t.get_mut("spec").filter(|j| j.is_object()) {
+            template(&mut job["template"]);
+        }
+    }
+}
+
 /// SetDefaults_PersistentVolumeClaim and its spec's: volume mode Filesystem, phase
 /// Pending.
 pub fn persistent_volume_claim(obj: &mut Value) {

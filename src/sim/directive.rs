@@ -33,10 +33,12 @@ pub enum Component {
     Job,
     /// kube-controller-manager's TTL-after-finished controller.
     TtlAfterFinished,
+    /// kube-controller-manager's CronJob controller.
+    CronJob,
 }
 
 impl Component {
-    pub const ALL: [Component; 16] = [
+    pub const ALL: [Component; 17] = [
         Component::Deployment,
         Component::ReplicaSet,
         Component::Kubelet,
@@ -51,6 +53,7 @@ impl Component {
         Component::DaemonSet,
         Component::Job,
         Component::TtlAfterFinished,
+        Component::CronJob,
         Component::Autoscaler,
         Component::Gitops,
     ];
@@ -73,6 +76,7 @@ impl Component {
             Component::DaemonSet => "daemonset",
             Component::Job => "job",
             Component::TtlAfterFinished => "ttl-after-finished",
+            Component::CronJob => "cronjob",
         }
     }
 
@@ -107,6 +111,7 @@ impl Component {
             | "pvc-protection" => Some(Component::Volume),
             "daemonset" | "ds" | "daemonset-controller" => Some(Component::DaemonSet),
             "job" | "job-controller" => Some(Component::Job),
+            "cronjob" | "cj" | "cronjob-controller" => Some(Component::CronJob),
             "ttl-after-finished" | "ttl" | "ttl-after-finished-controller" => {
                 Some(Component::TtlAfterFinished)
             }
@@ -231,7 +236,7 @@ kubedrill sim: one command per line.
   help                        this text
   # ...                       a comment
 CONTROLLER is deployment, replicaset, kubelet, scheduler, node-lifecycle, taint-eviction,
-disruption (PodDisruptionBudgets), endpoints, endpointslice, statefulset, volume, daemonset, job, ttl-after-finished, autoscaler or gitops; a paused or crashed
+disruption (PodDisruptionBudgets), endpoints, endpointslice, statefulset, volume, daemonset, job, ttl-after-finished, cronjob, autoscaler or gitops; a paused or crashed
 autoscaler or gitops syncer stops writing and keeps its settings for resume|restart.
 The demo simplifies: one namespace (default); every scenario runs on three nodes, where
 the scheduler has no preemption (every pod has priority 0), no backoff between attempts,
@@ -250,7 +255,8 @@ whose reference contains `ignores-sigterm`, killed when its grace period ends.
 A container's command ends as a batch job's would (`sleep N`, `exit N`, `true`, `false`,
 `echo`, `date`, or a `sh -c` script of them joined by `;` or `&&`): its pod then takes the
 phase its restartPolicy gives; a shell or `sleep` as PID 1 ignores SIGTERM. Any other
-command, or none, runs until stopped. Jobs are NonIndexed only, and there are no CronJobs yet.
+command, or none, runs until stopped. Jobs are NonIndexed only; CronJobs keep
+the demo's clock, UTC (a timeZone other than UTC is refused).
 Services are ClusterIP or headless only (no NodePort, LoadBalancer or ExternalName), with
 cluster IPs from 10.96.0.0/16 and no default `kubernetes` Service; `traffic` stands for
 clients and kube-proxy (one propagation delay for every node, requests spread in turn).
@@ -275,7 +281,7 @@ pub fn parse(words: &[String]) -> Option<Result<Directive, String>> {
         let w = args.get(i).map(String::as_str).unwrap_or("");
         Component::parse(w).ok_or_else(|| {
             format!(
-                "error: `{first}` needs a controller: deployment, replicaset, kubelet, scheduler, node-lifecycle, taint-eviction, disruption, endpoints, endpointslice, statefulset, volume, daemonset, job, ttl-after-finished, autoscaler or gitops{}",
+                "error: `{first}` needs a controller: deployment, replicaset, kubelet, scheduler, node-lifecycle, taint-eviction, disruption, endpoints, endpointslice, statefulset, volume, daemonset, job, ttl-after-finished, cronjob, autoscaler or gitops{}",
                 if w.is_empty() { String::new() } else { format!(" (got `{w}`)") }
             )
         })

@@ -17,16 +17,18 @@ use super::obj;
 /// Kinds that can own something in the demo, and kinds that can be owned. A pod owns
 /// only a StatefulSet's claim (whenScaled: Delete); it is no cascading owner, so it is
 /// looked up only as a live owner, not scanned for deletion finalizers.
-const OWNERS: [Kind; 6] = [
+const OWNERS: [Kind; 7] = [
     Kind::Deployment,
     Kind::ReplicaSet,
     Kind::Service,
     Kind::StatefulSet,
     Kind::DaemonSet,
     Kind::Job,
+    Kind::CronJob,
 ];
-const DEPENDENTS: [Kind; 5] = [
+const DEPENDENTS: [Kind; 6] = [
     Kind::ReplicaSet,
+    Kind::Job,
     Kind::Pod,
     Kind::EndpointSlice,
     Kind::ControllerRevision,

@@ -18,10 +18,11 @@ pub enum Kind {
     PersistentVolumeClaim,
     DaemonSet,
     Job,
+    CronJob,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 15] = [
+    pub const ALL: [Kind; 16] = [
         Kind::Deployment,
         Kind::ReplicaSet,
         Kind::Pod,
@@ -37,6 +38,7 @@ impl Kind {
         Kind::PersistentVolumeClaim,
         Kind::DaemonSet,
         Kind::Job,
+        Kind::CronJob,
     ];
 
     /// Resolves what a user may type: short names, singular, plural, with group.
@@ -78,6 +80,7 @@ impl Kind {
                 Some(Kind::PersistentVolumeClaim)
             }
             "job" | "jobs" => Some(Kind::Job),
+            "cj" | "cronjob" | "cronjobs" => Some(Kind::CronJob),
             _ => None,
         }
     }
@@ -100,6 +103,7 @@ impl Kind {
             Kind::PersistentVolumeClaim => "persistentvolumeclaims",
             Kind::DaemonSet => "daemonsets.apps",
             Kind::Job => "jobs.batch",
+            Kind::CronJob => "cronjobs.batch",
         }
     }
 
@@ -121,6 +125,7 @@ impl Kind {
             Kind::PersistentVolumeClaim => "PersistentVolumeClaim",
             Kind::DaemonSet => "DaemonSet.apps",
             Kind::Job => "Job.batch",
+            Kind::CronJob => "CronJob.batch",
         }
     }
 
@@ -142,6 +147,7 @@ impl Kind {
             Kind::PersistentVolumeClaim => "persistentvolumeclaim",
             Kind::DaemonSet => "daemonset.apps",
             Kind::Job => "job.batch",
+            Kind::CronJob => "cronjob.batch",
         }
     }
 
@@ -162,6 +168,7 @@ impl Kind {
             Kind::PersistentVolumeClaim => "PersistentVolumeClaim",
             Kind::DaemonSet => "DaemonSet",
             Kind::Job => "Job",
+            Kind::CronJob => "CronJob",
         }
     }
 
@@ -182,7 +189,7 @@ impl Kind {
             Kind::Lease => "coordination.k8s.io/v1",
             Kind::PodDisruptionBudget => "policy/v1",
             Kind::EndpointSlice => "discovery.k8s.io/v1",
-            Kind::Job => "batch/v1",
+            Kind::Job | Kind::CronJob => "batch/v1",
         }
     }
 

@@ -6,6 +6,7 @@ pub mod catalog;
 pub mod client;
 pub mod cluster;
 pub mod controllers;
+pub mod cron;
 pub mod defaults;
 pub mod deletion;
 pub mod directive;

@@ -221,8 +221,8 @@ pub const SCENARIOS: &[Scenario] = &[
     },
     Scenario {
         id: "jobs",
-        title: "Jobs: run to completion, retry with a back-off, give up",
-        summary: "batch is a Job of five completions, two pods at a time, each running `sleep 5`; watch it finish (SuccessCriteriaMet, then Complete). Apply flaky.yaml and see failed pods replaced after 10 s, then 20 s, until backoffLimit 2 fails the Job; restarts.yaml does the same with restartPolicy OnFailure, where container restarts count; deadline.yaml is stopped by activeDeadlineSeconds; exit-codes.yaml fails at once on exit code 42 through its podFailurePolicy; cleanup.yaml deletes itself 30 s after it finishes (ttlSecondsAfterFinished). `kubectl create job NAME --image=busybox -- sleep 5` makes one by hand; `kubectl patch job batch -p '{\"spec\":{\"suspend\":true}}'` suspends one.",
+        title: "Jobs and CronJobs: run to completion, retry, give up, and run on a schedule",
+        summary: "batch is a Job of five completions, two pods at a time, each running `sleep 5`; watch it finish (SuccessCriteriaMet, then Complete). Apply flaky.yaml and see failed pods replaced after 10 s, then 20 s, until backoffLimit 2 fails the Job; restarts.yaml does the same with restartPolicy OnFailure, where container restarts count; deadline.yaml is stopped by activeDeadlineSeconds; exit-codes.yaml fails at once on exit code 42 through its podFailurePolicy; cleanup.yaml deletes itself 30 s after it finishes (ttlSecondsAfterFinished). `kubectl create job NAME --image=busybox -- sleep 5` makes one by hand; `kubectl patch job batch -p '{\"spec\":{\"suspend\":true}}'` suspends one. CronJobs run on the demo's clock (UTC): hello.yaml starts a Job every minute and keeps the last three; slow.yaml's Jobs outlast the minute and pile up, until concurrencyPolicy Forbid skips runs or Replace replaces them; suspend one for two hours and see only the last missed run start (too many missed start times); `kubectl create job once --from=cronjob/hello` runs one now.",
         files: &[
             ("batch.yaml", BATCH_YAML),
             ("flaky.yaml", FLAKY_YAML),
@@ -230,6 +230,8 @@ pub const SCENARIOS: &[Scenario] = &[
             ("deadline.yaml", DEADLINE_YAML),
             ("exit-codes.yaml", EXIT_CODES_YAML),
             ("cleanup.yaml", CLEANUP_YAML),
+            ("hello.yaml", HELLO_YAML),
+            ("slow.yaml", SLOW_YAML),
         ],
         origin: Origin::Applied,
         nodes: THREE_NODES,
@@ -255,6 +257,12 @@ const EXIT_CODES_YAML: &str = include_str!("manifests/exit-codes.yaml");
 
 /// A Job deleted 30 s after it finishes.
 const CLEANUP_YAML: &str = include_str!("manifests/cleanup.yaml");
+
+/// A CronJob every minute whose Jobs take 5 s.
+const HELLO_YAML: &str = include_str!("manifests/hello.yaml");
+
+/// A CronJob every minute whose Jobs take two and a half: they pile up under Allow.
+const SLOW_YAML: &str = include_str!("manifests/slow.yaml");
 
 /// A log agent on every node that has no taint it does not tolerate.
 const AGENT_YAML: &str = include_str!("manifests/agent.yaml");

@@ -37,6 +37,7 @@ DUMPS = [
     ("persistentvolumeclaims", "kubectl get persistentvolumeclaims -o json"),
     ("daemonsets", "kubectl get daemonsets -o json"),
     ("jobs", "kubectl get jobs -o json"),
+    ("cronjobs", "kubectl get cronjobs -o json"),
 ]
 def probe(target):
     """Two lines that read the simulated clock: a write to the scenario's workload (the

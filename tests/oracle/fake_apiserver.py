@@ -69,6 +69,8 @@ RESOURCES = {
     "controllerrevisions": ("apps", "v1", "ControllerRevision", [], []),
     "persistentvolumeclaims": ("", "v1", "PersistentVolumeClaim", ["pvc"], []),
     "daemonsets": ("apps", "v1", "DaemonSet", ["ds"], ["all"]),
+    # A group's resources in the order discovery lists them: sorted (apiserver installer).
+    "cronjobs": ("batch", "v1", "CronJob", ["cj"], ["all"]),
     "jobs": ("batch", "v1", "Job", [], ["all"]),
 }
 # Cluster-scoped resources: no namespace in their paths.
@@ -292,6 +294,18 @@ JOB_COLUMNS = [
     col("Status", "string"),
     col("Completions", "string"),
     col("Duration", "string"),
+    col("Age", "string"),
+    col("Containers", "string", 1),
+    col("Images", "string", 1),
+    col("Selector", "string", 1),
+]
+CRONJOB_COLUMNS = [
+    col("Name", "string", fmt="name"),
+    col("Schedule", "string"),
+    col("Timezone", "string"),
+    col("Suspend", "boolean"),
+    col("Active", "integer"),
+    col("Last Schedule", "string"),
     col("Age", "string"),
     col("Containers", "string", 1),
     col("Images", "string", 1),
@@ -547,6 +561,20 @@ class Tables:
                 self.age(meta.get("creationTimestamp")), names, images,
                 format_label_selector(spec.get("selector"))]
 
+    def cronjob_row(self, c):
+        # printCronJob (1.32): SUSPEND as printBoolPtr, LAST SCHEDULE <none> until one
+        spec, status, meta = c.get("spec", {}), c.get("status", {}), c.get("metadata", {})
+        tpl = ((spec.get("jobTemplate") or {}).get("spec") or {})
+        names, images = self.containers_images(tpl.get("template") or {})
+        suspend = spec.get("suspend")
+        suspend = "<unset>" if suspend is None else ("True" if suspend else "False")
+        last = status.get("lastScheduleTime")
+        return [meta.get("name"), spec.get("schedule", ""), spec.get("timeZone") or "<none>",
+                suspend, len(status.get("active") or []),
+                self.age(last) if last else "<none>",
+                self.age(meta.get("creationTimestamp")), names, images,
+                format_label_selector(tpl.get("selector"))]
+
     def controller_revision_row(self, r):
         # printControllerRevision: formatResourceName(GroupKind, name, withKind)
         meta = r.get("metadata", {})
@@ -718,6 +746,7 @@ class Tables:
             "statefulsets": (STS_COLUMNS, self.sts_row),
             "daemonsets": (DS_COLUMNS, self.ds_row),
             "jobs": (JOB_COLUMNS, self.job_row),
+            "cronjobs": (CRONJOB_COLUMNS, self.cronjob_row),
             "controllerrevisions": (CONTROLLER_REVISION_COLUMNS, self.controller_revision_row),
             "persistentvolumeclaims": (PVC_COLUMNS, self.pvc_row),
             "endpoints": (ENDPOINTS_COLUMNS, self.endpoints_row),

@@ -6,6 +6,7 @@
 pub mod app;
 pub mod claim;
 mod controller;
+pub mod cronjob;
 pub mod daemonset;
 pub mod deployment;
 pub mod disruption;

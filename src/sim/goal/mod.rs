@@ -209,6 +209,7 @@ impl Func {
                 "daemonset",
                 "job",
                 "ttl-after-finished",
+                "cronjob",
                 "autoscaler",
                 "gitops",
             ]),

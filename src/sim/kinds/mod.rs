@@ -12,6 +12,7 @@
 //! <- `kinds` <- `api`.
 
 mod controllerrevision;
+pub mod cronjob;
 pub mod daemonset;
 mod deployment;
 mod endpoints;
@@ -173,6 +174,7 @@ pub fn of(kind: Kind) -> &'static dyn Strategy {
         Kind::PersistentVolumeClaim => &pvc::PersistentVolumeClaim,
         Kind::DaemonSet => &daemonset::DaemonSet,
         Kind::Job => &job::Job,
+        Kind::CronJob => &cronjob::CronJob,
     }
 }
 

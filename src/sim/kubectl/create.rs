@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::args::{DryRun, Output};
+use super::args::{DryRun, JobSource, Output};
 use super::cmdutil::*;
 use crate::sim::api::decode::{FieldValidation, decode_body};
 use crate::sim::cluster::Cluster;
@@ -49,6 +49,64 @@ pub(super) fn client_deployment_json(d: &Value) -> String {
         d["spec"]["replicas"],
         containers.join(",\n")
     )
+}
+
+/// What `kubectl create job|cronjob --dry-run=client -o json` prints: the typed object
+/// kubectl built, so keys come in the Go structs' field order (json.MarshalIndent, four
+/// spaces), not sorted as a stored object's are.
+fn client_json(v: &Value) -> String {
+    // Every field these objects carry, in the order their Go structs declare them.
+    const ORDER: &[&str] = &[
+        "kind",
+        "apiVersion",
+        "metadata",
+        "name",
+        "namespace",
+        "creationTimestamp",
+        "labels",
+        "annotations",
+        "ownerReferences",
+        "spec",
+        "schedule",
+        "jobTemplate",
+        "template",
+        "containers",
+        "image",
+        "command",
+        "resources",
+        "restartPolicy",
+        "status",
+    ];
+    fn write(v: &Value, indent: usize, out: &mut String) {
+        let pad = "    ".repeat(indent + 1);
+        match v {
+            Value::Object(m) if !m.is_empty() => {
+                let mut keys: Vec<&String> = m.keys().collect();
+                keys.sort_by_key(|k| ORDER.iter().position(|o| o == k).unwrap_or(ORDER.len()));
+                out.push_str("{\n");
+                for (i, k) in keys.iter().enumerate() {
+                    out.push_str(&format!("{pad}{}: ", Value::String((*k).clone())));
+                    write(&m[*k], indent + 1, out);
+                    out.push_str(if i + 1 < keys.len() { ",\n" } else { "\n" });
+                }
+                out.push_str(&format!("{}}}", "    ".repeat(indent)));
+            }
+            Value::Array(a) if !a.is_empty() => {
+                out.push_str("[\n");
+                for (i, x) in a.iter().enumerate() {
+                    out.push_str(&pad);
+                    write(x, indent + 1, out);
+                    out.push_str(if i + 1 < a.len() { ",\n" } else { "\n" });
+                }
+                out.push_str(&format!("{}]", "    ".repeat(indent)));
+            }
+            other => out.push_str(&other.to_string()),
+        }
+    }
+    let mut out = String::new();
+    write(v, 0, &mut out);
+    out.push('\n');
+    out
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -118,33 +176,56 @@ pub(super) fn create_deployment(
 pub(super) fn create_job(
     cluster: &mut Cluster,
     name: &str,
-    image: &str,
+    source: &JobSource,
     command: &[String],
     dry_run: bool,
     output: Option<&Output>,
 ) -> Outcome {
-    let mut container = json!({"name": name, "image": image, "resources": {}});
-    if !command.is_empty() {
-        container["command"] = json!(command);
-    }
-    let job = json!({
-        "apiVersion": "batch/v1",
-        "kind": "Job",
-        "metadata": {"name": name},
-        "spec": {"template": {"metadata": {}, "spec": {
-            "containers": [container],
-            "restartPolicy": "Never",
-        }}},
-    });
+    let job = match source {
+        JobSource::Image(image) => {
+            let mut container = json!({"name": name, "image": image, "resources": {}});
+            if !command.is_empty() {
+                container["command"] = json!(command);
+            }
+            json!({
+                "apiVersion": "batch/v1",
+                "kind": "Job",
+                "metadata": {"name": name},
+                "spec": {"template": {"metadata": {}, "spec": {
+                    "containers": [container],
+                    "restartPolicy": "Never",
+                }}},
+            })
+        }
+        JobSource::From(kind, from) => {
+            let found = cluster.api.get(*kind, from).cloned();
+            let cj = match found {
+                Ok(cj) if *kind == Kind::CronJob => cj,
+                Ok(_) => {
+                    return Outcome::default().err(format!(
+                        "error: unknown object type *v1.{}\n",
+                        kind.kind_name()
+                    ));
+                }
+                Err(e) => return Outcome::default().api(&e, None),
+            };
+            job_from_cron_job(name, &cj)
+        }
+    };
     if dry_run {
         return match output {
             None => Outcome::default().out(format!("job.batch/{name} created (dry run)\n")),
             Some(out) => {
                 let mut sent = job;
                 sent["metadata"]["creationTimestamp"] = Value::Null;
-                sent["spec"]["template"]["metadata"]["creationTimestamp"] = Value::Null;
+                if sent["spec"]["template"]["metadata"].is_object() {
+                    sent["spec"]["template"]["metadata"]["creationTimestamp"] = Value::Null;
+                }
                 sent["status"] = json!({});
-                print_object(Kind::Job, &sent, out)
+                match out {
+                    Output::Json => Outcome::default().out(client_json(&sent)),
+                    _ => print_object(Kind::Job, &sent, out),
+                }
             }
         };
     }
@@ -153,6 +234,95 @@ pub(super) fn create_job(
         Err(e) => {
             let mut o =
                 Outcome::default().err(format!("error: failed to create job: {}\n", e.message));
+            o.error = Some(e.reason);
+            o
+        }
+    }
+}
+
+/// createJobFromCronJob: the job template's spec, labels and annotations, the
+/// `cronjob.kubernetes.io/instantiate: manual` annotation, and the CronJob as controller
+/// owner (without blockOwnerDeletion, unlike the Jobs the controller makes).
+fn job_from_cron_job(name: &str, cj: &Value) -> Value {
+    let template = &cj["spec"]["jobTemplate"];
+    let mut annotations = serde_json::Map::new();
+    annotations.insert("cronjob.kubernetes.io/instantiate".into(), json!("manual"));
+    if let Some(a) = template["metadata"]["annotations"].as_object() {
+        for (k, v) in a {
+            annotations.insert(k.clone(), v.clone());
+        }
+    }
+    let mut meta = json!({
+        "name": name,
+        "annotations": annotations,
+        "ownerReferences": [{
+            "apiVersion": "batch/v1", "kind": "CronJob", "name": obj::name(cj),
+            "uid": obj::uid(cj), "controller": true,
+        }],
+    });
+    if let Some(l) = template["metadata"].get("labels").filter(|l| l.is_object()) {
+        meta["labels"] = l.clone();
+    }
+    json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": meta, "spec": template["spec"].clone()})
+}
+
+pub(super) fn create_cron_job(
+    cluster: &mut Cluster,
+    name: &str,
+    (image, schedule, restart): (&str, &str, &str),
+    command: &[String],
+    dry_run: bool,
+    output: Option<&Output>,
+) -> Outcome {
+    let mut container = json!({"name": name, "image": image, "resources": {}});
+    if !command.is_empty() {
+        container["command"] = json!(command);
+    }
+    let cj = json!({
+        "apiVersion": "batch/v1",
+        "kind": "CronJob",
+        "metadata": {"name": name},
+        "spec": {
+            "schedule": schedule,
+            "jobTemplate": {"metadata": {"name": name}, "spec": {"template": {"metadata": {}, "spec": {
+                "containers": [container],
+                "restartPolicy": restart,
+            }}}},
+        },
+    });
+    if dry_run {
+        return match output {
+            None => Outcome::default().out(format!("cronjob.batch/{name} created (dry run)\n")),
+            Some(out) => {
+                let mut sent = cj;
+                sent["metadata"]["creationTimestamp"] = Value::Null;
+                sent["spec"]["jobTemplate"]["metadata"]["creationTimestamp"] = Value::Null;
+                sent["spec"]["jobTemplate"]["spec"]["template"]["metadata"]["creationTimestamp"] =
+                    Value::Null;
+                sent["status"] = json!({});
+                match out {
+                    Output::Json => Outcome::default().out(client_json(&sent)),
+                    _ => print_object(Kind::CronJob, &sent, out),
+                }
+            }
+        };
+    }
+    match cluster.api.create(Kind::CronJob, cj, cluster.now()) {
+        Ok(_) => Outcome::default().out(format!("cronjob.batch/{name} created\n")),
+        Err(e) => {
+            // create_cronjob.go wraps the server's error as a plain one: the API's own
+            // message, not kubectl's `The CronJob "x" is invalid` form.
+            let message = e
+                .message
+                .strip_prefix(&format!("The CronJob \"{name}\" is invalid: "))
+                .map_or(e.message.clone(), |rest| {
+                    format!(
+                        "CronJob.batch \"{name}\" is invalid: {}",
+                        rest.trim_start_matches('\n')
+                    )
+                });
+            let mut o =
+                Outcome::default().err(format!("error: failed to create cronjob: {message}\n"));
             o.error = Some(e.reason);
             o
         }

@@ -30,6 +30,7 @@ fn manager(cmd: &Command) -> (String, Option<&'static str>) {
         Command::CreateFile { .. }
         | Command::CreateDeployment { .. }
         | Command::CreateJob { .. }
+        | Command::CreateCronJob { .. }
         | Command::CreateService { .. } => (m("kubectl-create"), None),
         Command::Expose { .. } => (m("kubectl-expose"), None),
         Command::Replace { .. } => (m("kubectl-replace"), None),
@@ -119,6 +120,7 @@ fn written(cmd: &Command, files: &Files) -> Vec<(Kind, String)> {
         | Command::SetImage { target: t, .. } => target(t),
         Command::CreateDeployment { name, .. } => vec![(Kind::Deployment, name.clone())],
         Command::CreateJob { name, .. } => vec![(Kind::Job, name.clone())],
+        Command::CreateCronJob { name, .. } => vec![(Kind::CronJob, name.clone())],
         Command::CreateService { name, .. } => vec![(Kind::Service, name.clone())],
         Command::Expose { target, opts, .. } => vec![(
             Kind::Service,
@@ -229,11 +231,27 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
         }
         Command::CreateJob {
             name,
-            image,
+            source,
             command,
             dry_run,
             output,
-        } => create::create_job(cluster, name, image, command, *dry_run, output.as_ref()),
+        } => create::create_job(cluster, name, source, command, *dry_run, output.as_ref()),
+        Command::CreateCronJob {
+            name,
+            image,
+            schedule,
+            restart,
+            command,
+            dry_run,
+            output,
+        } => create::create_cron_job(
+            cluster,
+            name,
+            (image, schedule, restart),
+            command,
+            *dry_run,
+            output.as_ref(),
+        ),
         Command::CreateService {
             name,
             tcp,

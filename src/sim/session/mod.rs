@@ -694,6 +694,7 @@ impl Session {
             Component::Volume => self.cluster.api.count(Kind::PersistentVolumeClaim) > 0,
             Component::DaemonSet => self.cluster.api.count(Kind::DaemonSet) > 0,
             Component::Job | Component::TtlAfterFinished => self.cluster.api.count(Kind::Job) > 0,
+            Component::CronJob => self.cluster.api.count(Kind::CronJob) > 0,
             _ => true,
         }
     }

@@ -572,3 +572,57 @@ pub fn job<T: Lookup + ?Sized>(j: &T, now: u64) -> Vec<String> {
         selector_string(at(j, &["spec", "selector"])),
     ]
 }
+
+/// `printCronJob` (1.32): the schedule as written, the time zone or `<none>`, SUSPEND as
+/// printBoolPtr, the active Jobs counted, the last schedule's age or `<none>`; the
+/// selector of a CronJob's job template is always `<none>`.
+pub fn cron_job<T: Lookup + ?Sized>(c: &T, now: u64) -> Vec<String> {
+    let zone = match str_at(c, &["spec", "timeZone"]) {
+        "" => "<none>".to_string(),
+        z => z.to_string(),
+    };
+    let suspend = match at(c, &["spec", "suspend"]).and_then(|v| v.as_bool()) {
+        Some(true) => "True",
+        Some(false) => "False",
+        None => "<unset>",
+    };
+    let last = if str_at(c, &["status", "lastScheduleTime"]).is_empty() {
+        "<none>".to_string()
+    } else {
+        since(c, &["status", "lastScheduleTime"], now)
+    };
+    let containers = array_at(
+        c,
+        &[
+            "spec",
+            "jobTemplate",
+            "spec",
+            "template",
+            "spec",
+            "containers",
+        ],
+    );
+    let join = |field: &str| {
+        containers
+            .iter()
+            .map(|x| str_at(x, &[field]))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    vec![
+        name(c),
+        str_at(c, &["spec", "schedule"]).to_string(),
+        zone,
+        suspend.to_string(),
+        array_at(c, &["status", "active"]).len().to_string(),
+        last,
+        age(c, now),
+        join("name"),
+        join("image"),
+        // FormatLabelSelector of the template's selector, which is never set.
+        match at(c, &["spec", "jobTemplate", "spec", "selector"]) {
+            Some(s) if !s.is_null() => selector_string(Some(s)),
+            _ => "<none>".to_string(),
+        },
+    ]
+}

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::{
     Kind, go_label_selector, go_string_map, invalid, meta, nonnegative, normal_selector, pod,
-    quantities, template_meta,
+    quantities,
 };
 use crate::sim::kinds::job::{CONTROLLER_UID, JOB_NAME};
 use crate::sim::obj;
@@ -35,6 +35,16 @@ pub fn job(o: &Value, old: Option<&Value>) -> Result<(), ApiError> {
             }
         }
     }
+    job_spec(&mut errs, spec, "spec");
+    if let Some(old) = old {
+        update(&mut errs, spec, &old["spec"], old);
+    }
+    invalid(Kind::Job, o, errs)
+}
+
+/// validateJobSpec: what a Job's spec, or a CronJob's job template, must hold; `at` is
+/// where it is (`spec`, `spec.jobTemplate.spec`).
+pub(super) fn job_spec(errs: &mut Vec<String>, spec: &Value, at: &str) {
     for f in [
         "parallelism",
         "completions",
@@ -42,33 +52,44 @@ pub fn job(o: &Value, old: Option<&Value>) -> Result<(), ApiError> {
         "backoffLimit",
         "ttlSecondsAfterFinished",
     ] {
-        nonnegative(&mut errs, &format!("spec.{f}"), spec[f].as_i64());
+        nonnegative(errs, &format!("{at}.{f}"), spec[f].as_i64());
     }
-    template_meta(&mut errs, spec);
-    pod::pod_spec(&mut errs, "spec.template.spec", &spec["template"]["spec"]);
+    meta::labels(
+        errs,
+        &format!("{at}.template.labels"),
+        obj::path(spec, &["template", "metadata", "labels"]),
+    );
+    meta::annotations(
+        errs,
+        &format!("{at}.template.annotations"),
+        obj::path(spec, &["template", "metadata", "annotations"]),
+    );
+    pod::pod_spec(
+        errs,
+        &format!("{at}.template.spec"),
+        &spec["template"]["spec"],
+    );
     let policy = spec.get("podFailurePolicy").filter(|p| !p.is_null());
     let restart = spec["template"]["spec"]["restartPolicy"]
         .as_str()
         .unwrap_or("");
     match restart {
-        "Always" | "" => errs.push(
-            "spec.template.spec.restartPolicy: Required value: valid values: \"OnFailure\", \"Never\""
-                .into(),
-        ),
-        "OnFailure" if policy.is_some() => errs.push(
-            "spec.template.spec.restartPolicy: Invalid value: \"OnFailure\": only \"Never\" is supported when podFailurePolicy is specified"
-                .into(),
-        ),
+        "Always" | "" => errs.push(format!(
+            "{at}.template.spec.restartPolicy: Required value: valid values: \"OnFailure\", \"Never\""
+        )),
+        "OnFailure" if policy.is_some() => errs.push(format!(
+            "{at}.template.spec.restartPolicy: Invalid value: \"OnFailure\": only \"Never\" is supported when podFailurePolicy is specified"
+        )),
         "OnFailure" | "Never" => {}
         other => pod::not_supported(
-            &mut errs,
-            "spec.template.spec.restartPolicy",
+            errs,
+            &format!("{at}.template.spec.restartPolicy"),
             other,
             &["OnFailure", "Never"],
         ),
     }
     if let Some(p) = policy {
-        pod_failure_policy(&mut errs, p, &spec["template"]["spec"]);
+        pod_failure_policy(errs, p, &spec["template"]["spec"], at);
     }
     let replacement: &[&str] = if policy.is_some() {
         &["Failed"]
@@ -76,19 +97,15 @@ pub fn job(o: &Value, old: Option<&Value>) -> Result<(), ApiError> {
         &["Failed", "TerminatingOrFailed"]
     };
     pod::one_of(
-        &mut errs,
-        "spec.podReplacementPolicy",
+        errs,
+        &format!("{at}.podReplacementPolicy"),
         &spec["podReplacementPolicy"],
         replacement,
     );
-    if let Some(old) = old {
-        update(&mut errs, spec, &old["spec"], old);
-    }
-    invalid(Kind::Job, o, errs)
 }
 
 /// What the demo does not run, refused before anything else.
-fn unmodelled(spec: &Value) -> Result<(), ApiError> {
+pub(super) fn unmodelled(spec: &Value) -> Result<(), ApiError> {
     let indexed = spec["completionMode"] == "Indexed";
     let per_index = ["backoffLimitPerIndex", "maxFailedIndexes", "successPolicy"]
         .into_iter()
@@ -148,11 +165,11 @@ fn generated_selector(errs: &mut Vec<String>, o: &Value) {
 
 /// validatePodFailurePolicy: each rule's action and its one requirement, on exit codes
 /// or on pod conditions.
-fn pod_failure_policy(errs: &mut Vec<String>, policy: &Value, pod_spec: &Value) {
+fn pod_failure_policy(errs: &mut Vec<String>, policy: &Value, pod_spec: &Value, at: &str) {
     let rules = policy["rules"].as_array().map_or(&[][..], Vec::as_slice);
     if rules.len() > 20 {
         errs.push(format!(
-            "spec.podFailurePolicy.rules: Too many: {}: must have at most 20 items",
+            "{at}.podFailurePolicy.rules: Too many: {}: must have at most 20 items",
             rules.len()
         ));
         return;
@@ -163,7 +180,7 @@ fn pod_failure_policy(errs: &mut Vec<String>, policy: &Value, pod_spec: &Value) 
         .filter_map(|c| c["name"].as_str())
         .collect();
     for (i, rule) in rules.iter().enumerate() {
-        let at = format!("spec.podFailurePolicy.rules[{i}]");
+        let at = format!("{at}.podFailurePolicy.rules[{i}]");
         match rule["action"].as_str().unwrap_or("") {
             "" => errs.push(format!(
                 "{at}.action: Required value: valid values: [\"Count\" \"FailIndex\" \"FailJob\" \"Ignore\"]"

@@ -5,6 +5,7 @@
 
 use serde_json::Value;
 
+mod cronjob;
 mod daemonset;
 mod job;
 mod meta;
@@ -13,6 +14,7 @@ mod pod;
 mod service;
 mod statefulset;
 
+pub use cronjob::cron_job;
 pub use daemonset::daemon_set;
 pub use job::job;
 pub use pdb::pdb;
@@ -264,6 +266,7 @@ fn quantities(kind: Kind, o: &Value) -> Result<(), ApiError> {
         Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet | Kind::DaemonSet | Kind::Job => {
             &o["spec"]["template"]["spec"]
         }
+        Kind::CronJob => &o["spec"]["jobTemplate"]["spec"]["template"]["spec"],
         Kind::Pod => &o["spec"],
         Kind::Event
         | Kind::Node

@@ -1,5 +1,6 @@
 //! The demo screen's panels for Jobs (the `jobs` scenario): the newest Job's settings
-//! beside its counts and its finishing conditions, then every Job with its pods.
+//! beside its counts and its finishing conditions, then every CronJob and every Job with
+//! its pods.
 //! `demo_view.rs` draws them where a Deployment's would go.
 
 use ratatui::text::{Line, Span};
@@ -81,9 +82,30 @@ pub fn job_lines(job: &Value, now: u64, theme: &Theme) -> DeploymentLines {
     (title, 3 + conditions.len(), settings, counts, conditions)
 }
 
-/// Every Job, oldest first, with its status and its pods.
+/// Every CronJob with its schedule, then every Job, oldest first, with its status and
+/// its pods.
 pub fn job_pod_lines(d: &Demo, theme: &Theme) -> Vec<Line<'static>> {
     let now = d.session.now();
+    let mut out = Vec::new();
+    for cj in d.session.objects(Kind::CronJob) {
+        // printCronJob's cells: schedule, suspend, active, last schedule.
+        let row = rows::cron_job(cj, now);
+        let suspended = if row[3] == "True" {
+            " · suspended"
+        } else {
+            ""
+        };
+        out.push(Line::from(vec![
+            Span::styled(format!("cronjob {}", obj::name(cj)), theme.key),
+            Span::styled(
+                format!(
+                    " {} · active {} · last {}{suspended}",
+                    row[1], row[4], row[5]
+                ),
+                theme.dim,
+            ),
+        ]));
+    }
     let mut jobs: Vec<&Value> = d.session.objects(Kind::Job).collect();
     jobs.sort_by_key(|j| {
         (
@@ -91,7 +113,6 @@ pub fn job_pod_lines(d: &Demo, theme: &Theme) -> Vec<Line<'static>> {
             obj::name(j),
         )
     });
-    let mut out = Vec::new();
     for job in jobs {
         let row = rows::job(job, now);
         out.push(Line::from(vec![

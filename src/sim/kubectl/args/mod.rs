@@ -191,7 +191,18 @@ pub enum Command {
     /// `kubectl create job NAME --image=IMAGE -- COMMAND...`.
     CreateJob {
         name: String,
+        /// `--image=IMAGE`, or `--from=cronjob/NAME`.
+        source: JobSource,
+        command: Vec<String>,
+        dry_run: bool,
+        output: Option<Output>,
+    },
+    /// `kubectl create cronjob NAME --image=IMAGE --schedule=S [--restart=R] -- COMMAND...`.
+    CreateCronJob {
+        name: String,
         image: String,
+        schedule: String,
+        restart: String,
         command: Vec<String>,
         dry_run: bool,
         output: Option<Output>,
@@ -286,6 +297,14 @@ pub struct ExposeOpts {
     pub session_affinity: Option<String>,
 }
 
+/// Where `kubectl create job` takes its Job from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JobSource {
+    Image(String),
+    /// `--from=TYPE/NAME`: only a CronJob can be copied.
+    From(crate::sim::kind::Kind, String),
+}
+
 impl Command {
     /// The `-o` a write was given: kubectl then prints the object the server returned
     /// instead of its success line.
@@ -304,6 +323,11 @@ impl Command {
                 ..
             }
             | Command::CreateJob {
+                output,
+                dry_run: false,
+                ..
+            }
+            | Command::CreateCronJob {
                 output,
                 dry_run: false,
                 ..
@@ -333,6 +357,7 @@ impl Command {
             Command::CreateFile { .. }
             | Command::CreateDeployment { .. }
             | Command::CreateJob { .. }
+            | Command::CreateCronJob { .. }
             | Command::CreateService { .. } => "create",
             Command::Expose { .. } => "expose",
             Command::Replace { .. } => "replace",

@@ -91,13 +91,14 @@ pub(super) fn get(rest: &[String]) -> Result<Command, UsageError> {
 }
 
 /// The kinds of the `all` category the demo serves, in the order kubectl lists them.
-const ALL_CATEGORY: [Kind; 7] = [
+const ALL_CATEGORY: [Kind; 8] = [
     Kind::Pod,
     Kind::Service,
     Kind::DaemonSet,
     Kind::Deployment,
     Kind::ReplicaSet,
     Kind::StatefulSet,
+    Kind::CronJob,
     Kind::Job,
 ];
 
@@ -423,6 +424,9 @@ pub(super) fn create(rest: &[String]) -> Result<Command, UsageError> {
     if rest.first().is_some_and(|w| w == "job") {
         return create_job(&rest[1..]);
     }
+    if rest.first().is_some_and(|w| w == "cronjob" || w == "cj") {
+        return create_cron_job(&rest[1..]);
+    }
     if rest
         .first()
         .is_some_and(|w| w == "deployment" || w == "deploy")
@@ -489,7 +493,7 @@ pub(super) fn create(rest: &[String]) -> Result<Command, UsageError> {
             output: opt_output(&f)?,
         }),
         (None, Some(sub)) if CREATE_SUBCOMMANDS.contains(&sub.as_str()) => Err(usage(format!(
-            "error: kubedrill's demo can `create -f FILE`, `create deployment`, `create job` and `create service clusterip`, not `create {sub}`"
+            "error: kubedrill's demo can `create -f FILE`, `create deployment`, `create job`, `create cronjob` and `create service clusterip`, not `create {sub}`"
         ))),
         (None, Some(_)) => Err(usage(format!(
             "error: Unexpected args: [{}]\nSee 'kubectl create -h' for help and examples",
@@ -526,8 +530,8 @@ fn create_job(rest: &[String]) -> Result<Command, UsageError> {
             )));
         }
     };
-    let image = match (f.get("image"), f.get("from")) {
-        (Some(i), None) => i.to_string(),
+    let source = match (f.get("image"), f.get("from")) {
+        (Some(i), None) => super::JobSource::Image(i.to_string()),
         (None, None) | (Some(_), Some(_)) => {
             return Err(usage("error: either --image or --from must be specified"));
         }
@@ -535,9 +539,16 @@ fn create_job(rest: &[String]) -> Result<Command, UsageError> {
             return Err(usage("error: cannot specify --from and command"));
         }
         (None, Some(from)) => {
-            return Err(usage(format!(
-                "error: kubedrill's demo has no CronJobs yet, so nothing for --from={from} to copy: create the Job with --image=IMAGE -- COMMAND"
-            )));
+            let (kind, name) = from.split_once('/').unwrap_or((from, ""));
+            match crate::sim::kind::Kind::parse(kind) {
+                Some(k) if !name.is_empty() => super::JobSource::From(k, name.to_string()),
+                Some(_) => return Err(usage("error: from must be an existing cronjob")),
+                None => {
+                    return Err(usage(format!(
+                        "error: the server doesn't have a resource type \"{kind}\""
+                    )));
+                }
+            }
         }
     };
     let dry_run = match f.get("dry-run") {
@@ -551,7 +562,67 @@ fn create_job(rest: &[String]) -> Result<Command, UsageError> {
     };
     Ok(Command::CreateJob {
         name,
-        image,
+        source,
+        command,
+        dry_run,
+        output: opt_output(&f)?,
+    })
+}
+
+/// `kubectl create cronjob` (create_cronjob.go): the job template's one container named
+/// as the CronJob, restartPolicy OnFailure unless `--restart` says otherwise.
+fn create_cron_job(rest: &[String]) -> Result<Command, UsageError> {
+    let split = rest.iter().position(|w| w == "--").unwrap_or(rest.len());
+    let command: Vec<String> = rest.get(split + 1..).unwrap_or_default().to_vec();
+    let f = parse_flags(
+        "create cronjob",
+        &rest[..split],
+        &[
+            val("image", None),
+            val("schedule", None),
+            val("restart", None),
+            optional("dry-run", "unchanged"),
+            NAMESPACE,
+            OUTPUT,
+            VALIDATE,
+        ],
+    )?;
+    validation(&f)?;
+    // cobra checks required flags before the command looks at its arguments.
+    let missing: Vec<String> = ["image", "schedule"]
+        .into_iter()
+        .filter(|k| f.get(k).is_none())
+        .map(|k| format!("\"{k}\""))
+        .collect();
+    if !missing.is_empty() {
+        return Err(usage(format!(
+            "error: required flag(s) {} not set",
+            missing.join(", ")
+        )));
+    }
+    let name = match f.positional.as_slice() {
+        [n] => n.clone(),
+        other => {
+            return Err(usage(format!(
+                "error: exactly one NAME is required, got {}\nSee 'kubectl create cronjob -h' for help and examples",
+                other.len()
+            )));
+        }
+    };
+    let dry_run = match f.get("dry-run") {
+        None | Some("none") => false,
+        Some("unchanged" | "client" | "server") => true,
+        Some(other) => {
+            return Err(usage(format!(
+                "error: Invalid dry-run value ({other}). Must be \"none\", \"server\", or \"client\"."
+            )));
+        }
+    };
+    Ok(Command::CreateCronJob {
+        name,
+        image: f.get("image").unwrap_or("").to_string(),
+        schedule: f.get("schedule").unwrap_or("").to_string(),
+        restart: f.get("restart").unwrap_or("OnFailure").to_string(),
         command,
         dry_run,
         output: opt_output(&f)?,

@@ -5,6 +5,7 @@ use super::fields::{array_at, at, bool_at, int_at, selector_string, since, sorte
 use super::tabwriter::TabWriter;
 use pod_template::pod_template;
 
+mod cronjob;
 mod daemonset;
 mod job;
 mod node;
@@ -17,6 +18,7 @@ mod service;
 mod statefulset;
 
 use crate::sim::time;
+pub use cronjob::describe_cron_job;
 pub use daemonset::describe_daemon_set;
 pub use job::describe_job;
 pub use node::describe_node;

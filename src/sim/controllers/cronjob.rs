@@ -1,0 +1,520 @@
+//! The CronJob controller (kube-controller-manager's `pkg/controller/cronjob`, v2, 1.32)
+//! in simulated time: at each scheduled minute it creates the Job `<cronjob>-<minutes
+//! since the epoch>` from the job template, unless the CronJob is suspended, the time is
+//! past `startingDeadlineSeconds`, or concurrencyPolicy Forbid finds a Job still running
+//! (Replace deletes it first); after downtime it runs only the most recent missed time,
+//! warning when more than 100 were missed; it keeps `successfulJobsHistoryLimit` and
+//! `failedJobsHistoryLimit` finished Jobs and deletes older ones. The clock is UTC.
+
+use serde_json::{Value, json};
+
+use crate::sim::api::{ApiServer, Note};
+use crate::sim::client::RateLimit;
+use crate::sim::cron::Schedule;
+use crate::sim::deletion::Propagation;
+use crate::sim::directive::Component;
+use crate::sim::informer::{Delta, Informer};
+use crate::sim::kind::Kind;
+use crate::sim::obj;
+use crate::sim::time::{parse_rfc3339, sim_unix, unix_rfc3339};
+
+pub const WATCHES: &[Kind] = &[Kind::CronJob, Kind::Job];
+pub const COMPONENT: &str = "cronjob-controller";
+/// The annotation each scheduled Job carries: the time it was scheduled for.
+pub const SCHEDULED_TIMESTAMP: &str = "batch.kubernetes.io/cronjob-scheduled-timestamp";
+/// More missed start times than this and the controller warns.
+const TOO_MANY_MISSED: i64 = 100;
+
+#[derive(Clone)]
+pub struct CronJobController {
+    pub informer: Informer,
+    pub client: RateLimit,
+}
+
+/// mostRecentScheduleTime's answer.
+struct Recent {
+    earliest: i64,
+    most_recent: Option<i64>,
+    /// How many start times were missed: none, a few, or more than 100.
+    missed: i64,
+}
+
+/// mostRecentScheduleTime: the latest start time at or before `now` since the last one
+/// (or the CronJob's creation), within `startingDeadlineSeconds` when `with_deadline`.
+fn most_recent(
+    cj: &Value,
+    now: i64,
+    sched: &Schedule,
+    with_deadline: bool,
+) -> Result<Recent, String> {
+    let mut earliest = obj::str(cj, &["metadata", "creationTimestamp"])
+        .and_then(parse_rfc3339)
+        .unwrap_or(now);
+    if let Some(t) = obj::str(cj, &["status", "lastScheduleTime"]).and_then(parse_rfc3339) {
+        earliest = t;
+    }
+    if with_deadline && let Some(sds) = obj::int(cj, &["spec", "startingDeadlineSeconds"]) {
+        earliest = earliest.max(now - sds);
+    }
+    let none = |earliest| Recent {
+        earliest,
+        most_recent: None,
+        missed: 0,
+    };
+    let (Some(t1), Some(t2)) = (
+        sched.next(earliest),
+        sched.next(earliest).and_then(|t| sched.next(t)),
+    ) else {
+        return Err("time difference between two schedules is less than 1 second".into());
+    };
+    if now < t1 {
+        return Ok(none(earliest));
+    }
+    if now < t2 {
+        return Ok(Recent {
+            earliest,
+            most_recent: Some(t1),
+            missed: 1,
+        });
+    }
+    let between = t2 - t1;
+    if between < 1 {
+        return Err("time difference between two schedules is less than 1 second".into());
+    }
+    let n = (now - t1) / between + 1;
+    let mut t = t1 + (n - 2) * between;
+    let mut most = None;
+    while let Some(next) = sched.next(t).filter(|x| *x <= now) {
+        most = Some(next);
+        t = next;
+    }
+    Ok(Recent {
+        earliest,
+        most_recent: most,
+        missed: n,
+    })
+}
+
+/// Which finished condition a Job has, if any.
+fn finished(job: &Value) -> Option<&'static str> {
+    ["Complete", "Failed"]
+        .into_iter()
+        .find(|t| super::job::condition(job, t).is_some())
+}
+
+impl CronJobController {
+    pub fn new(resync: u64) -> Self {
+        CronJobController {
+            informer: Informer::new(WATCHES, resync),
+            client: RateLimit::default(),
+        }
+    }
+
+    fn handle(&mut self, deltas: Vec<Delta>) {
+        for d in deltas {
+            match d.kind {
+                Kind::CronJob => self.informer.enqueue(d.object.name()),
+                Kind::Job => {
+                    let owner = d
+                        .object
+                        .meta("ownerReferences")
+                        .and_then(Value::as_array)
+                        .and_then(|refs| {
+                            refs.iter()
+                                .find(|r| r["controller"] == true && r["kind"] == "CronJob")
+                                .and_then(|r| r["name"].as_str())
+                        })
+                        .map(str::to_string);
+                    if let Some(cj) = owner {
+                        self.informer.enqueue(&cj);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn process(&mut self, api: &mut ApiServer, now: u64) -> usize {
+        let mut n = 0;
+        while let Some(name) = super::controller::next_key(&mut self.informer, &self.client) {
+            n += 1 + self.sync(api, &name, now);
+        }
+        n
+    }
+
+    fn event(
+        &self,
+        api: &mut ApiServer,
+        cj: &Value,
+        type_: &'static str,
+        reason: &str,
+        message: &str,
+        now: u64,
+    ) {
+        api.record_event(
+            cj,
+            Kind::CronJob,
+            Note {
+                type_,
+                reason,
+                message,
+                component: COMPONENT,
+                field_path: None,
+            },
+            now,
+        );
+    }
+
+    /// Looks again at the schedule's next time after `from` (Unix seconds).
+    fn requeue(&mut self, name: &str, now: u64, at: Option<i64>) {
+        if let Some(at) = at {
+            let wait = (at - sim_unix(now)).max(1) as u64;
+            self.informer.enqueue_after(name, now + wait);
+        }
+    }
+
+    /// sync: clean up the history, reconcile the active list, then maybe start a Job.
+    fn sync(&mut self, api: &mut ApiServer, name: &str, now: u64) -> usize {
+        let Some(cj) = self.informer.get(Kind::CronJob, name).cloned() else {
+            return 0;
+        };
+        let before = api.next_seq();
+        let jobs: Vec<Value> = self
+            .informer
+            .iter(Kind::Job)
+            .filter(|j| {
+                j["metadata"]["ownerReferences"]
+                    .as_array()
+                    .is_some_and(|refs| {
+                        refs.iter().any(|r| {
+                            r["controller"] == true && r["name"] == name && r["kind"] == "CronJob"
+                        })
+                    })
+            })
+            .cloned()
+            .collect();
+        let mut status = cj["status"].clone();
+        if !status.is_object() {
+            status = json!({});
+        }
+        let mut active: Vec<Value> = status["active"].as_array().cloned().unwrap_or_default();
+        let is_active = |active: &[Value], uid: &str| active.iter().any(|r| r["uid"] == uid);
+        // cleanupFinishedJobs: oldest first by start time, past the history limits.
+        let mut deleted: Vec<String> = Vec::new();
+        for (kind, limit) in [
+            (
+                "Complete",
+                cj["spec"]["successfulJobsHistoryLimit"].as_i64(),
+            ),
+            ("Failed", cj["spec"]["failedJobsHistoryLimit"].as_i64()),
+        ] {
+            let Some(limit) = limit else { continue };
+            let mut done: Vec<&Value> = jobs.iter().filter(|j| finished(j) == Some(kind)).collect();
+            let extra = done.len() as i64 - limit;
+            if extra <= 0 {
+                continue;
+            }
+            done.sort_by(|a, b| {
+                let start =
+                    |j: &Value| obj::str(j, &["status", "startTime"]).and_then(parse_rfc3339);
+                match (start(a), start(b)) {
+                    (Some(x), Some(y)) => x.cmp(&y).then_with(|| obj::name(a).cmp(obj::name(b))),
+                    (Some(_), None) => std::cmp::Ordering::Less,
+                    (None, Some(_)) => std::cmp::Ordering::Greater,
+                    (None, None) => obj::name(a).cmp(obj::name(b)),
+                }
+            });
+            for j in done.into_iter().take(extra as usize) {
+                self.client.spend(1);
+                if api
+                    .delete_propagating(Kind::Job, obj::name(j), None, Propagation::Background, now)
+                    .is_ok()
+                {
+                    active.retain(|r| r["uid"] != obj::uid(j));
+                    let msg = format!("Deleted job {}", obj::name(j));
+                    self.event(api, &cj, "Normal", "SuccessfulDelete", &msg, now);
+                    deleted.push(obj::uid(j).to_string());
+                }
+            }
+        }
+        // Reconcile the Jobs it owns with its active list.
+        let mut last_success = obj::str(&status, &["lastSuccessfulTime"]).and_then(parse_rfc3339);
+        for j in jobs
+            .iter()
+            .filter(|j| !deleted.iter().any(|u| u == obj::uid(j)))
+        {
+            let uid = obj::uid(j);
+            match finished(j) {
+                None if !is_active(&active, uid) => {
+                    let msg = format!(
+                        "Saw a job that the controller did not create or forgot: {}",
+                        obj::name(j)
+                    );
+                    self.event(api, &cj, "Warning", "UnexpectedJob", &msg, now);
+                }
+                None => {}
+                Some(condition) => {
+                    if is_active(&active, uid) {
+                        active.retain(|r| r["uid"] != uid);
+                        let msg = format!(
+                            "Saw completed job: {}, condition: {condition}",
+                            obj::name(j)
+                        );
+                        self.event(api, &cj, "Normal", "SawCompletedJob", &msg, now);
+                    }
+                    if condition == "Complete"
+                        && let Some(t) =
+                            obj::str(j, &["status", "completionTime"]).and_then(parse_rfc3339)
+                        && last_success.is_none_or(|l| t > l)
+                    {
+                        last_success = Some(t);
+                    }
+                }
+            }
+        }
+        // Active Jobs that are gone.
+        let listed: Vec<&str> = jobs.iter().map(obj::uid).collect();
+        let mut missing = Vec::new();
+        active.retain(|r| {
+            let keep = listed.contains(&r["uid"].as_str().unwrap_or(""));
+            if !keep {
+                missing.push(r["name"].as_str().unwrap_or("").to_string());
+            }
+            keep
+        });
+        for m in missing {
+            self.event(
+                api,
+                &cj,
+                "Normal",
+                "MissingJob",
+                &format!("Active job went missing: {m}"),
+                now,
+            );
+        }
+        let mut requeue_at = None;
+        let suspended = cj["spec"]["suspend"] == true;
+        let schedule = cj["spec"]["schedule"].as_str().unwrap_or("");
+        if !obj::is_deleting(&cj) && !suspended {
+            match crate::sim::cron::parse(schedule) {
+                Err(e) => {
+                    let msg = format!(
+                        "unparseable schedule: {} : {e}",
+                        crate::sim::output::go_quote(schedule)
+                    );
+                    self.event(api, &cj, "Warning", "UnparseableSchedule", &msg, now);
+                }
+                Ok(sched) => {
+                    requeue_at = self.schedule(api, &cj, &sched, &mut active, &mut status, now);
+                }
+            }
+        }
+        status["active"] = Value::Array(active);
+        if status["active"].as_array().is_some_and(Vec::is_empty)
+            && let Some(m) = status.as_object_mut()
+        {
+            m.remove("active");
+        }
+        if let Some(t) = last_success {
+            status["lastSuccessfulTime"] = json!(unix_rfc3339(t));
+        }
+        if status != cj["status"] && !(status == json!({}) && cj["status"].is_null()) {
+            self.client.spend(1);
+            let _ = api.update_status_with(Kind::CronJob, name, |c| c["status"] = status.clone());
+        }
+        self.requeue(name, now, requeue_at);
+        (api.next_seq() - before) as usize
+    }
+
+    /// The schedule part of syncCronJob: maybe creates this minute's Job. Returns when
+    /// to look again (Unix seconds).
+    fn schedule(
+        &mut self,
+        api: &mut ApiServer,
+        cj: &Value,
+        sched: &Schedule,
+        active: &mut Vec<Value>,
+        status: &mut Value,
+        now: u64,
+    ) -> Option<i64> {
+        let now_unix = sim_unix(now);
+        let schedule = cj["spec"]["schedule"].as_str().unwrap_or("");
+        // nextScheduleTimeDuration: from the latest start time, or the start.
+        let next_after = |status: &Value| {
+            let mut c = cj.clone();
+            c["status"] = status.clone();
+            match most_recent(&c, now_unix, sched, false) {
+                Err(_) => sched.next(now_unix),
+                Ok(r) => {
+                    let from =
+                        r.most_recent
+                            .unwrap_or(if r.missed == 0 { r.earliest } else { now_unix });
+                    sched.next(from)
+                }
+            }
+        };
+        let recent = match most_recent(cj, now_unix, sched, true) {
+            Ok(r) => r,
+            Err(e) => {
+                let msg = format!("invalid schedule: {schedule} : {e}");
+                self.event(api, cj, "Warning", "InvalidSchedule", &msg, now);
+                return None;
+            }
+        };
+        let Some(scheduled) = recent.most_recent.filter(|t| *t <= now_unix) else {
+            return next_after(status);
+        };
+        if recent.missed > TOO_MANY_MISSED {
+            self.event(
+                api,
+                cj,
+                "Warning",
+                "TooManyMissedTimes",
+                "too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew",
+                now,
+            );
+        }
+        let job_name = format!("{}-{}", obj::name(cj), scheduled.div_euclid(60));
+        let done_already = active.iter().any(|r| r["name"] == job_name.as_str())
+            || obj::str(status, &["lastScheduleTime"]).and_then(parse_rfc3339) == Some(scheduled);
+        if done_already {
+            return next_after(status);
+        }
+        let policy = cj["spec"]["concurrencyPolicy"].as_str().unwrap_or("Allow");
+        if policy == "Forbid" && !active.is_empty() {
+            self.event(
+                api,
+                cj,
+                "Normal",
+                "JobAlreadyActive",
+                "Not starting job because prior execution is running and concurrency policy is Forbid",
+                now,
+            );
+            return next_after(status);
+        }
+        if policy == "Replace" {
+            for r in std::mem::take(active) {
+                let job = r["name"].as_str().unwrap_or("").to_string();
+                self.client.spend(1);
+                if api
+                    .delete_propagating(Kind::Job, &job, None, Propagation::Background, now)
+                    .is_ok()
+                {
+                    self.event(
+                        api,
+                        cj,
+                        "Normal",
+                        "SuccessfulDelete",
+                        &format!("Deleted job {job}"),
+                        now,
+                    );
+                } else {
+                    active.push(r);
+                }
+            }
+        }
+        // getJobFromTemplate2.
+        let template = &cj["spec"]["jobTemplate"];
+        let mut annotations = template["metadata"]["annotations"]
+            .as_object()
+            .cloned()
+            .unwrap_or_default();
+        annotations.insert(SCHEDULED_TIMESTAMP.into(), json!(unix_rfc3339(scheduled)));
+        let mut owner = obj::owner_ref(cj, "CronJob");
+        owner["apiVersion"] = json!("batch/v1");
+        let mut meta = json!({
+            "name": job_name,
+            "namespace": "default",
+            "annotations": annotations,
+            "ownerReferences": [owner],
+        });
+        if let Some(l) = template["metadata"].get("labels").filter(|l| l.is_object()) {
+            meta["labels"] = l.clone();
+        }
+        let job = json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": meta,
+            "spec": template["spec"].clone()});
+        self.client.spend(1);
+        let created = match api.create(Kind::Job, job, now) {
+            Ok(j) => {
+                let msg = format!("Created job {job_name}");
+                self.event(api, cj, "Normal", "SuccessfulCreate", &msg, now);
+                Some(j)
+            }
+            Err(e) if e.reason == crate::sim::status::Reason::AlreadyExists => {
+                match api.get(Kind::Job, &job_name) {
+                    Ok(j) if obj::controller_uid(j) == Some(obj::uid(cj)) => Some(j.clone()),
+                    _ => return None,
+                }
+            }
+            Err(e) => {
+                let msg = format!("Error creating job: {}", e.message);
+                self.event(api, cj, "Warning", "FailedCreate", &msg, now);
+                None
+            }
+        };
+        if let Some(j) = created {
+            active.push(json!({
+                "apiVersion": "batch/v1", "kind": "Job", "name": obj::name(&j),
+                "namespace": "default", "resourceVersion": obj::str(&j, &["metadata", "resourceVersion"]).unwrap_or(""),
+                "uid": obj::uid(&j),
+            }));
+            status["lastScheduleTime"] = json!(unix_rfc3339(scheduled));
+        }
+        next_after(status)
+    }
+}
+
+impl super::Controller for CronJobController {
+    super::controller::controller_basics!(CronJobController, Component::CronJob);
+    fn resync(&mut self) {
+        let all: Vec<String> = self
+            .informer
+            .iter(Kind::CronJob)
+            .map(|s| obj::name(s).to_string())
+            .collect();
+        for n in all {
+            self.informer.enqueue(&n);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cj(created: &str, last: Option<&str>, sds: Option<i64>) -> Value {
+        let mut c = json!({"metadata": {"creationTimestamp": created}, "spec": {}, "status": {}});
+        if let Some(l) = last {
+            c["status"]["lastScheduleTime"] = json!(l);
+        }
+        if let Some(s) = sds {
+            c["spec"]["startingDeadlineSeconds"] = json!(s);
+        }
+        c
+    }
+
+    fn at(s: &str) -> i64 {
+        parse_rfc3339(s).unwrap()
+    }
+
+    #[test]
+    fn only_the_most_recent_missed_time_runs_and_more_than_100_are_counted() {
+        let every_minute = crate::sim::cron::parse("* * * * *").unwrap();
+        let c = cj("2025-01-06T10:00:00Z", None, None);
+        let r = most_recent(&c, at("2025-01-06T10:00:30Z"), &every_minute, true).unwrap();
+        assert_eq!(r.most_recent, None);
+        let r = most_recent(&c, at("2025-01-06T10:01:30Z"), &every_minute, true).unwrap();
+        assert_eq!(r.most_recent, Some(at("2025-01-06T10:01:00Z")));
+        // Three hours down: 180 missed, only 13:00 runs.
+        let r = most_recent(&c, at("2025-01-06T13:00:10Z"), &every_minute, true).unwrap();
+        assert_eq!(r.most_recent, Some(at("2025-01-06T13:00:00Z")));
+        assert!(r.missed > TOO_MANY_MISSED);
+        // A starting deadline of 5 minutes looks back only that far.
+        let c = cj("2025-01-06T10:00:00Z", None, Some(300));
+        let r = most_recent(&c, at("2025-01-06T13:00:10Z"), &every_minute, true).unwrap();
+        assert!(r.missed <= 6);
+        // An impossible schedule is an error.
+        let never = crate::sim::cron::parse("59 23 31 2 *").unwrap();
+        assert!(most_recent(&c, at("2025-01-06T13:00:10Z"), &never, true).is_err());
+    }
+}
