@@ -59,6 +59,17 @@ impl Strategy for Job {
         true
     }
 
+    /// batch/v1 keeps the old default, OrphanDependents, and says so (job storage's
+    /// `deleteWarning`); kubectl always asks for Background.
+    fn default_propagation(&self) -> (crate::sim::deletion::Propagation, Option<&'static str>) {
+        (
+            crate::sim::deletion::Propagation::Orphan,
+            Some(
+                "child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning",
+            ),
+        )
+    }
+
     /// PrepareForCreate: an empty status, the generated selector unless the spec asks
     /// for a manual one; SetDefaults_Job, run again as the object is read back, gives
     /// the Job its template's labels when it has none of its own.

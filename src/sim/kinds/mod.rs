@@ -102,6 +102,12 @@ pub trait Strategy: Sync {
         false
     }
 
+    /// DefaultGarbageCollectionPolicy: what a DELETE that names no propagation policy
+    /// does with the object's dependents, and the warning the server sends with it.
+    fn default_propagation(&self) -> (crate::sim::deletion::Propagation, Option<&'static str>) {
+        (crate::sim::deletion::Propagation::Background, None)
+    }
+
     /// Validate (create, `old` none) and ValidateUpdate.
     fn validate(&self, _obj: &Value, _old: Option<&Value>) -> Result<(), ApiError> {
         Ok(())

@@ -95,3 +95,61 @@ pub(super) fn delete(
     cluster.collect_garbage();
     o
 }
+
+/// `kubectl delete --raw PATH` (rawhttp.RawDelete): the DELETE goes out with no options,
+/// so the kind's default propagation applies (a Job's pods are orphaned, with the
+/// server's warning), and kubectl prints the response body: the object while it stays
+/// (finalizers, a grace period), a Success Status once it is gone.
+pub(super) fn delete_raw(cluster: &mut Cluster, path: &str) -> Outcome {
+    let not_found =
+        || Outcome::default().err("Error from server (NotFound): the server could not find the requested resource\n");
+    let parts: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+    let (group_version, rest) = match parts.as_slice() {
+        ["", "api", "v1", rest @ ..] => ("v1".to_string(), rest),
+        ["", "apis", g, v, rest @ ..] => (format!("{g}/{v}"), rest),
+        _ => return not_found(),
+    };
+    let (plural, name) = match rest {
+        ["namespaces", "default", plural, name] => (*plural, *name),
+        [plural, name] => (*plural, *name),
+        _ => return not_found(),
+    };
+    let Some(kind) = Kind::parse(plural).filter(|k| {
+        k.api_version() == group_version
+            && k.group_resource().split('.').next() == Some(plural)
+            && (rest.len() == 2) == crate::sim::kinds::of(*k).namespace().is_none()
+    }) else {
+        return not_found();
+    };
+    let strategy = crate::sim::kinds::of(kind);
+    let (propagation, warning) = strategy.default_propagation();
+    let now = cluster.now();
+    let (o, uid) = match cluster.api.delete_propagating(kind, name, None, propagation, now) {
+        Ok(v) => (Outcome::default(), crate::sim::obj::uid(&v).to_string()),
+        Err(e) => return Outcome::default().api(&e, None),
+    };
+    let o = o.server_warnings(warning.map(str::to_string).into_iter().collect());
+    let body = match cluster.api.get(kind, name) {
+        Ok(obj) => crate::sim::schema::response_body(obj, strategy.schema()),
+        Err(_) => {
+            let (group, resource) = match kind.group_resource().split_once('.') {
+                Some((r, g)) => (g, r),
+                None => ("", kind.group_resource()),
+            };
+            // metav1.Status in its fields' order; details' group is omitempty.
+            let q = |s: &str| serde_json::Value::from(s).to_string();
+            let group = if group.is_empty() {
+                String::new()
+            } else {
+                format!(",\"group\":{}", q(group))
+            };
+            format!(
+                "{{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{{}},\"status\":\"Success\",\"details\":{{\"name\":{}{group},\"kind\":{},\"uid\":{}}}}}\n",
+                q(name),
+                q(resource),
+                q(&uid)
+            )
+        }
+    };
+    o.out(body)
+}

@@ -55,6 +55,7 @@ fn manager(cmd: &Command) -> (String, Option<&'static str>) {
         Command::Get { .. }
         | Command::Describe { .. }
         | Command::Delete { .. }
+        | Command::DeleteRaw { .. }
         | Command::ViewLastApplied { .. }
         | Command::Cordon { .. }
         | Command::Drain { .. } => (m("kubectl"), None),
@@ -161,6 +162,7 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
             current_replicas,
             ..
         } => scale::scale(cluster, target, *replicas, *current_replicas),
+        Command::DeleteRaw { path } => delete::delete_raw(cluster, path),
         Command::Delete {
             target,
             file,

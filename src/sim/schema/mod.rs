@@ -53,6 +53,74 @@ impl Type {
     }
 }
 
+/// An object as the API server writes it in a response body: compact JSON, each struct's
+/// fields in the Go type's order, maps' keys sorted (encoding/json), `<`, `>` and `&`
+/// escaped as encoding/json escapes them for HTML, and a closing newline (json.Encoder).
+/// `None` types everything open: keys sorted.
+pub fn response_body(v: &Value, ty: Option<&'static Type>) -> String {
+    let mut out = String::new();
+    write_body(v, ty.map(Shape::Struct).unwrap_or(Shape::Open), &mut out);
+    out.push('\n');
+    out
+}
+
+fn write_body(v: &Value, shape: Shape, out: &mut String) {
+    match v {
+        Value::Object(m) => {
+            out.push('{');
+            let mut keys: Vec<&String> = m.keys().collect();
+            if let Shape::Struct(t) = shape {
+                // Fields in declaration order; anything undeclared after them, sorted.
+                keys.sort_by_key(|k| t.fields.iter().position(|f| f.0 == k.as_str()).unwrap_or(usize::MAX));
+            }
+            for (i, k) in keys.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_string(k, out);
+                out.push(':');
+                let inner = match shape {
+                    Shape::Struct(t) => t.field(k).unwrap_or(Shape::Open),
+                    Shape::Map(e) => e.shape(),
+                    _ => Shape::Open,
+                };
+                write_body(&m[*k], inner, out);
+            }
+            out.push('}');
+        }
+        Value::Array(a) => {
+            out.push('[');
+            let inner = match shape {
+                Shape::List(e) => e.shape(),
+                _ => Shape::Open,
+            };
+            for (i, x) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_body(x, inner, out);
+            }
+            out.push(']');
+        }
+        Value::String(s) => write_string(s, out),
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+fn write_string(s: &str, out: &mut String) {
+    let quoted = Value::String(s.to_string()).to_string();
+    for c in quoted.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+}
+
 /// One step of the path to a field.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Step {

@@ -654,6 +654,12 @@ fn orphan_key(pod: &str) -> String {
 fn remove_finalizer(p: &mut Value) {
     if let Some(f) = p["metadata"]["finalizers"].as_array_mut() {
         f.retain(|x| x != TRACKING_FINALIZER);
+        // An empty list is omitted (omitempty), as the server stores it.
+        if f.is_empty()
+            && let Some(m) = p["metadata"].as_object_mut()
+        {
+            m.remove("finalizers");
+        }
     }
 }
 

@@ -149,6 +149,11 @@ pub enum Command {
         current_replicas: Option<i64>,
         output: Option<Output>,
     },
+    /// `kubectl delete --raw PATH`: a DELETE of that API path with no options, its
+    /// response body printed as the server wrote it.
+    DeleteRaw {
+        path: String,
+    },
     Delete {
         target: Option<Target>,
         file: Option<String>,
@@ -352,7 +357,7 @@ impl Command {
             Command::Get { .. } => "get",
             Command::Describe { .. } => "describe",
             Command::Scale { .. } => "scale",
-            Command::Delete { .. } => "delete",
+            Command::Delete { .. } | Command::DeleteRaw { .. } => "delete",
             Command::Patch { .. } => "patch",
             Command::CreateFile { .. }
             | Command::CreateDeployment { .. }

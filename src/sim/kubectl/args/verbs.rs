@@ -171,8 +171,19 @@ pub(super) fn delete(rest: &[String]) -> Result<Command, UsageError> {
             val("timeout", None),
             val("cascade", None),
             boolean("all"),
+            val("raw", None),
         ],
     )?;
+    if let Some(raw) = f.get("raw") {
+        if !raw.starts_with('/') {
+            return Err(usage(format!(
+                "error: --raw must be a valid URL path: parse \"{raw}\": invalid URI for request"
+            )));
+        }
+        return Ok(Command::DeleteRaw {
+            path: raw.to_string(),
+        });
+    }
     let target = target(&f.positional)?;
     if let Some(t) = target
         .as_ref()
