@@ -387,3 +387,22 @@ fn a_job_failing_its_retries_is_not_the_policy_or_the_deadline() {
     let met = met_after("job-completions-and-retries", &["tick 30"]);
     assert_eq!(met, [true, false, false]);
 }
+
+/// Overlapping runs under Allow are no Forbid, and an hour of suspension (60 missed
+/// times) is not more than 100.
+#[test]
+fn allowed_overlaps_and_a_short_suspension_are_not_the_cronjob_challenges() {
+    let met = met_after(
+        "cronjob-concurrency-and-missed-runs",
+        &[
+            "kubectl apply -f slow.yaml",
+            "tick 200",
+            "kubectl apply -f hello.yaml",
+            "kubectl patch cj hello -p '{\"spec\":{\"suspend\":true}}'",
+            "tick 3600",
+            "kubectl patch cj hello -p '{\"spec\":{\"suspend\":false}}'",
+            "tick 1",
+        ],
+    );
+    assert_eq!(met[1..], [false, false]);
+}

@@ -101,8 +101,10 @@ pub(super) fn delete(
 /// server's warning), and kubectl prints the response body: the object while it stays
 /// (finalizers, a grace period), a Success Status once it is gone.
 pub(super) fn delete_raw(cluster: &mut Cluster, path: &str) -> Outcome {
-    let not_found =
-        || Outcome::default().err("Error from server (NotFound): the server could not find the requested resource\n");
+    let not_found = || {
+        Outcome::default()
+            .err("Error from server (NotFound): the server could not find the requested resource\n")
+    };
     let parts: Vec<&str> = path.trim_end_matches('/').split('/').collect();
     let (group_version, rest) = match parts.as_slice() {
         ["", "api", "v1", rest @ ..] => ("v1".to_string(), rest),
@@ -124,7 +126,10 @@ pub(super) fn delete_raw(cluster: &mut Cluster, path: &str) -> Outcome {
     let strategy = crate::sim::kinds::of(kind);
     let (propagation, warning) = strategy.default_propagation();
     let now = cluster.now();
-    let (o, uid) = match cluster.api.delete_propagating(kind, name, None, propagation, now) {
+    let (o, uid) = match cluster
+        .api
+        .delete_propagating(kind, name, None, propagation, now)
+    {
         Ok(v) => (Outcome::default(), crate::sim::obj::uid(&v).to_string()),
         Err(e) => return Outcome::default().api(&e, None),
     };

@@ -71,7 +71,12 @@ fn write_body(v: &Value, shape: Shape, out: &mut String) {
             let mut keys: Vec<&String> = m.keys().collect();
             if let Shape::Struct(t) = shape {
                 // Fields in declaration order; anything undeclared after them, sorted.
-                keys.sort_by_key(|k| t.fields.iter().position(|f| f.0 == k.as_str()).unwrap_or(usize::MAX));
+                keys.sort_by_key(|k| {
+                    t.fields
+                        .iter()
+                        .position(|f| f.0 == k.as_str())
+                        .unwrap_or(usize::MAX)
+                });
             }
             for (i, k) in keys.iter().enumerate() {
                 if i > 0 {
