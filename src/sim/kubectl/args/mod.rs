@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+mod create;
 mod flags;
 mod node;
 mod resources;
@@ -10,6 +11,7 @@ mod resources;
 mod tests;
 mod verbs;
 
+use create::*;
 use flags::*;
 pub use node::{DrainOpts, DryRun, Nodes, TaintSpec};
 use resources::*;
