@@ -28,6 +28,10 @@
 //! - `sts-steady/NODES/PODS`: a converged StatefulSet of PODS pods, one claim each;
 //!   `sts-rollout/NODES/PODS`: one iteration is a whole rolling update of it (one pod at a
 //!   time, highest ordinal first), reported as the mean cost of a simulated second.
+//! - `job-run/NODES/PODS`: one iteration is a whole Job of PODS completions, a tenth of them
+//!   at a time, each pod running `sleep 5` (created, scheduled, run, exited, counted
+//!   through the tracking finalizer), from creation to Complete, reported as the mean cost
+//!   of a simulated second; the finished Job is then deleted with its pods.
 
 use std::time::{Duration, Instant};
 
@@ -39,8 +43,8 @@ use criterion::{BenchmarkId, Criterion, SamplingMode, criterion_group, criterion
 #[path = "simdrive.rs"]
 mod simdrive;
 use simdrive::{
-    Limit, converged, converged_on, converged_stateful, drain, rollout, stateful_rollout,
-    with_budget, with_service,
+    Limit, converged, converged_on, converged_stateful, drain, job_run, nodes_only, rollout,
+    stateful_rollout, with_budget, with_service,
 };
 
 /// `iters` rollouts back to back, each to the next image; the time returned is that of
@@ -127,6 +131,24 @@ fn bench(c: &mut Criterion) {
                     image += 1;
                     let t = Instant::now();
                     secs += stateful_rollout(&mut rolling, image, n);
+                    spent += t.elapsed();
+                }
+                spent * iters as u32 / secs
+            })
+        });
+    }
+    for (nodes, n) in [(10usize, 100i64), (100, 1_000)] {
+        let id = format!("{nodes}/{n}");
+        g.sampling_mode(SamplingMode::Flat);
+        g.bench_with_input(BenchmarkId::new("job-run", &id), &n, |b, _| {
+            let mut c = nodes_only(nodes);
+            let mut run = 0;
+            b.iter_custom(|iters| {
+                let (mut spent, mut secs) = (Duration::ZERO, 0u32);
+                for _ in 0..iters {
+                    run += 1;
+                    let t = Instant::now();
+                    secs += job_run(&mut c, run, n, n / 10);
                     spent += t.elapsed();
                 }
                 spent * iters as u32 / secs

@@ -209,3 +209,51 @@ pub fn stateful_rollout(c: &mut Cluster, image: u32, n: i64) -> u32 {
     }
     secs
 }
+
+/// An empty cluster of `nodes` nodes whose controllers wait for the default rate limit.
+pub fn nodes_only(nodes: usize) -> Cluster {
+    let mut c = cluster_on(nodes);
+    c.set_client_limit(DEFAULT_QPS, DEFAULT_BURST);
+    c
+}
+
+/// Runs a Job of `completions` pods, `parallelism` at a time, each `sleep 5`, on a
+/// cluster of `nodes` nodes, from its creation to its Complete condition, then deletes it
+/// with its pods; returns the simulated seconds it ran.
+pub fn job_run(c: &mut Cluster, run: u32, completions: i64, parallelism: i64) -> u32 {
+    let name = format!("batch-{run}");
+    let job = json!({
+        "apiVersion": "batch/v1", "kind": "Job",
+        "metadata": {"name": name},
+        "spec": {
+            "completions": completions, "parallelism": parallelism,
+            "template": {"spec": {"restartPolicy": "Never", "containers": [{
+                "name": "worker", "image": "busybox:1.36",
+                "command": ["sh", "-c", "sleep 5"],
+                "resources": {"requests": {"cpu": "100m", "memory": "64Mi"}}}]}},
+        },
+    });
+    c.api.create(Kind::Job, job, c.now()).unwrap();
+    c.settle();
+    let complete = |c: &Cluster| {
+        c.api.get(Kind::Job, &name).is_ok_and(|j| {
+            j["status"]["conditions"]
+                .as_array()
+                .is_some_and(|cs| cs.iter().any(|x| x["type"] == "Complete"))
+        })
+    };
+    let mut secs = 0;
+    while !complete(c) {
+        c.tick();
+        secs += 1;
+        assert!(
+            secs < 20 * completions as u32 + 60,
+            "Job {name} did not finish"
+        );
+    }
+    c.api
+        .delete(Kind::Job, &name, None, c.now())
+        .expect("the Job is there");
+    c.settle();
+    secs
+}
