@@ -6,14 +6,15 @@
 //! Day of month and day of week combine as robfig combines them: if either is a star
 //! (`*`, `?`, or a range with step 1) both must match, otherwise either may.
 
+use crate::sim::output::go_quote;
 use crate::sim::time::{civil_from_days, days_from_civil};
 
 const STAR: u64 = 1 << 63;
 
 /// One field's bounds and names.
 struct Bounds {
-    min: u32,
-    max: u32,
+    min: u64,
+    max: u64,
     names: &'static [&'static str],
 }
 
@@ -69,11 +70,15 @@ pub fn parse(spec: &str) -> Result<Schedule, String> {
     if spec.starts_with("TZ=") || spec.starts_with("CRON_TZ=") {
         let eq = spec.find('=').unwrap_or(0);
         let Some(space) = spec.find(' ') else {
-            // robfig v3.0.1 panics here; the API server would answer 500.
-            return Err("provided bad location: missing schedule after the time zone".into());
+            // robfig v3.0.1 panics here (the API server's handler recovers and answers
+            // 500); the demo refuses the schedule instead, in its own words.
+            return Err(format!(
+                "kubedrill's demo: no schedule after the time zone in {spec:?} (robfig/cron v3.0.1 panics on this, and the API server answers 500)"
+            ));
         };
         let zone = &spec[eq + 1..space];
-        if !matches!(zone, "UTC" | "Etc/UTC") {
+        // time.LoadLocation("") is UTC too.
+        if !matches!(zone, "" | "UTC" | "Etc/UTC") {
             return Err(format!(
                 "provided bad location {zone}: unknown time zone {zone}"
             ));
@@ -104,12 +109,13 @@ fn all(b: &Bounds) -> u64 {
     bits(b.min, b.max, 1) | STAR
 }
 
-fn bits(min: u32, max: u32, step: u32) -> u64 {
+/// The bits from `min` to `max` (both at most 63, checked by the caller) every `step`.
+fn bits(min: u64, max: u64, step: u64) -> u64 {
     let mut out = 0u64;
     let mut i = min;
     while i <= max {
         out |= 1 << i;
-        i += step;
+        i = i.saturating_add(step);
     }
     out
 }
@@ -131,46 +137,71 @@ fn descriptor(d: &str, spec: &str) -> Result<Schedule, String> {
         "daily" | "midnight" => spec_of(1, 1, all(&DOM), all(&MONTH), all(&DOW)),
         "hourly" => spec_of(1, all(&HOUR), all(&DOM), all(&MONTH), all(&DOW)),
         _ => match d.strip_prefix("every ") {
+            // Every(d): at least a second, whole seconds.
             Some(dur) => match go_duration(dur) {
-                Some(secs) => Ok(Schedule::Every(secs.max(1))),
-                None => Err(format!(
-                    "failed to parse duration {spec}: time: invalid duration \"{dur}\""
-                )),
+                Ok(secs) => Ok(Schedule::Every(secs.max(1))),
+                Err(e) => Err(format!("failed to parse duration {spec}: {e}")),
             },
             None => Err(format!("unrecognized descriptor: {spec}")),
         },
     }
 }
 
-/// Go's time.ParseDuration for whole units (`1h30m`, `90s`, `2m`), in whole seconds.
-fn go_duration(s: &str) -> Option<i64> {
-    if s.is_empty() {
-        return None;
+/// Go's time.ParseDuration, in whole seconds (truncated, as Every truncates), with its
+/// errors' words.
+fn go_duration(s: &str) -> Result<i64, String> {
+    let invalid = || format!("time: invalid duration {}", go_quote(s));
+    let (negative, mut rest) = match s.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    if rest == "0" {
+        return Ok(0);
+    }
+    if rest.is_empty() {
+        return Err(invalid());
     }
     let mut total = 0f64;
-    let mut rest = s;
     while !rest.is_empty() {
         let n = rest
             .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .filter(|n| *n > 0)?;
-        let value: f64 = rest[..n].parse().ok()?;
+            .unwrap_or(rest.len());
+        if n == 0 || rest[..n] == *"." {
+            return Err(invalid());
+        }
+        let value: f64 = rest[..n].parse().map_err(|_| invalid())?;
         rest = &rest[n..];
         let u = rest
             .find(|c: char| c.is_ascii_digit() || c == '.')
             .unwrap_or(rest.len());
         let unit = match &rest[..u] {
+            "" => return Err(format!("time: missing unit in duration {}", go_quote(s))),
             "ns" => 1e-9,
-            "us" | "µs" => 1e-6,
+            "us" | "µs" | "μs" => 1e-6,
             "ms" => 1e-3,
             "s" => 1.0,
             "m" => 60.0,
             "h" => 3600.0,
-            _ => return None,
+            other => {
+                return Err(format!(
+                    "time: unknown unit {} in duration {}",
+                    go_quote(other),
+                    go_quote(s)
+                ));
+            }
         };
         total += value * unit;
         rest = &rest[u..];
     }
-    (total.is_finite() && total < 1e15).then_some(total as i64)
+    // Go's Duration holds about 292 years of nanoseconds.
+    if !total.is_finite() || total > 9.2e9 {
+        return Err(invalid());
+    }
+    Ok(if negative {
+        -(total as i64)
+    } else {
+        total as i64
+    })
 }
 
 /// getField: a comma-separated list of ranges (empty items dropped).
@@ -236,17 +267,17 @@ fn range(expr: &str, b: &Bounds) -> Result<u64, String> {
     Ok(bits(start, end, step) | extra)
 }
 
-fn int_or_name(s: &str, names: &[&str]) -> Result<u32, String> {
+fn int_or_name(s: &str, names: &[&str]) -> Result<u64, String> {
     let lower = s.to_ascii_lowercase();
     if let Some(i) = names.iter().position(|n| *n == lower) {
         // Month names start at 1, day names at 0.
-        return Ok(i as u32 + u32::from(names.len() == 12));
+        return Ok(i as u64 + u64::from(names.len() == 12));
     }
     must_int(s)
 }
 
 /// mustParseInt: strconv.Atoi, then no negatives.
-fn must_int(s: &str) -> Result<u32, String> {
+fn must_int(s: &str) -> Result<u64, String> {
     let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!(
@@ -264,8 +295,7 @@ fn must_int(s: &str) -> Result<u32, String> {
     if n < 0 {
         return Err(format!("negative number ({n}) not allowed: {s}"));
     }
-    // A value past any field's bounds is refused by the bounds check.
-    Ok(u32::try_from(n).unwrap_or(u32::MAX).min(1 << 20))
+    Ok(n.unsigned_abs())
 }
 
 impl Schedule {
@@ -273,7 +303,7 @@ impl Schedule {
     /// `None` when it never does within five years (robfig returns the zero time).
     pub fn next(&self, unix: i64) -> Option<i64> {
         let (minute, hour, dom, month, dow) = match *self {
-            Schedule::Every(d) => return Some(unix + d),
+            Schedule::Every(d) => return unix.checked_add(d),
             Schedule::Spec {
                 minute,
                 hour,
@@ -293,6 +323,12 @@ impl Schedule {
                 dom_match || dow_match
             }
         };
+        // A field with no value (`,`) parses, but never matches: robfig searches five
+        // years to find out; the demo knows at once.
+        let none = |set: u64| set & !STAR == 0;
+        if none(minute) || none(hour) || none(month) || (none(dom) && none(dow)) {
+            return None;
+        }
         // From the next whole minute (seconds are always 0).
         let mut t = (unix.div_euclid(60) + 1) * 60;
         let (start_year, _, _) = civil_from_days(t.div_euclid(86_400));
@@ -371,6 +407,24 @@ mod tests {
             e("99999999999999999999 * * * *"),
             "failed to parse int from 99999999999999999999: strconv.Atoi: parsing \"99999999999999999999\": value out of range"
         );
+        assert_eq!(
+            e("99999999 * * * *"),
+            "end of range (99999999) above maximum (59): 99999999"
+        );
+        assert_eq!(
+            e("@every 1x"),
+            "failed to parse duration @every 1x: time: unknown unit \"x\" in duration \"1x\""
+        );
+        assert_eq!(
+            e("@every 5"),
+            "failed to parse duration @every 5: time: missing unit in duration \"5\""
+        );
+        // Zero and negative durations are a second.
+        assert_eq!(parse("@every 0"), Ok(Schedule::Every(1)));
+        assert_eq!(parse("@every -1m"), Ok(Schedule::Every(1)));
+        assert_eq!(parse("@every 1h30m"), Ok(Schedule::Every(5400)));
+        // A field with no values parses, and never fires.
+        assert_eq!(parse(", * * * *").unwrap().next(0), None);
         assert!(parse("*/61 * * * *").is_ok());
         assert!(parse("0 9 * jan-mar MON-fri").is_ok());
     }

@@ -222,10 +222,13 @@ pub fn owner_ref(owner: &Value, kind: &str) -> Value {
     owner_ref_to(name(owner), uid(owner), kind)
 }
 
-/// The controller ownerReference to the `kind` named `name` with `uid`.
+/// The controller ownerReference to the `kind` named `name` with `uid`, at the kind's
+/// group and version (metav1.NewControllerRef).
 pub fn owner_ref_to(name: &str, uid: &str, kind: &str) -> Value {
+    let api_version =
+        crate::sim::kind::Kind::from_kind_name(kind).map_or("v1", |k| k.api_version());
     object([
-        ("apiVersion", Value::from("apps/v1")),
+        ("apiVersion", Value::from(api_version)),
         ("blockOwnerDeletion", Value::Bool(true)),
         ("controller", Value::Bool(true)),
         ("kind", Value::from(kind)),

@@ -151,7 +151,8 @@ pub fn available_check_at(rs: &Value, pods: &[&Stored], now: u64) -> Option<u64>
         .min()
 }
 
-/// ClaimPods (PodControllerRefManager): the pods `owner` (a `kind`) controls whose labels
+/// ClaimPods (PodControllerRefManager): the pods `owner` (a `kind`, whose adoptions get
+/// `finalizer` where it has one) controls whose labels
 /// its selector matches and `member` accepts, after adopting such pods that have no
 /// controller (neither side being deleted) and releasing its own that no longer match.
 /// Every adoption and release is a request on `client`.
@@ -159,7 +160,7 @@ pub fn claim_pods(
     informer: &Informer,
     api: &mut ApiServer,
     owner: &Value,
-    kind: &str,
+    (kind, finalizer): (&str, Option<&str>),
     member: impl Fn(&Stored) -> bool,
     client: &mut crate::sim::client::RateLimit,
 ) -> Vec<Arc<Stored>> {
@@ -187,6 +188,18 @@ pub fn claim_pods(
                 client.spend(1);
                 if let Ok(v) = api.update_metadata_shared(Kind::Pod, p.name(), |x| {
                     x["metadata"]["ownerReferences"] = json!([r]);
+                    // The Job controller's adoption also puts its tracking finalizer on.
+                    if let Some(f) = finalizer {
+                        let list = &mut x["metadata"]["finalizers"];
+                        if !list.is_array() {
+                            *list = json!([]);
+                        }
+                        if let Some(l) = list.as_array_mut()
+                            && !l.iter().any(|v| v == f)
+                        {
+                            l.push(json!(f));
+                        }
+                    }
                 }) {
                     pods.push(v);
                 }

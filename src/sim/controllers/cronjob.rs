@@ -29,6 +29,10 @@ const TOO_MANY_MISSED: i64 = 100;
 pub struct CronJobController {
     pub informer: Informer,
     pub client: RateLimit,
+    now: u64,
+    /// CronJobs whose new schedule does not parse, with it: warned about at the next
+    /// chance to write an event.
+    unparseable: Vec<(String, String)>,
 }
 
 /// mostRecentScheduleTime's answer.
@@ -54,17 +58,15 @@ fn most_recent(
         earliest = t;
     }
     if with_deadline && let Some(sds) = obj::int(cj, &["spec", "startingDeadlineSeconds"]) {
-        earliest = earliest.max(now - sds);
+        earliest = earliest.max(now.saturating_sub(sds));
     }
     let none = |earliest| Recent {
         earliest,
         most_recent: None,
         missed: 0,
     };
-    let (Some(t1), Some(t2)) = (
-        sched.next(earliest),
-        sched.next(earliest).and_then(|t| sched.next(t)),
-    ) else {
+    let t1 = sched.next(earliest);
+    let (Some(t1), Some(t2)) = (t1, t1.and_then(|t| sched.next(t))) else {
         return Err("time difference between two schedules is less than 1 second".into());
     };
     if now < t1 {
@@ -107,13 +109,15 @@ impl CronJobController {
         CronJobController {
             informer: Informer::new(WATCHES, resync),
             client: RateLimit::default(),
+            now: 0,
+            unparseable: Vec::new(),
         }
     }
 
     fn handle(&mut self, deltas: Vec<Delta>) {
         for d in deltas {
             match d.kind {
-                Kind::CronJob => self.informer.enqueue(d.object.name()),
+                Kind::CronJob => self.cron_job_changed(&d),
                 Kind::Job => {
                     let owner = d
                         .object
@@ -134,7 +138,43 @@ impl CronJobController {
         }
     }
 
+    /// updateCronJob: a new schedule is looked at when it next fires, not at once (a
+    /// time the old schedule did not have is not run now); one that does not parse is
+    /// warned about and not queued. Any other change is synced at once.
+    fn cron_job_changed(&mut self, d: &Delta) {
+        let name = d.object.name().to_string();
+        let schedule = |v: &crate::sim::stored::Stored| {
+            let v = v.value();
+            (v["spec"]["schedule"].clone(), v["spec"]["timeZone"].clone())
+        };
+        let changed = d
+            .old
+            .as_ref()
+            .is_some_and(|o| schedule(o) != schedule(&d.object));
+        if !changed {
+            self.informer.enqueue(&name);
+            return;
+        }
+        let text = d.object.value()["spec"]["schedule"]
+            .as_str()
+            .unwrap_or("")
+            .to_string();
+        match crate::sim::cron::parse(&text) {
+            Err(_) => self.unparseable.push((name, text)),
+            Ok(sched) => {
+                let now = sim_unix(self.now);
+                self.requeue(&name, self.now, sched.next(now));
+            }
+        }
+    }
+
     fn process(&mut self, api: &mut ApiServer, now: u64) -> usize {
+        for (name, schedule) in std::mem::take(&mut self.unparseable) {
+            if let Some(cj) = self.informer.get(Kind::CronJob, &name).cloned() {
+                let msg = format!("unparseable schedule for cronjob: {schedule}");
+                self.event(api, &cj, "Warning", "UnParseableCronJobSchedule", &msg, now);
+            }
+        }
         let mut n = 0;
         while let Some(name) = super::controller::next_key(&mut self.informer, &self.client) {
             n += 1 + self.sync(api, &name, now);
@@ -165,11 +205,28 @@ impl CronJobController {
         );
     }
 
-    /// Looks again at the schedule's next time after `from` (Unix seconds).
+    /// Looks again at Unix second `at` (a second on, at the soonest).
     fn requeue(&mut self, name: &str, now: u64, at: Option<i64>) {
         if let Some(at) = at {
-            let wait = (at - sim_unix(now)).max(1) as u64;
-            self.informer.enqueue_after(name, now + wait);
+            let wait = at.saturating_sub(sim_unix(now)).max(1) as u64;
+            self.informer.enqueue_after(name, now.saturating_add(wait));
+        }
+    }
+
+    /// deleteJob: deletes a Job and its pods in the background and says so.
+    fn delete_job(&mut self, api: &mut ApiServer, cj: &Value, job: &str, now: u64) -> bool {
+        self.client.spend(1);
+        match api.delete_propagating(Kind::Job, job, None, Propagation::Background, now) {
+            Ok(_) => {
+                let msg = format!("Deleted job {job}");
+                self.event(api, cj, "Normal", "SuccessfulDelete", &msg, now);
+                true
+            }
+            Err(e) => {
+                let msg = format!("Deleted job: {}", e.message);
+                self.event(api, cj, "Warning", "FailedDelete", &msg, now);
+                false
+            }
         }
     }
 
@@ -225,24 +282,17 @@ impl CronJobController {
                 }
             });
             for j in done.into_iter().take(extra as usize) {
-                self.client.spend(1);
-                if api
-                    .delete_propagating(Kind::Job, obj::name(j), None, Propagation::Background, now)
-                    .is_ok()
-                {
+                if self.delete_job(api, &cj, obj::name(j), now) {
                     active.retain(|r| r["uid"] != obj::uid(j));
-                    let msg = format!("Deleted job {}", obj::name(j));
-                    self.event(api, &cj, "Normal", "SuccessfulDelete", &msg, now);
                     deleted.push(obj::uid(j).to_string());
                 }
             }
         }
         // Reconcile the Jobs it owns with its active list.
         let mut last_success = obj::str(&status, &["lastSuccessfulTime"]).and_then(parse_rfc3339);
-        for j in jobs
-            .iter()
-            .filter(|j| !deleted.iter().any(|u| u == obj::uid(j)))
-        {
+        // syncCronJob sees the Jobs listed before the clean-up: a deleted success still
+        // moves lastSuccessfulTime.
+        for j in &jobs {
             let uid = obj::uid(j);
             match finished(j) {
                 None if !is_active(&active, uid) => {
@@ -254,7 +304,7 @@ impl CronJobController {
                 }
                 None => {}
                 Some(condition) => {
-                    if is_active(&active, uid) {
+                    if is_active(&active, uid) && !deleted.iter().any(|u| u == uid) {
                         active.retain(|r| r["uid"] != uid);
                         let msg = format!(
                             "Saw completed job: {}, condition: {condition}",
@@ -395,21 +445,10 @@ impl CronJobController {
         if policy == "Replace" {
             for r in std::mem::take(active) {
                 let job = r["name"].as_str().unwrap_or("").to_string();
-                self.client.spend(1);
-                if api
-                    .delete_propagating(Kind::Job, &job, None, Propagation::Background, now)
-                    .is_ok()
-                {
-                    self.event(
-                        api,
-                        cj,
-                        "Normal",
-                        "SuccessfulDelete",
-                        &format!("Deleted job {job}"),
-                        now,
-                    );
-                } else {
+                if !self.delete_job(api, cj, &job, now) {
+                    // `could not replace job`: the sync fails and is retried.
                     active.push(r);
+                    return Some(now_unix + 1);
                 }
             }
         }
@@ -420,8 +459,7 @@ impl CronJobController {
             .cloned()
             .unwrap_or_default();
         annotations.insert(SCHEDULED_TIMESTAMP.into(), json!(unix_rfc3339(scheduled)));
-        let mut owner = obj::owner_ref(cj, "CronJob");
-        owner["apiVersion"] = json!("batch/v1");
+        let owner = obj::owner_ref(cj, "CronJob");
         let mut meta = json!({
             "name": job_name,
             "namespace": "default",
@@ -449,7 +487,9 @@ impl CronJobController {
             Err(e) => {
                 let msg = format!("Error creating job: {}", e.message);
                 self.event(api, cj, "Warning", "FailedCreate", &msg, now);
-                None
+                // The sync fails and its key is retried (client-go: 1 s, doubling; the
+                // demo retries each second).
+                return Some(now_unix + 1);
             }
         };
         if let Some(j) = created {
@@ -466,6 +506,9 @@ impl CronJobController {
 
 impl super::Controller for CronJobController {
     super::controller::controller_basics!(CronJobController, Component::CronJob);
+    fn tick(&mut self, now: u64) {
+        self.now = now;
+    }
     fn resync(&mut self) {
         let all: Vec<String> = self
             .informer

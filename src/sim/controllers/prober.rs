@@ -503,9 +503,15 @@ fn step(
             c.name.clone(),
             "Normal",
             "Killing",
+            // computePodActions says so only where the pod restarts failed containers.
             format!(
-                "Container {} failed {word} probe, will be restarted",
-                c.name
+                "Container {} failed {word} probe{}",
+                c.name,
+                if policy == Restart::Never {
+                    ""
+                } else {
+                    ", will be restarted"
+                }
             ),
         ));
         let ignores = super::app::ignores_sigterm(pod);
@@ -514,11 +520,18 @@ fn step(
         } else {
             (0, "Completed")
         };
-        c.last = Some((code, reason, started_at, at, c.restarts));
+        let run = (code, reason, started_at, at, c.restarts);
         c.started_at = None;
         c.ready = false;
         c.started = false;
-        back_off(c, at, started_at, pod, notes);
+        // The kubelet restarts a killed container as restartPolicy says, like one that
+        // exited by itself.
+        if policy.restarts(code) {
+            c.last = Some(run);
+            back_off(c, at, started_at, pod, notes);
+        } else {
+            c.done = Some(run);
+        }
     }
 }
 

@@ -67,7 +67,7 @@ impl TtlAfterFinished {
         let now_unix = sim_unix(now);
         if now_unix < expire {
             self.informer
-                .enqueue_after(name, now + (expire - now_unix) as u64);
+                .enqueue_after(name, now.saturating_add((expire - now_unix) as u64));
             return 0;
         }
         self.client.spend(1);

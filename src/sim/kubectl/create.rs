@@ -85,7 +85,9 @@ fn client_json(v: &Value) -> String {
                 keys.sort_by_key(|k| ORDER.iter().position(|o| o == k).unwrap_or(ORDER.len()));
                 out.push_str("{\n");
                 for (i, k) in keys.iter().enumerate() {
-                    out.push_str(&format!("{pad}{}: ", Value::String((*k).clone())));
+                    out.push_str(&pad);
+                    crate::sim::output::write_json_string(out, k);
+                    out.push_str(": ");
                     write(&m[*k], indent + 1, out);
                     out.push_str(if i + 1 < keys.len() { ",\n" } else { "\n" });
                 }
@@ -100,6 +102,7 @@ fn client_json(v: &Value) -> String {
                 }
                 out.push_str(&format!("{}]", "    ".repeat(indent)));
             }
+            Value::String(s) => crate::sim::output::write_json_string(out, s),
             other => out.push_str(&other.to_string()),
         }
     }
@@ -178,7 +181,7 @@ pub(super) fn create_job(
     name: &str,
     source: &JobSource,
     command: &[String],
-    dry_run: bool,
+    dry_run: DryRun,
     output: Option<&Output>,
 ) -> Outcome {
     let job = match source {
@@ -212,32 +215,9 @@ pub(super) fn create_job(
             job_from_cron_job(name, &cj)
         }
     };
-    if dry_run {
-        return match output {
-            None => Outcome::default().out(format!("job.batch/{name} created (dry run)\n")),
-            Some(out) => {
-                let mut sent = job;
-                sent["metadata"]["creationTimestamp"] = Value::Null;
-                if sent["spec"]["template"]["metadata"].is_object() {
-                    sent["spec"]["template"]["metadata"]["creationTimestamp"] = Value::Null;
-                }
-                sent["status"] = json!({});
-                match out {
-                    Output::Json => Outcome::default().out(client_json(&sent)),
-                    _ => print_object(Kind::Job, &sent, out),
-                }
-            }
-        };
-    }
-    match cluster.api.create(Kind::Job, job, cluster.now()) {
-        Ok(_) => Outcome::default().out(format!("job.batch/{name} created\n")),
-        Err(e) => {
-            let mut o =
-                Outcome::default().err(format!("error: failed to create job: {}\n", e.message));
-            o.error = Some(e.reason);
-            o
-        }
-    }
+    finish_create(cluster, Kind::Job, job, dry_run, output, "created", |e| {
+        failed_create("job", e)
+    })
 }
 
 /// createJobFromCronJob: the job template's spec, labels and annotations, the
@@ -271,7 +251,7 @@ pub(super) fn create_cron_job(
     name: &str,
     (image, schedule, restart): (&str, &str, &str),
     command: &[String],
-    dry_run: bool,
+    dry_run: DryRun,
     output: Option<&Output>,
 ) -> Outcome {
     let mut container = json!({"name": name, "image": image, "resources": {}});
@@ -290,43 +270,45 @@ pub(super) fn create_cron_job(
             }}}},
         },
     });
-    if dry_run {
-        return match output {
-            None => Outcome::default().out(format!("cronjob.batch/{name} created (dry run)\n")),
-            Some(out) => {
-                let mut sent = cj;
-                sent["metadata"]["creationTimestamp"] = Value::Null;
-                sent["spec"]["jobTemplate"]["metadata"]["creationTimestamp"] = Value::Null;
-                sent["spec"]["jobTemplate"]["spec"]["template"]["metadata"]["creationTimestamp"] =
-                    Value::Null;
-                sent["status"] = json!({});
-                match out {
-                    Output::Json => Outcome::default().out(client_json(&sent)),
-                    _ => print_object(Kind::CronJob, &sent, out),
-                }
-            }
-        };
-    }
-    match cluster.api.create(Kind::CronJob, cj, cluster.now()) {
-        Ok(_) => Outcome::default().out(format!("cronjob.batch/{name} created\n")),
-        Err(e) => {
-            // create_cronjob.go wraps the server's error as a plain one: the API's own
-            // message, not kubectl's `The CronJob "x" is invalid` form.
-            let message = e
-                .message
-                .strip_prefix(&format!("The CronJob \"{name}\" is invalid: "))
-                .map_or(e.message.clone(), |rest| {
-                    format!(
-                        "CronJob.batch \"{name}\" is invalid: {}",
-                        rest.trim_start_matches('\n')
-                    )
-                });
-            let mut o =
-                Outcome::default().err(format!("error: failed to create cronjob: {message}\n"));
-            o.error = Some(e.reason);
-            o
+    finish_create(
+        cluster,
+        Kind::CronJob,
+        cj,
+        dry_run,
+        output,
+        "created",
+        |e| failed_create("cronjob", e),
+    )
+}
+
+/// `failed to create KIND: ERR`: create job and create cronjob wrap the server's error as a
+/// plain one, so kubectl prints the API's own message (`CronJob.batch "x" is invalid: ...`),
+/// not its `The CronJob "x" is invalid` form.
+fn failed_create(what: &str, e: &crate::sim::api::ApiError) -> Outcome {
+    let message = match e.message.split_once(" is invalid: ") {
+        Some((head, rest))
+            if head.starts_with("The ") && e.reason == crate::sim::status::Reason::Invalid =>
+        {
+            let (kind, name) = head["The ".len()..].split_once(' ').unwrap_or(("", ""));
+            let group = Kind::from_kind_name(kind).map_or(kind, |k| k.group_kind());
+            // The API's own message lists several causes as `[a, b]`.
+            let causes = match rest.strip_prefix('\n') {
+                Some(list) => format!(
+                    "[{}]",
+                    list.lines()
+                        .map(|l| l.trim_start_matches("* "))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                None => rest.to_string(),
+            };
+            format!("{group} {name} is invalid: {causes}")
         }
-    }
+        _ => e.message.clone(),
+    };
+    let mut o = Outcome::default().err(format!("error: failed to create {what}: {message}\n"));
+    o.error = Some(e.reason);
+    o
 }
 
 pub(super) fn create_file(
@@ -422,39 +404,69 @@ pub(super) fn create_service(
         o.error = Some(e.reason);
         o
     };
-    finish_service(cluster, svc, dry_run, output, "created", failed)
+    finish_create(
+        cluster,
+        Kind::Service,
+        svc,
+        dry_run,
+        output,
+        "created",
+        failed,
+    )
 }
 
 fn ports_empty(svc: &Value) -> bool {
     svc["spec"]["ports"].as_array().is_some_and(Vec::is_empty)
 }
 
-/// Creates the Service and says so with `verb`; a client dry run prints what would be
-/// sent, a server one what the server would have stored (defaults, cluster IP and all),
-/// on a copy of the API server that is then dropped.
-pub(super) fn finish_service(
+/// Sends what a create subcommand built, as its dry run says, and says so with `verb`:
+/// a client dry run prints what would be sent (null creation timestamps, an empty status;
+/// `-o json` in the Go structs' order), a server one what the server would have stored
+/// (defaults and all), on a copy of the API server that is then dropped.
+pub(super) fn finish_create(
     cluster: &mut Cluster,
-    svc: Value,
+    kind: Kind,
+    obj: Value,
     dry_run: DryRun,
     output: Option<&Output>,
     verb: &str,
     failed: impl Fn(&crate::sim::api::ApiError) -> Outcome,
 ) -> Outcome {
-    let name = obj::name(&svc).to_string();
-    let line = format!("service/{name} {verb}{}\n", dry_run.suffix());
+    let name = obj::name(&obj).to_string();
+    let line = format!("{}/{name} {verb}{}\n", kind.kind_group(), dry_run.suffix());
     match dry_run {
         DryRun::Client => match output {
             None => Outcome::default().out(line),
             Some(out) => {
-                let mut sent = svc;
+                let mut sent = obj;
                 sent["metadata"]["creationTimestamp"] = Value::Null;
-                sent["status"] = json!({"loadBalancer": {}});
-                print_object(Kind::Service, &sent, out)
+                for path in [
+                    &["spec", "template", "metadata"][..],
+                    &["spec", "jobTemplate", "metadata"],
+                    &["spec", "jobTemplate", "spec", "template", "metadata"],
+                ] {
+                    if obj::path(&sent, path).is_some_and(Value::is_object) {
+                        let mut at = path.to_vec();
+                        at.push("creationTimestamp");
+                        obj::set(&mut sent, &at, Value::Null);
+                    }
+                }
+                sent["status"] = if kind == Kind::Service {
+                    json!({"loadBalancer": {}})
+                } else {
+                    json!({})
+                };
+                match out {
+                    Output::Json if kind != Kind::Service => {
+                        Outcome::default().out(client_json(&sent))
+                    }
+                    _ => print_object(kind, &sent, out),
+                }
             }
         },
         DryRun::Server => {
             let mut api = cluster.api.clone();
-            match api.create(Kind::Service, svc, cluster.now()) {
+            match api.create(kind, obj, cluster.now()) {
                 Ok(mut stored) => match output {
                     None => Outcome::default().out(line),
                     Some(out) => {
@@ -464,13 +476,13 @@ pub(super) fn finish_service(
                             m.remove("resourceVersion");
                             m.remove("managedFields");
                         }
-                        print_object(Kind::Service, &stored, out)
+                        print_object(kind, &stored, out)
                     }
                 },
                 Err(e) => failed(&e),
             }
         }
-        DryRun::None => match cluster.api.create(Kind::Service, svc, cluster.now()) {
+        DryRun::None => match cluster.api.create(kind, obj, cluster.now()) {
             Ok(_) => Outcome::default().out(line),
             Err(e) => failed(&e),
         },

@@ -105,6 +105,27 @@ pub(super) fn delete_raw(cluster: &mut Cluster, path: &str) -> Outcome {
         Outcome::default()
             .err("Error from server (NotFound): the server could not find the requested resource\n")
     };
+    // A query may name the propagation policy, as the server's warning suggests.
+    let (path, query) = path.split_once('?').unwrap_or((path, ""));
+    let asked = query
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("propagationPolicy="))
+        .map(|p| match p {
+            "Orphan" => Some(crate::sim::deletion::Propagation::Orphan),
+            "Foreground" => Some(crate::sim::deletion::Propagation::Foreground),
+            "Background" => Some(crate::sim::deletion::Propagation::Background),
+            _ => None,
+        });
+    let asked = match asked {
+        Some(None) => {
+            return Outcome::default().err(format!(
+                "error: kubedrill's demo knows propagationPolicy Orphan, Background and Foreground, not {}\n",
+                crate::sim::output::go_quote(query)
+            ));
+        }
+        Some(Some(p)) => Some(p),
+        None => None,
+    };
     let parts: Vec<&str> = path.trim_end_matches('/').split('/').collect();
     let (group_version, rest) = match parts.as_slice() {
         ["", "api", "v1", rest @ ..] => ("v1".to_string(), rest),
@@ -124,7 +145,10 @@ pub(super) fn delete_raw(cluster: &mut Cluster, path: &str) -> Outcome {
         return not_found();
     };
     let strategy = crate::sim::kinds::of(kind);
-    let (propagation, warning) = strategy.default_propagation();
+    let (propagation, warning) = match asked {
+        Some(p) => (p, None),
+        None => strategy.default_propagation(),
+    };
     let now = cluster.now();
     let (o, uid) = match cluster
         .api

@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use super::args::{DryRun, ExposeOpts, Output, Target};
 use super::cmdutil::*;
-use super::create::finish_service;
+use super::create::finish_create;
 use crate::sim::cluster::Cluster;
 use crate::sim::kind::Kind;
 
@@ -203,5 +203,13 @@ pub(super) fn expose(
         svc["spec"]["clusterIP"] = json!(ip);
     }
     let failed = |e: &crate::sim::api::ApiError| Outcome::default().api(e, None);
-    finish_service(cluster, svc, dry_run, output, "exposed", failed)
+    finish_create(
+        cluster,
+        Kind::Service,
+        svc,
+        dry_run,
+        output,
+        "exposed",
+        failed,
+    )
 }

@@ -12,7 +12,7 @@ mod yaml;
 mod yaml_scalar;
 
 pub use go_string::{go_print, go_quote};
-pub use json::{to_json, to_json_compact};
+pub use json::{to_json, to_json_compact, write_string as write_json_string};
 pub use manifest::{ManifestError, parse_manifest};
 pub use yaml::to_yaml;
 

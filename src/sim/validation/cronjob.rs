@@ -13,6 +13,23 @@ use crate::sim::status::ApiError;
 pub fn cron_job(o: &Value, old: Option<&Value>) -> Result<(), ApiError> {
     quantities(Kind::CronJob, o)?;
     let spec = &o["spec"];
+    super::job::decodes(
+        Kind::CronJob,
+        &spec["jobTemplate"]["spec"],
+        "spec.jobTemplate.spec",
+    )?;
+    for (f, ty) in [
+        ("startingDeadlineSeconds", "int64"),
+        ("successfulJobsHistoryLimit", "int32"),
+        ("failedJobsHistoryLimit", "int32"),
+    ] {
+        super::job::go_int(
+            Kind::CronJob,
+            &spec[f],
+            &format!("CronJobSpec.spec.{f}"),
+            ty,
+        )?;
+    }
     super::job::unmodelled(&spec["jobTemplate"]["spec"])?;
     let mut errs = Vec::new();
     meta::object_meta(&mut errs, o);

@@ -14,9 +14,48 @@ use crate::sim::obj;
 use crate::sim::output::go_quote;
 use crate::sim::status::ApiError;
 
+/// A request's integer field decodes into its Go type (`int32`, `int64`), or the request
+/// is refused before any validation: `go_field` is where the decoder says it was
+/// (`JobSpec.spec.completions`).
+pub(super) fn go_int(kind: Kind, v: &Value, go_field: &str, ty: &str) -> Result<(), ApiError> {
+    if v.is_null() {
+        return Ok(());
+    }
+    let fits = match ty {
+        "int32" => v.as_i64().is_some_and(|n| i32::try_from(n).is_ok()),
+        _ => v.as_i64().is_some(),
+    };
+    if fits {
+        return Ok(());
+    }
+    let what = if v.is_number() { "number" } else { "value" };
+    let name = kind.kind_name();
+    Err(ApiError {
+        reason: crate::sim::status::Reason::BadRequest,
+        message: format!(
+            "{name} in version \"v1\" cannot be handled as a {name}: json: cannot unmarshal {what} {v} into Go struct field {go_field} of type {ty}"
+        ),
+    })
+}
+
+/// The JobSpec's integer fields (`at` is the spec's path) decode.
+pub(super) fn decodes(kind: Kind, spec: &Value, at: &str) -> Result<(), ApiError> {
+    for (f, ty) in [
+        ("parallelism", "int32"),
+        ("completions", "int32"),
+        ("backoffLimit", "int32"),
+        ("ttlSecondsAfterFinished", "int32"),
+        ("activeDeadlineSeconds", "int64"),
+    ] {
+        go_int(kind, &spec[f], &format!("JobSpec.{at}.{f}"), ty)?;
+    }
+    Ok(())
+}
+
 pub fn job(o: &Value, old: Option<&Value>) -> Result<(), ApiError> {
     quantities(Kind::Job, o)?;
     let spec = &o["spec"];
+    decodes(Kind::Job, spec, "spec")?;
     unmodelled(spec)?;
     let mut errs = Vec::new();
     meta::object_meta(&mut errs, o);
@@ -114,6 +153,13 @@ pub(super) fn unmodelled(spec: &Value) -> Result<(), ApiError> {
         let what = per_index.map_or("completionMode: Indexed".to_string(), |f| f.to_string());
         return Err(ApiError::invalid(format!(
             "error: kubedrill's demo runs NonIndexed Jobs only: {what} is valid on a real cluster (1.32), but the demo does not simulate Indexed Jobs"
+        )));
+    }
+    // The demo's own limit, as for a workload's replicas: a real cluster would accept more.
+    let most = super::MAX_REPLICAS;
+    if let Some(p) = spec["parallelism"].as_i64().filter(|p| *p > most) {
+        return Err(ApiError::invalid(format!(
+            "error: kubedrill's demo runs at most {most} pods of a Job at once: parallelism {p} is valid on a real cluster, but the demo would not keep up"
         )));
     }
     if let Some(m) = spec["managedBy"]
@@ -328,6 +374,25 @@ mod tests {
                 "spec": {"restartPolicy": restart, "dnsPolicy": "ClusterFirst",
                     "containers": [{"name": "pi", "image": "busybox",
                         "terminationMessagePolicy": "File", "imagePullPolicy": "Always"}]}}}})
+    }
+
+    #[test]
+    fn counts_that_are_not_whole_int32s_do_not_decode() {
+        let mut j = job("Never");
+        j["spec"]["completions"] = json!(2.5);
+        let e = super::job(&j, None).unwrap_err().message;
+        assert_eq!(
+            e,
+            "Job in version \"v1\" cannot be handled as a Job: json: cannot unmarshal number 2.5 into Go struct field JobSpec.spec.completions of type int32"
+        );
+        let mut j = job("Never");
+        j["spec"]["parallelism"] = json!("2");
+        assert!(
+            super::job(&j, None)
+                .unwrap_err()
+                .message
+                .contains("cannot unmarshal value \"2\"")
+        );
     }
 
     #[test]

@@ -342,7 +342,7 @@ impl DaemonSetController {
             &self.informer,
             api,
             &ds,
-            "DaemonSet",
+            ("DaemonSet", None),
             |_| true,
             &mut self.client,
         );

@@ -158,8 +158,14 @@ impl JobController {
     }
 
     fn pods(&mut self, api: &mut ApiServer, job: &Value) -> Pods {
-        let all =
-            super::claim::claim_pods(&self.informer, api, job, "Job", |_| true, &mut self.client);
+        let all = super::claim::claim_pods(
+            &self.informer,
+            api,
+            job,
+            ("Job", Some(TRACKING_FINALIZER)),
+            |_| true,
+            &mut self.client,
+        );
         let active: Vec<Arc<Stored>> = all
             .iter()
             .filter(|p| !is_terminal(p) && !p.facts().deleting)
@@ -247,13 +253,9 @@ impl JobController {
             new_ok
                 .iter()
                 .map(|p| (track::finished_at(p), true))
-                .chain(
-                    new_failed
-                        .iter()
-                        .zip(&verdicts)
-                        .filter(|(_, v)| **v != Verdict::Ignore)
-                        .map(|(p, _)| (track::finished_at(p), false)),
-                )
+                // newBackoffRecord counts every new failure, ignored ones too: only
+                // status.failed leaves those out.
+                .chain(new_failed.iter().map(|p| (track::finished_at(p), false)))
                 .collect(),
         );
         let backoff_limit = spec["backoffLimit"].as_i64().unwrap_or(6);
@@ -276,14 +278,15 @@ impl JobController {
             && !suspended
             && let (Some(d), Some(s)) = (deadline, start)
         {
-            if now_unix - s >= d {
+            let left = d.saturating_sub(now_unix.saturating_sub(s));
+            if left <= 0 {
                 finishing = Some(Finishing::failure(
                     "DeadlineExceeded",
                     "Job was active longer than specified deadline",
                 ));
             } else {
                 self.informer
-                    .enqueue_after(name, now + (s + d - now_unix) as u64);
+                    .enqueue_after(name, now.saturating_add(left as u64));
             }
         }
         let mut conditions: Vec<Value> =
@@ -504,24 +507,22 @@ impl JobController {
                 if self.delete_pod(api, job, &p, true, now) {
                     active -= 1;
                     pods.terminating += 1;
+                    pods.ready -= i64::from(p.pod().ready);
                 }
             }
             return active;
         }
-        if active < want {
+        let terminating = if only_failed { pods.terminating } else { 0 };
+        if want - terminating - active > 0 {
             let remaining = backoff.remaining(sim_unix(now));
             if remaining > 0 {
                 self.informer
-                    .enqueue_after(&name, now + remaining.max(1) as u64);
+                    .enqueue_after(&name, now.saturating_add(remaining.max(1) as u64));
                 // As 1.32 does: the sync that waits out the back-off reports no pods
                 // active.
                 return 0;
             }
-            let terminating = if only_failed { pods.terminating } else { 0 };
-            let diff = (want - active - terminating).clamp(0, MAX_PER_SYNC);
-            if diff == 0 {
-                return active;
-            }
+            let diff = (want - terminating - active).min(MAX_PER_SYNC);
             self.expectations.insert(name.clone(), (diff, 0));
             let mut made = 0;
             for batch in super::replicaset::slow_start_batches(diff) {
@@ -581,8 +582,7 @@ impl JobController {
     /// One pod from the template: the tracking finalizer, the Job as controller owner.
     fn create_pod(&mut self, api: &mut ApiServer, job: &Value, now: u64) -> bool {
         let t = &job["spec"]["template"];
-        let mut owner = obj::owner_ref(job, "Job");
-        owner["apiVersion"] = json!("batch/v1");
+        let owner = obj::owner_ref(job, "Job");
         let mut meta = json!({
             "generateName": format!("{}-", obj::name(job)),
             "namespace": "default",

@@ -138,7 +138,7 @@ impl StatefulSetController {
             &self.informer,
             api,
             &set,
-            "StatefulSet",
+            ("StatefulSet", None),
             |p| identity::is_member(&set, p.name()),
             &mut self.client,
         );

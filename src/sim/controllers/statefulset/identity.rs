@@ -258,11 +258,7 @@ pub fn claim_refs_for_policy(claim: &Value, set: &Value, pod: &Value) -> Vec<Val
         return out;
     }
     let scaled_down = !in_range(set, obj::name(pod));
-    let pod_ref = || {
-        let mut r = obj::owner_ref(pod, "Pod");
-        r["apiVersion"] = json!("v1");
-        r
-    };
+    let pod_ref = || obj::owner_ref(pod, "Pod");
     match policy(set) {
         (true, false) => out.push(obj::owner_ref(set, "StatefulSet")),
         (false, true) if scaled_down => out.push(pod_ref()),

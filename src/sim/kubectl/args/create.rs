@@ -4,6 +4,23 @@
 use super::verbs::opt_output;
 use super::*;
 
+/// NameFromCommandArgs: a create subcommand takes exactly one NAME.
+fn one_name(f: &Flags, cmd: &str) -> Result<String, UsageError> {
+    match f.positional.as_slice() {
+        [n] => Ok(n.clone()),
+        other => Err(usage(format!(
+            "error: exactly one NAME is required, got {}\nSee 'kubectl {cmd} -h' for help and examples",
+            other.len()
+        ))),
+    }
+}
+
+/// The words after `--`, and the arguments before it.
+fn split_command(rest: &[String]) -> (&[String], Vec<String>) {
+    let at = rest.iter().position(|w| w == "--").unwrap_or(rest.len());
+    (&rest[..at], rest.get(at + 1..).unwrap_or_default().to_vec())
+}
+
 pub(super) fn create(rest: &[String]) -> Result<Command, UsageError> {
     if rest.first().is_some_and(|w| w == "service" || w == "svc") {
         return create_service(&rest[1..]);
@@ -39,15 +56,7 @@ pub(super) fn create(rest: &[String]) -> Result<Command, UsageError> {
             return Err(usage("error: required flag(s) \"image\" not set"));
         }
         let mut bare_dry_run = false;
-        let name = match f.positional.as_slice() {
-            [n] => n.clone(),
-            other => {
-                return Err(usage(format!(
-                    "error: exactly one NAME is required, got {}\nSee 'kubectl create deployment -h' for help and examples",
-                    other.len()
-                )));
-            }
-        };
+        let name = one_name(&f, "create deployment")?;
         let dry_run = match f.get("dry-run") {
             None | Some("none") => false,
             // A bare --dry-run: kubectl warns that it is deprecated and runs it as client.
@@ -93,11 +102,10 @@ pub(super) fn create(rest: &[String]) -> Result<Command, UsageError> {
 /// `kubectl create job` (create_job.go): a Job of one container named as the Job, running
 /// the words after `--` as its command, restartPolicy Never.
 fn create_job(rest: &[String]) -> Result<Command, UsageError> {
-    let split = rest.iter().position(|w| w == "--").unwrap_or(rest.len());
-    let command: Vec<String> = rest.get(split + 1..).unwrap_or_default().to_vec();
+    let (args, command) = split_command(rest);
     let f = parse_flags(
         "create job",
-        &rest[..split],
+        args,
         &[
             val("image", None),
             val("from", None),
@@ -108,15 +116,7 @@ fn create_job(rest: &[String]) -> Result<Command, UsageError> {
         ],
     )?;
     validation(&f)?;
-    let name = match f.positional.as_slice() {
-        [n] => n.clone(),
-        other => {
-            return Err(usage(format!(
-                "error: exactly one NAME is required, got {}\nSee 'kubectl create job -h' for help and examples",
-                other.len()
-            )));
-        }
-    };
+    let name = one_name(&f, "create job")?;
     let source = match (f.get("image"), f.get("from")) {
         (Some(i), None) => super::JobSource::Image(i.to_string()),
         (None, None) | (Some(_), Some(_)) => {
@@ -138,15 +138,7 @@ fn create_job(rest: &[String]) -> Result<Command, UsageError> {
             }
         }
     };
-    let dry_run = match f.get("dry-run") {
-        None | Some("none") => false,
-        Some("unchanged" | "client" | "server") => true,
-        Some(other) => {
-            return Err(usage(format!(
-                "error: Invalid dry-run value ({other}). Must be \"none\", \"server\", or \"client\"."
-            )));
-        }
-    };
+    let dry_run = super::node::dry_run(&f, "create")?;
     Ok(Command::CreateJob {
         name,
         source,
@@ -159,11 +151,10 @@ fn create_job(rest: &[String]) -> Result<Command, UsageError> {
 /// `kubectl create cronjob` (create_cronjob.go): the job template's one container named
 /// as the CronJob, restartPolicy OnFailure unless `--restart` says otherwise.
 fn create_cron_job(rest: &[String]) -> Result<Command, UsageError> {
-    let split = rest.iter().position(|w| w == "--").unwrap_or(rest.len());
-    let command: Vec<String> = rest.get(split + 1..).unwrap_or_default().to_vec();
+    let (args, command) = split_command(rest);
     let f = parse_flags(
         "create cronjob",
-        &rest[..split],
+        args,
         &[
             val("image", None),
             val("schedule", None),
@@ -187,24 +178,8 @@ fn create_cron_job(rest: &[String]) -> Result<Command, UsageError> {
             missing.join(", ")
         )));
     }
-    let name = match f.positional.as_slice() {
-        [n] => n.clone(),
-        other => {
-            return Err(usage(format!(
-                "error: exactly one NAME is required, got {}\nSee 'kubectl create cronjob -h' for help and examples",
-                other.len()
-            )));
-        }
-    };
-    let dry_run = match f.get("dry-run") {
-        None | Some("none") => false,
-        Some("unchanged" | "client" | "server") => true,
-        Some(other) => {
-            return Err(usage(format!(
-                "error: Invalid dry-run value ({other}). Must be \"none\", \"server\", or \"client\"."
-            )));
-        }
-    };
+    let name = one_name(&f, "create cronjob")?;
+    let dry_run = super::node::dry_run(&f, "create")?;
     Ok(Command::CreateCronJob {
         name,
         image: f.get("image").unwrap_or("").to_string(),
@@ -275,15 +250,7 @@ fn create_service(rest: &[String]) -> Result<Command, UsageError> {
         ],
     )?;
     validation(&f)?;
-    let name = match f.positional.as_slice() {
-        [n] => n.clone(),
-        other => {
-            return Err(usage(format!(
-                "error: exactly one NAME is required, got {}\nSee 'kubectl {cmd} -h' for help and examples",
-                other.len()
-            )));
-        }
-    };
+    let name = one_name(&f, cmd)?;
     // A string slice: repeated, or comma-separated.
     let tcp: Vec<String> = f
         .all("tcp")

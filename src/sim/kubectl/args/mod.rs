@@ -201,7 +201,7 @@ pub enum Command {
         /// `--image=IMAGE`, or `--from=cronjob/NAME`.
         source: JobSource,
         command: Vec<String>,
-        dry_run: bool,
+        dry_run: DryRun,
         output: Option<Output>,
     },
     /// `kubectl create cronjob NAME --image=IMAGE --schedule=S [--restart=R] -- COMMAND...`.
@@ -211,7 +211,7 @@ pub enum Command {
         schedule: String,
         restart: String,
         command: Vec<String>,
-        dry_run: bool,
+        dry_run: DryRun,
         output: Option<Output>,
     },
     Replace {
@@ -331,12 +331,12 @@ impl Command {
             }
             | Command::CreateJob {
                 output,
-                dry_run: false,
+                dry_run: DryRun::None,
                 ..
             }
             | Command::CreateCronJob {
                 output,
-                dry_run: false,
+                dry_run: DryRun::None,
                 ..
             }
             | Command::CreateService {
