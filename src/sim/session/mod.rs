@@ -247,6 +247,8 @@ impl Session {
         self.run_traffic();
         let spec = match self.workload() {
             Some((Kind::DaemonSet, d)) => obj::int(d, &["status", "desiredNumberScheduled"]),
+            // What a Job asks for at once.
+            Some((Kind::Job, j)) => obj::int(j, &["spec", "parallelism"]),
             Some((_, w)) => obj::int(w, &["spec", "replicas"]),
             None => None,
         }
