@@ -64,6 +64,19 @@ pub struct Note<'a> {
     pub field_path: Option<&'a str>,
 }
 
+impl<'a> Note<'a> {
+    /// A controller's note about a whole object (no field path).
+    pub fn about(type_: &'a str, reason: &'a str, message: &'a str, component: &'a str) -> Self {
+        Note {
+            type_,
+            reason,
+            message,
+            component,
+            field_path: None,
+        }
+    }
+}
+
 /// The object an Event is about.
 pub trait Involved {
     fn name(&self) -> &str;

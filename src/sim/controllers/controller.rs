@@ -54,6 +54,17 @@ pub(crate) fn observed(d: &Delta) -> (i64, i64) {
     }
 }
 
+/// The periodic resync: every cached object of `kind` queued again.
+pub(crate) fn enqueue_all(informer: &mut Informer, kind: crate::sim::kind::Kind) {
+    let all: Vec<String> = informer
+        .iter(kind)
+        .map(|o| crate::sim::obj::name(o).to_string())
+        .collect();
+    for n in all {
+        informer.enqueue(&n);
+    }
+}
+
 /// `processNextWorkItem`'s guard: the next key to work on, or none when the workers are
 /// stopped (paused or crashed), the queue is empty, or the client's rate limit says wait.
 pub(crate) fn next_key(informer: &mut Informer, client: &RateLimit) -> Option<String> {

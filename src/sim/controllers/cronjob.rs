@@ -194,13 +194,7 @@ impl CronJobController {
         api.record_event(
             cj,
             Kind::CronJob,
-            Note {
-                type_,
-                reason,
-                message,
-                component: COMPONENT,
-                field_path: None,
-            },
+            Note::about(type_, reason, message, COMPONENT),
             now,
         );
     }
@@ -510,14 +504,7 @@ impl super::Controller for CronJobController {
         self.now = now;
     }
     fn resync(&mut self) {
-        let all: Vec<String> = self
-            .informer
-            .iter(Kind::CronJob)
-            .map(|s| obj::name(s).to_string())
-            .collect();
-        for n in all {
-            self.informer.enqueue(&n);
-        }
+        super::controller::enqueue_all(&mut self.informer, Kind::CronJob);
     }
 }
 

@@ -301,13 +301,6 @@ fn unmanaged_message(selector: &Value) -> String {
 impl Controller for DisruptionController {
     super::controller::controller_basics!(DisruptionController, Component::Disruption);
     fn resync(&mut self) {
-        let all: Vec<String> = self
-            .informer
-            .iter(Kind::PodDisruptionBudget)
-            .map(|b| obj::name(b).to_string())
-            .collect();
-        for n in all {
-            self.informer.enqueue(&n);
-        }
+        super::controller::enqueue_all(&mut self.informer, Kind::PodDisruptionBudget);
     }
 }

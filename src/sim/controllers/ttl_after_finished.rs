@@ -79,13 +79,6 @@ impl TtlAfterFinished {
 impl super::Controller for TtlAfterFinished {
     super::controller::controller_basics!(TtlAfterFinished, Component::TtlAfterFinished);
     fn resync(&mut self) {
-        let all: Vec<String> = self
-            .informer
-            .iter(Kind::Job)
-            .map(|s| obj::name(s).to_string())
-            .collect();
-        for n in all {
-            self.informer.enqueue(&n);
-        }
+        super::controller::enqueue_all(&mut self.informer, Kind::Job);
     }
 }

@@ -129,13 +129,6 @@ impl VolumeController {
 impl super::Controller for VolumeController {
     super::controller::controller_basics!(VolumeController, Component::Volume);
     fn resync(&mut self) {
-        let all: Vec<String> = self
-            .informer
-            .iter(Kind::PersistentVolumeClaim)
-            .map(|c| obj::name(c).to_string())
-            .collect();
-        for n in all {
-            self.informer.enqueue(&n);
-        }
+        super::controller::enqueue_all(&mut self.informer, Kind::PersistentVolumeClaim);
     }
 }

@@ -818,14 +818,7 @@ impl super::Controller for DaemonSetController {
         self.backoff = Backoff::default();
     }
     fn resync(&mut self) {
-        let all: Vec<String> = self
-            .informer
-            .iter(Kind::DaemonSet)
-            .map(|s| obj::name(s).to_string())
-            .collect();
-        for n in all {
-            self.informer.enqueue(&n);
-        }
+        crate::sim::controllers::controller::enqueue_all(&mut self.informer, Kind::DaemonSet);
     }
 }
 

@@ -146,13 +146,7 @@ impl JobController {
         api.record_event(
             job,
             Kind::Job,
-            Note {
-                type_,
-                reason,
-                message,
-                component: COMPONENT,
-                field_path: None,
-            },
+            Note::about(type_, reason, message, COMPONENT),
             now,
         );
     }
@@ -699,13 +693,6 @@ impl super::Controller for JobController {
         self.backoff.clear();
     }
     fn resync(&mut self) {
-        let all: Vec<String> = self
-            .informer
-            .iter(Kind::Job)
-            .map(|s| obj::name(s).to_string())
-            .collect();
-        for n in all {
-            self.informer.enqueue(&n);
-        }
+        super::controller::enqueue_all(&mut self.informer, Kind::Job);
     }
 }

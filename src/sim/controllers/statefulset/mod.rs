@@ -334,13 +334,6 @@ impl super::Controller for StatefulSetController {
         self.now = now;
     }
     fn resync(&mut self) {
-        let all: Vec<String> = self
-            .informer
-            .iter(Kind::StatefulSet)
-            .map(|s| obj::name(s).to_string())
-            .collect();
-        for n in all {
-            self.informer.enqueue(&n);
-        }
+        crate::sim::controllers::controller::enqueue_all(&mut self.informer, Kind::StatefulSet);
     }
 }
