@@ -305,6 +305,11 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
             timeout_ms,
             ..
         } => match one(cluster, target) {
+            // StatusViewerFor knows only Deployments, DaemonSets and StatefulSets.
+            Ok(_) if !rollout::rolls_out(target.kind) => Outcome::default().err(format!(
+                "error: no status viewer has been implemented for {}\n",
+                target.kind.group_kind()
+            )),
             Ok((_, name)) => {
                 Outcome::default().waiting(Wait::rollout(target.kind, &name, *watch, *timeout_ms))
             }

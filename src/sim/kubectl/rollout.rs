@@ -10,6 +10,11 @@ use crate::sim::kind::Kind;
 use crate::sim::obj;
 use crate::sim::time::rfc3339;
 
+/// Whether kubectl can roll the kind out: Deployments, StatefulSets and DaemonSets.
+pub(super) fn rolls_out(kind: Kind) -> bool {
+    matches!(kind, Kind::Deployment | Kind::StatefulSet | Kind::DaemonSet)
+}
+
 pub(super) fn rollout(
     cluster: &mut Cluster,
     action: RolloutAction,
@@ -21,20 +26,36 @@ pub(super) fn rollout(
         Err(o) => return o,
     };
     let kg = t.kind.kind_group();
-    // polymorphichelpers/rollback.go and history.go: only Deployments, StatefulSets and
-    // DaemonSets (of the kinds the demo has) have a rollbacker and a history viewer.
-    if !matches!(
-        t.kind,
-        Kind::Deployment | Kind::StatefulSet | Kind::DaemonSet
-    ) {
-        let what = match action {
-            RolloutAction::Undo => "rollbacker",
-            _ => "history viewer",
+    // polymorphichelpers: only Deployments, StatefulSets and DaemonSets (of the kinds the
+    // demo has) have a rollbacker, a history viewer and a restarter; only Deployments a
+    // pauser and resumer.
+    if !rolls_out(t.kind) {
+        let refused = match action {
+            RolloutAction::Undo | RolloutAction::History => {
+                let what = if action == RolloutAction::Undo {
+                    "rollbacker"
+                } else {
+                    "history viewer"
+                };
+                format!(
+                    "error: no {what} has been implemented for \"{}\"\n",
+                    t.kind.group_kind()
+                )
+            }
+            // rollout_restart.go / rollout_pause.go: `error: <resource> "<name>" <why>`.
+            _ => {
+                let what = match action {
+                    RolloutAction::Restart => "restarting",
+                    RolloutAction::Pause => "pausing",
+                    _ => "resuming",
+                };
+                format!(
+                    "error: {} \"{name}\" {what} is not supported\n",
+                    t.kind.group_resource()
+                )
+            }
         };
-        return Outcome::default().err(format!(
-            "error: no {what} has been implemented for \"{}\"\n",
-            t.kind.group_kind()
-        ));
+        return Outcome::default().err(refused);
     }
     match action {
         RolloutAction::Restart => {

@@ -416,20 +416,9 @@ pub(super) fn rollout(rest: &[String]) -> Result<Command, UsageError> {
         )));
     }
     let target = one_target(&f.positional, "error: required resource not specified")?;
-    // undo and history of another kind fail in kubectl after the object is read (its
-    // rollbacker and history viewer exist only for Deployments, DaemonSets and
-    // StatefulSets); exec says so in kubectl's words once the object is found.
-    let kubectl_refuses = matches!(action, RolloutAction::Undo | RolloutAction::History);
-    if !matches!(
-        target.kind,
-        Kind::Deployment | Kind::StatefulSet | Kind::DaemonSet
-    ) && !kubectl_refuses
-    {
-        return Err(usage(format!(
-            "error: no rollout support for {}: kubedrill's demo rolls out deployments, statefulsets and daemonsets",
-            target.kind.group_resource()
-        )));
-    }
+    // Another kind fails in kubectl after the object is read (only Deployments,
+    // DaemonSets and StatefulSets have a status viewer, rollbacker, history viewer and
+    // restarter); exec says so in kubectl's words once the object is found.
     let to_revision = f.int(&cmd, "to-revision")?;
     let watch = f.get("watch").is_none() || f.bool(&cmd, "watch")?;
     let timeout_ms = match f.get("timeout") {
