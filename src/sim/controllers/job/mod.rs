@@ -405,12 +405,14 @@ impl JobController {
             self.client.spend(1);
             let _ = api.update_metadata(Kind::Pod, pod, remove_finalizer);
         }
-        // The listed pods whose finalizer is off are counted now.
-        let gone = |uid: &String| {
-            api.list_shared(Kind::Pod)
-                .find(|p| p.uid() == uid)
-                .is_none_or(|p| !has_finalizer(p))
-        };
+        // The listed pods whose finalizer is off (or that are gone) are counted now; the
+        // pods still tracked are read in one pass, not once per listed uid.
+        let tracked: std::collections::HashSet<&str> = api
+            .list_shared(Kind::Pod)
+            .filter(|p| has_finalizer(p))
+            .map(|p| p.uid())
+            .collect();
+        let gone = |uid: &String| !tracked.contains(uid.as_str());
         let (moved_ok, left_ok): (Vec<String>, Vec<String>) =
             new_unc_ok.into_iter().partition(gone);
         let (moved_failed, left_failed): (Vec<String>, Vec<String>) =
