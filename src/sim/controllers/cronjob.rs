@@ -43,21 +43,17 @@ struct Recent {
     missed: i64,
 }
 
-/// mostRecentScheduleTime: the latest start time at or before `now` since the last one
-/// (or the CronJob's creation), within `startingDeadlineSeconds` when `with_deadline`.
+/// mostRecentScheduleTime: the latest start time at or before `now` since the last one,
+/// `last` (or the CronJob's creation, `created`), no earlier than `now - deadline` when a
+/// starting deadline is given.
 fn most_recent(
-    cj: &Value,
+    (created, last): (i64, Option<i64>),
+    deadline: Option<i64>,
     now: i64,
     sched: &Schedule,
-    with_deadline: bool,
 ) -> Result<Recent, String> {
-    let mut earliest = obj::str(cj, &["metadata", "creationTimestamp"])
-        .and_then(parse_rfc3339)
-        .unwrap_or(now);
-    if let Some(t) = obj::str(cj, &["status", "lastScheduleTime"]).and_then(parse_rfc3339) {
-        earliest = t;
-    }
-    if with_deadline && let Some(sds) = obj::int(cj, &["spec", "startingDeadlineSeconds"]) {
+    let mut earliest = last.unwrap_or(created);
+    if let Some(sds) = deadline {
         earliest = earliest.max(now.saturating_sub(sds));
     }
     let none = |earliest| Recent {
@@ -384,10 +380,12 @@ impl CronJobController {
         let now_unix = sim_unix(now);
         let schedule = cj["spec"]["schedule"].as_str().unwrap_or("");
         // nextScheduleTimeDuration: from the latest start time, or the start.
-        let next_after = |status: &Value| {
-            let mut c = cj.clone();
-            c["status"] = status.clone();
-            match most_recent(&c, now_unix, sched, false) {
+        let created = obj::str(cj, &["metadata", "creationTimestamp"])
+            .and_then(parse_rfc3339)
+            .unwrap_or(now_unix);
+        let last = |status: &Value| obj::str(status, &["lastScheduleTime"]).and_then(parse_rfc3339);
+        let next_after =
+            |status: &Value| match most_recent((created, last(status)), None, now_unix, sched) {
                 Err(_) => sched.next(now_unix),
                 Ok(r) => {
                     let from =
@@ -395,9 +393,9 @@ impl CronJobController {
                             .unwrap_or(if r.missed == 0 { r.earliest } else { now_unix });
                     sched.next(from)
                 }
-            }
-        };
-        let recent = match most_recent(cj, now_unix, sched, true) {
+            };
+        let deadline = obj::int(cj, &["spec", "startingDeadlineSeconds"]);
+        let recent = match most_recent((created, last(status)), deadline, now_unix, sched) {
             Ok(r) => r,
             Err(e) => {
                 let msg = format!("invalid schedule: {schedule} : {e}");
@@ -512,17 +510,6 @@ impl super::Controller for CronJobController {
 mod tests {
     use super::*;
 
-    fn cj(created: &str, last: Option<&str>, sds: Option<i64>) -> Value {
-        let mut c = json!({"metadata": {"creationTimestamp": created}, "spec": {}, "status": {}});
-        if let Some(l) = last {
-            c["status"]["lastScheduleTime"] = json!(l);
-        }
-        if let Some(s) = sds {
-            c["spec"]["startingDeadlineSeconds"] = json!(s);
-        }
-        c
-    }
-
     fn at(s: &str) -> i64 {
         parse_rfc3339(s).unwrap()
     }
@@ -530,21 +517,30 @@ mod tests {
     #[test]
     fn only_the_most_recent_missed_time_runs_and_more_than_100_are_counted() {
         let every_minute = crate::sim::cron::parse("* * * * *").unwrap();
-        let c = cj("2025-01-06T10:00:00Z", None, None);
-        let r = most_recent(&c, at("2025-01-06T10:00:30Z"), &every_minute, true).unwrap();
+        let created = (at("2025-01-06T10:00:00Z"), None);
+        let r = most_recent(created, None, at("2025-01-06T10:00:30Z"), &every_minute).unwrap();
         assert_eq!(r.most_recent, None);
-        let r = most_recent(&c, at("2025-01-06T10:01:30Z"), &every_minute, true).unwrap();
+        let r = most_recent(created, None, at("2025-01-06T10:01:30Z"), &every_minute).unwrap();
         assert_eq!(r.most_recent, Some(at("2025-01-06T10:01:00Z")));
         // Three hours down: 180 missed, only 13:00 runs.
-        let r = most_recent(&c, at("2025-01-06T13:00:10Z"), &every_minute, true).unwrap();
+        let r = most_recent(created, None, at("2025-01-06T13:00:10Z"), &every_minute).unwrap();
         assert_eq!(r.most_recent, Some(at("2025-01-06T13:00:00Z")));
         assert!(r.missed > TOO_MANY_MISSED);
+        // The last scheduled time counts from there, not from the creation.
+        let since_last = (created.0, Some(at("2025-01-06T12:59:00Z")));
+        let r = most_recent(since_last, None, at("2025-01-06T13:00:10Z"), &every_minute).unwrap();
+        assert_eq!(r.missed, 1);
         // A starting deadline of 5 minutes looks back only that far.
-        let c = cj("2025-01-06T10:00:00Z", None, Some(300));
-        let r = most_recent(&c, at("2025-01-06T13:00:10Z"), &every_minute, true).unwrap();
+        let r = most_recent(
+            created,
+            Some(300),
+            at("2025-01-06T13:00:10Z"),
+            &every_minute,
+        )
+        .unwrap();
         assert!(r.missed <= 6);
         // An impossible schedule is an error.
         let never = crate::sim::cron::parse("59 23 31 2 *").unwrap();
-        assert!(most_recent(&c, at("2025-01-06T13:00:10Z"), &never, true).is_err());
+        assert!(most_recent(created, Some(300), at("2025-01-06T13:00:10Z"), &never).is_err());
     }
 }
