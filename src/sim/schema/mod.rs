@@ -54,8 +54,8 @@ impl Type {
 }
 
 /// An object as the API server writes it in a response body: compact JSON, each struct's
-/// fields in the Go type's order, maps' keys sorted (encoding/json), `<`, `>` and `&`
-/// escaped as encoding/json escapes them for HTML, and a closing newline (json.Encoder).
+/// fields in the Go type's order, maps' keys sorted (encoding/json), strings and numbers
+/// as `kubectl -o json` writes them (Go's encoder), and a closing newline (json.Encoder).
 /// `None` types everything open: keys sorted.
 pub fn response_body(v: &Value, ty: Option<&'static Type>) -> String {
     let mut out = String::new();
@@ -82,7 +82,7 @@ fn write_body(v: &Value, shape: Shape, out: &mut String) {
                 if i > 0 {
                     out.push(',');
                 }
-                write_string(k, out);
+                crate::sim::output::write_json_string(out, k);
                 out.push(':');
                 let inner = match shape {
                     Shape::Struct(t) => t.field(k).unwrap_or(Shape::Open),
@@ -107,22 +107,9 @@ fn write_body(v: &Value, shape: Shape, out: &mut String) {
             }
             out.push(']');
         }
-        Value::String(s) => write_string(s, out),
+        Value::String(s) => crate::sim::output::write_json_string(out, s),
+        Value::Number(n) => out.push_str(&crate::sim::output::go_number::json_number(n)),
         other => out.push_str(&other.to_string()),
-    }
-}
-
-fn write_string(s: &str, out: &mut String) {
-    let quoted = Value::String(s.to_string()).to_string();
-    for c in quoted.chars() {
-        match c {
-            '<' => out.push_str("\\u003c"),
-            '>' => out.push_str("\\u003e"),
-            '&' => out.push_str("\\u0026"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
-            c => out.push(c),
-        }
     }
 }
 
