@@ -15,6 +15,7 @@ use super::controllers::job::JobController;
 use super::controllers::kubelet::Kubelet;
 use super::controllers::node_agent::NodeAgents;
 use super::controllers::node_lifecycle::NodeLifecycle;
+use super::controllers::podautoscaler::HorizontalController;
 use super::controllers::replicaset::ReplicaSetController;
 use super::controllers::scheduler::Scheduler;
 use super::controllers::statefulset::StatefulSetController;
@@ -42,6 +43,7 @@ macro_rules! controllers_mut {
             &mut $c.jobs,
             &mut $c.ttl_after_finished,
             &mut $c.cronjobs,
+            &mut $c.autoscalers,
             &mut $c.volumes,
             &mut $c.scheduler,
             &mut $c.node_lifecycle,
@@ -66,6 +68,9 @@ pub struct Cluster {
     pub jobs: JobController,
     pub ttl_after_finished: TtlAfterFinished,
     pub cronjobs: CronJobController,
+    /// The horizontal pod autoscaler, with the resource metrics it reads
+    /// (`api.metrics`).
+    pub autoscalers: HorizontalController,
     /// The default StorageClass's provisioner and the PV controller's binder, with the
     /// pvc-protection controller.
     pub volumes: VolumeController,
@@ -99,6 +104,7 @@ impl Cluster {
             jobs: JobController::new(DEMO_RESYNC_SECONDS),
             ttl_after_finished: TtlAfterFinished::new(DEMO_RESYNC_SECONDS),
             cronjobs: CronJobController::new(DEMO_RESYNC_SECONDS),
+            autoscalers: HorizontalController::new(DEMO_RESYNC_SECONDS),
             volumes: VolumeController::new(DEMO_RESYNC_SECONDS),
             scheduler: Scheduler::new(DEMO_RESYNC_SECONDS),
             node_lifecycle: NodeLifecycle::new(DEMO_RESYNC_SECONDS),
@@ -122,7 +128,7 @@ impl Cluster {
 
     /// The informer-driven controllers, in the order kube-controller-manager's loop
     /// here runs them.
-    fn controllers(&self) -> [&dyn Controller; 14] {
+    fn controllers(&self) -> [&dyn Controller; 15] {
         [
             &self.deployments as &dyn Controller,
             &self.replicasets,
@@ -131,6 +137,7 @@ impl Cluster {
             &self.jobs,
             &self.ttl_after_finished,
             &self.cronjobs,
+            &self.autoscalers,
             &self.volumes,
             &self.scheduler,
             &self.node_lifecycle,

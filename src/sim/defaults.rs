@@ -511,6 +511,56 @@ pub fn cron_job(obj: &mut Value) {
     }
 }
 
+/// SetDefaults_HorizontalPodAutoscaler (autoscaling/v2): minReplicas 1, a CPU target of
+/// 80% when no metric is given, and, only where `behavior` is set, its rules filled in
+/// (scale-up: no window, Pods 4 then Percent 100 every 15 s, Max; scale-down: Percent
+/// 100 every 15 s, Max, its window left to the controller's 300 s).
+pub fn horizontal_pod_autoscaler(obj: &mut Value) {
+    let spec = &mut obj["spec"];
+    if !spec.is_object() {
+        *spec = json!({});
+    }
+    if spec.get("minReplicas").is_none_or(Value::is_null) {
+        spec["minReplicas"] = json!(1);
+    }
+    if spec["metrics"].as_array().is_none_or(Vec::is_empty) {
+        spec["metrics"] = json!([{"type": "Resource", "resource": {"name": "cpu",
+            "target": {"type": "Utilization", "averageUtilization": 80}}}]);
+    }
+    let Some(behavior) = spec.get_mut("behavior").filter(|b| b.is_object()) else {
+        return;
+    };
+    let fill = |rules: &mut Value, window: Option<i64>, policies: Value| {
+        if !rules.is_object() {
+            *rules = json!({});
+        }
+        if let Some(w) = window
+            && rules
+                .get("stabilizationWindowSeconds")
+                .is_none_or(Value::is_null)
+        {
+            rules["stabilizationWindowSeconds"] = json!(w);
+        }
+        if rules.get("selectPolicy").is_none_or(Value::is_null) {
+            rules["selectPolicy"] = json!("Max");
+        }
+        if rules.get("policies").is_none_or(Value::is_null) {
+            rules["policies"] = policies;
+        }
+    };
+    fill(
+        &mut behavior["scaleUp"],
+        Some(0),
+        json!([{"type": "Pods", "value": 4, "periodSeconds": 15},
+               {"type": "Percent", "value": 100, "periodSeconds": 15}]),
+    );
+    fill(
+        &mut behavior["scaleDown"],
+        None,
+        json!([{"type": "Percent", "value": 100, "periodSeconds": 15}]),
+    );
+}
+
 /// SetDefaults_PersistentVolumeClaim and its spec's: volume mode Filesystem, phase
 /// Pending.
 pub fn persistent_volume_claim(obj: &mut Value) {

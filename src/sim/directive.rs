@@ -186,6 +186,27 @@ pub enum Directive {
     /// The load generator: start (rate a second, Service, propagation delay), stop, or
     /// report.
     Traffic(TrafficCmd),
+    /// The CPU the pods of a workload use, as metrics-server reports it.
+    Metrics(MetricsCmd),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MetricsCmd {
+    /// Every load and what each pod reports now.
+    Show,
+    /// A workload's pods use `from` millicores (each, or shared among the ready ones),
+    /// moving in a straight line to `to` over `over` seconds.
+    Set {
+        target: String,
+        total: bool,
+        from: i64,
+        to: i64,
+        over: u64,
+    },
+    /// A workload's pods go back to idle (0m).
+    Idle(String),
+    /// metrics-server stops answering, or answers again.
+    Down(bool),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -362,6 +383,7 @@ pub fn parse(words: &[String]) -> Option<Result<Directive, String>> {
             _ => Err(format!("error: usage: `{first} NODE`, e.g. `{first} node-2`")),
         },
         "traffic" => traffic(args),
+        "metrics" => metrics(args),
         "files" => Ok(Directive::Files),
         "cat" => args
             .first()
@@ -416,6 +438,52 @@ fn traffic(args: &[String]) -> Result<Directive, String> {
     }))
 }
 
+fn metrics(args: &[String]) -> Result<Directive, String> {
+    const USAGE: &str = "error: usage: `metrics WORKLOAD cpu|load CPU [to CPU over Ns]` (cpu: each pod uses CPU; load: the ready pods share it), `metrics WORKLOAD idle`, `metrics down|up`, or `metrics` to show them; WORKLOAD is deploy/NAME, sts/NAME or a Deployment's name";
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    let millis = |w: &str| -> Result<i64, String> {
+        let q = crate::sim::quantity::parse(w).map_err(|_| {
+            format!("error: `{w}` is no CPU quantity: use millicores (`250m`) or cores (`0.5`)")
+        })?;
+        let m = q.nanos() / 1_000_000;
+        if !(0..=1_000_000_000).contains(&m) {
+            return Err(format!("error: `{w}`: CPU from 0 to 1000000 cores"));
+        }
+        Ok(m as i64)
+    };
+    let cmd = match words.as_slice() {
+        [] => MetricsCmd::Show,
+        ["down"] => MetricsCmd::Down(true),
+        ["up"] => MetricsCmd::Down(false),
+        [target, "idle"] => MetricsCmd::Idle(target.to_string()),
+        [target, how @ ("cpu" | "load"), from, rest @ ..] => {
+            let from = millis(from)?;
+            let (to, over) = match rest {
+                [] => (from, 0),
+                ["to", to, "over", secs] => {
+                    let over = secs
+                        .trim_end_matches('s')
+                        .parse::<u64>()
+                        .ok()
+                        .filter(|s| (1..=86_400).contains(s))
+                        .ok_or("error: a ramp lasts 1 to 86400 seconds, e.g. `over 120s`")?;
+                    (millis(to)?, over)
+                }
+                _ => return Err(USAGE.into()),
+            };
+            MetricsCmd::Set {
+                target: target.to_string(),
+                total: *how == "load",
+                from,
+                to,
+                over,
+            }
+        }
+        _ => return Err(USAGE.into()),
+    };
+    Ok(Directive::Metrics(cmd))
+}
+
 /// Directives that move the demo between saved states: not steps a replay repeats.
 pub const MOVES: &[&str] = &["reset", "snapshot", "restore"];
 
@@ -436,6 +504,7 @@ pub const WORDS: &[&str] = &[
     "node-down",
     "node-up",
     "traffic",
+    "metrics",
     "files",
     "cat",
     "status",

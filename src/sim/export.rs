@@ -2,7 +2,7 @@
 //! script for a real cluster. What only the simulator can do is written as a comment that
 //! says how to stage it for real, or that it cannot be.
 
-use super::directive::{self, ApplyMode, Component, Directive, TrafficCmd};
+use super::directive::{self, ApplyMode, Component, Directive, MetricsCmd, TrafficCmd};
 use super::scenario::Scenario;
 use super::shell;
 
@@ -154,6 +154,15 @@ kubectl logs traffic | grep -c failed
 "
                 )
             }
+            Directive::Metrics(MetricsCmd::Down(down)) => format!(
+                "# {line}: {} metrics-server (on kind, where it is installed from its release manifest)\nkubectl -n kube-system scale deploy metrics-server --replicas={}\n",
+                if down { "stop" } else { "start" },
+                u8::from(!down)
+            ),
+            Directive::Metrics(MetricsCmd::Set { target, .. }) => format!(
+                "# {line}: real pods use the CPU their work costs; to load {target}, send it work, for example\nkubectl run load --image=busybox:1.36 --restart=Never -- /bin/sh -c 'while true; do wget -q -O /dev/null http://web; done'\n"
+            ),
+            Directive::Metrics(_) => format!("# {line}\nkubectl top pods\n"),
             Directive::Drop(..) => format!(
                 "# {line}: cannot be staged: a real informer never loses an event (a watch resumes from its resourceVersion, or relists)\n"
             ),

@@ -19,10 +19,11 @@ pub enum Kind {
     DaemonSet,
     Job,
     CronJob,
+    HorizontalPodAutoscaler,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 16] = [
+    pub const ALL: [Kind; 17] = [
         Kind::Deployment,
         Kind::ReplicaSet,
         Kind::Pod,
@@ -39,6 +40,7 @@ impl Kind {
         Kind::DaemonSet,
         Kind::Job,
         Kind::CronJob,
+        Kind::HorizontalPodAutoscaler,
     ];
 
     /// Resolves what a user may type: short names, singular, plural, with group.
@@ -49,6 +51,8 @@ impl Kind {
             .or_else(|| lower.strip_suffix(".apps/v1"))
             .or_else(|| lower.strip_suffix(".batch"))
             .or_else(|| lower.strip_suffix(".batch/v1"))
+            .or_else(|| lower.strip_suffix(".autoscaling"))
+            .or_else(|| lower.strip_suffix(".autoscaling/v2"))
             .unwrap_or(&lower);
         match base {
             "deploy" | "deployment" | "deployments" => Some(Kind::Deployment),
@@ -81,6 +85,9 @@ impl Kind {
             }
             "job" | "jobs" => Some(Kind::Job),
             "cj" | "cronjob" | "cronjobs" => Some(Kind::CronJob),
+            "hpa" | "horizontalpodautoscaler" | "horizontalpodautoscalers" => {
+                Some(Kind::HorizontalPodAutoscaler)
+            }
             _ => None,
         }
     }
@@ -104,6 +111,7 @@ impl Kind {
             Kind::DaemonSet => "daemonsets.apps",
             Kind::Job => "jobs.batch",
             Kind::CronJob => "cronjobs.batch",
+            Kind::HorizontalPodAutoscaler => "horizontalpodautoscalers.autoscaling",
         }
     }
 
@@ -126,6 +134,7 @@ impl Kind {
             Kind::DaemonSet => "DaemonSet.apps",
             Kind::Job => "Job.batch",
             Kind::CronJob => "CronJob.batch",
+            Kind::HorizontalPodAutoscaler => "HorizontalPodAutoscaler.autoscaling",
         }
     }
 
@@ -148,6 +157,7 @@ impl Kind {
             Kind::DaemonSet => "daemonset.apps",
             Kind::Job => "job.batch",
             Kind::CronJob => "cronjob.batch",
+            Kind::HorizontalPodAutoscaler => "horizontalpodautoscaler.autoscaling",
         }
     }
 
@@ -169,6 +179,7 @@ impl Kind {
             Kind::DaemonSet => "DaemonSet",
             Kind::Job => "Job",
             Kind::CronJob => "CronJob",
+            Kind::HorizontalPodAutoscaler => "HorizontalPodAutoscaler",
         }
     }
 
@@ -190,6 +201,7 @@ impl Kind {
             Kind::PodDisruptionBudget => "policy/v1",
             Kind::EndpointSlice => "discovery.k8s.io/v1",
             Kind::Job | Kind::CronJob => "batch/v1",
+            Kind::HorizontalPodAutoscaler => "autoscaling/v2",
         }
     }
 

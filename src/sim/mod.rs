@@ -21,6 +21,7 @@ pub mod kinds;
 pub mod kubectl;
 pub mod managed;
 pub mod merge;
+pub mod metrics;
 pub mod names;
 pub mod obj;
 pub mod objects;

@@ -22,6 +22,7 @@ pub const SCENARIO_IDS: &[&str] = &[
     "statefulset",
     "daemonset",
     "jobs",
+    "hpa",
 ];
 
 /// How the starting Deployment got into the cluster, which shows in its annotations.
@@ -45,10 +46,18 @@ pub struct Scenario {
     pub nodes: &'static [NodeSpec],
     /// Simulated seconds its workload gets to come up before the learner starts.
     pub warm_up: u64,
+    /// Lines run once the warm-up is over, before the learner takes over (the load an
+    /// autoscaled workload is under, and its autoscaler).
+    pub setup: &'static [&'static str],
 }
 
 /// The usual warm-up: a Deployment's pods start together.
 const WARM_UP: u64 = 5;
+
+/// The warm-up of the autoscaled scenarios: long enough for every pod's CPU sample to
+/// count with the HPA (metrics-server's first sample comes 10 to 30 s after a container
+/// starts, and the HPA sets aside a sample that began before its pod was Ready).
+const METRICS_WARM_UP: u64 = 35;
 
 const WEB_YAML: &str = include_str!("manifests/web.yaml");
 
@@ -69,6 +78,7 @@ pub const SCENARIOS: &[Scenario] = &[
         origin: Origin::Created,
         nodes: PLAIN_NODES,
         warm_up: WARM_UP,
+        setup: &[],
     },
     Scenario {
         id: "self-healing",
@@ -78,6 +88,7 @@ pub const SCENARIOS: &[Scenario] = &[
         origin: Origin::Created,
         nodes: PLAIN_NODES,
         warm_up: WARM_UP,
+        setup: &[],
     },
     Scenario {
         id: "apply-semantics",
@@ -92,6 +103,7 @@ pub const SCENARIOS: &[Scenario] = &[
         origin: Origin::Created,
         nodes: PLAIN_NODES,
         warm_up: WARM_UP,
+        setup: &[],
     },
     Scenario {
         id: "field-fight",
@@ -104,7 +116,8 @@ pub const SCENARIOS: &[Scenario] = &[
         ],
         origin: Origin::Applied,
         nodes: PLAIN_NODES,
-        warm_up: WARM_UP,
+        warm_up: METRICS_WARM_UP,
+        setup: &[],
     },
     Scenario {
         id: "ownership",
@@ -114,6 +127,7 @@ pub const SCENARIOS: &[Scenario] = &[
         origin: Origin::Created,
         nodes: PLAIN_NODES,
         warm_up: WARM_UP,
+        setup: &[],
     },
     Scenario {
         id: "rollout",
@@ -123,6 +137,7 @@ pub const SCENARIOS: &[Scenario] = &[
         origin: Origin::Created,
         nodes: PLAIN_NODES,
         warm_up: WARM_UP,
+        setup: &[],
     },
     Scenario {
         id: "scheduling",
@@ -132,6 +147,7 @@ pub const SCENARIOS: &[Scenario] = &[
         origin: Origin::Created,
         nodes: THREE_NODES,
         warm_up: WARM_UP,
+        setup: &[],
     },
     Scenario {
         id: "node-failure",
@@ -141,6 +157,7 @@ pub const SCENARIOS: &[Scenario] = &[
         origin: Origin::Created,
         nodes: PLAIN_NODES,
         warm_up: WARM_UP,
+        setup: &[],
     },
     Scenario {
         id: "drain-pdb",
@@ -150,6 +167,7 @@ pub const SCENARIOS: &[Scenario] = &[
         origin: Origin::Created,
         nodes: PLAIN_NODES,
         warm_up: WARM_UP,
+        setup: &[],
     },
     Scenario {
         id: "service-endpoints",
@@ -162,6 +180,7 @@ pub const SCENARIOS: &[Scenario] = &[
         origin: Origin::Created,
         nodes: PLAIN_NODES,
         warm_up: WARM_UP,
+        setup: &[],
     },
     Scenario {
         id: "graceful-rollout",
@@ -174,6 +193,7 @@ pub const SCENARIOS: &[Scenario] = &[
         origin: Origin::Applied,
         nodes: PLAIN_NODES,
         warm_up: WARM_UP,
+        setup: &[],
     },
     Scenario {
         id: "probes",
@@ -190,6 +210,7 @@ pub const SCENARIOS: &[Scenario] = &[
         origin: Origin::Applied,
         nodes: PLAIN_NODES,
         warm_up: WARM_UP,
+        setup: &[],
     },
     Scenario {
         id: "statefulset",
@@ -204,6 +225,7 @@ pub const SCENARIOS: &[Scenario] = &[
         nodes: PLAIN_NODES,
         // One pod at a time, each Running and Ready before the next.
         warm_up: 8,
+        setup: &[],
     },
     Scenario {
         id: "daemonset",
@@ -218,6 +240,7 @@ pub const SCENARIOS: &[Scenario] = &[
         origin: Origin::Applied,
         nodes: THREE_NODES,
         warm_up: WARM_UP,
+        setup: &[],
     },
     Scenario {
         id: "jobs",
@@ -237,6 +260,22 @@ pub const SCENARIOS: &[Scenario] = &[
         nodes: THREE_NODES,
         // Its first two pods start and are well under way.
         warm_up: 3,
+        setup: &[],
+    },
+    Scenario {
+        id: "hpa",
+        title: "the horizontal pod autoscaler",
+        summary: "web (200m of CPU requested a pod) under an HPA for 50% between 2 and 10 replicas: raise the load (`metrics web load 900m`) and watch it scale up at most double or +4 a sync; drop it and wait out the 5-minute stabilization; apply hpa-behavior.yaml for your own rates and window; stop metrics-server (`metrics down`) or deploy web-no-requests.yaml and read the conditions and events.",
+        files: &[
+            ("web-hpa.yaml", WEB_HPA_YAML),
+            ("hpa.yaml", HPA_YAML),
+            ("hpa-behavior.yaml", HPA_BEHAVIOR_YAML),
+            ("web-no-requests.yaml", WEB_NO_REQUESTS_YAML),
+        ],
+        origin: Origin::Created,
+        nodes: PLAIN_NODES,
+        warm_up: METRICS_WARM_UP,
+        setup: &["kubectl create -f hpa.yaml", "metrics web load 300m"],
     },
 ];
 
@@ -314,6 +353,19 @@ const NO_READINESS_YAML: &str = include_str!("manifests/no-readiness.yaml");
 
 /// An app that stops answering 60 s after it starts, with liveness and readiness probes.
 const FAILS_LATER_YAML: &str = include_str!("manifests/fails-later.yaml");
+
+/// web with 200m of CPU requested by each pod, for the HPA's utilization.
+const WEB_HPA_YAML: &str = include_str!("manifests/web-hpa.yaml");
+
+/// An HPA keeping web's pods at 50% of their CPU request, 2 to 10 replicas.
+const HPA_YAML: &str = include_str!("manifests/hpa.yaml");
+
+/// The same HPA with its own rates: up 2 pods a minute, down 1 every 30 s after a 60 s
+/// window.
+const HPA_BEHAVIOR_YAML: &str = include_str!("manifests/hpa-behavior.yaml");
+
+/// web without CPU requests: the HPA cannot compute a utilization.
+const WEB_NO_REQUESTS_YAML: &str = include_str!("manifests/web-no-requests.yaml");
 
 /// A budget that keeps two of web's pods available.
 const PDB_YAML: &str = include_str!("manifests/pdb.yaml");

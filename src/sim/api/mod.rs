@@ -195,6 +195,8 @@ pub struct ApiServer {
     pub shared_pod_meta: bool,
     /// The managedFields this server last wrote to each object, parsed.
     parsed: ParsedManagedFields,
+    /// metrics.k8s.io, which the aggregation layer proxies to metrics-server.
+    pub metrics: super::metrics::MetricsServer,
 }
 
 pub use super::names::NAME_ALPHABET;
@@ -219,6 +221,7 @@ impl ApiServer {
             pod_templates: VecDeque::new(),
             shared_pod_meta: true,
             parsed: HashMap::default(),
+            metrics: super::metrics::MetricsServer::default(),
         }
     }
 

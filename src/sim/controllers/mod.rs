@@ -20,6 +20,7 @@ pub mod job;
 pub mod kubelet;
 pub mod node_agent;
 pub mod node_lifecycle;
+pub mod podautoscaler;
 pub mod pods;
 pub mod podstatus;
 pub mod prober;

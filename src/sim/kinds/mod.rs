@@ -18,6 +18,7 @@ mod deployment;
 mod endpoints;
 mod endpointslice;
 mod event;
+mod hpa;
 pub mod job;
 mod lease;
 mod node;
@@ -181,6 +182,7 @@ pub fn of(kind: Kind) -> &'static dyn Strategy {
         Kind::DaemonSet => &daemonset::DaemonSet,
         Kind::Job => &job::Job,
         Kind::CronJob => &cronjob::CronJob,
+        Kind::HorizontalPodAutoscaler => &hpa::HorizontalPodAutoscaler,
     }
 }
 

@@ -168,6 +168,10 @@ pub(super) fn manifest_kind(o: &Value) -> Result<Kind, String> {
              does not create, replace or apply a {}\n",
             k.kind_name()
         )),
+        Some(Kind::HorizontalPodAutoscaler) if o["apiVersion"] != "autoscaling/v2" => Err(format!(
+            "error: kubedrill's demo serves HorizontalPodAutoscalers at autoscaling/v2 only; write `apiVersion: autoscaling/v2` (a 1.32 server also serves autoscaling/v1, got {})\n",
+            o["apiVersion"]
+        )),
         Some(k) if k != Kind::Event => Ok(k),
         _ => Err(format!(
             "error: resource mapping not found for name: \"{}\" namespace: \"\" from \"\": no matches for kind \"{kind}\" in version \"{}\"\nensure CRDs are installed first\n",

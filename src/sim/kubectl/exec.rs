@@ -33,6 +33,7 @@ fn manager(cmd: &Command) -> (String, Option<&'static str>) {
         | Command::CreateCronJob { .. }
         | Command::CreateService { .. } => (m("kubectl-create"), None),
         Command::Expose { .. } => (m("kubectl-expose"), None),
+        Command::Autoscale { .. } => (m("kubectl-autoscale"), None),
         Command::Replace { .. } => (m("kubectl-replace"), None),
         Command::Apply { field_manager, .. } => (
             field_manager
@@ -123,6 +124,12 @@ fn written(cmd: &Command, files: &Files) -> Vec<(Kind, String)> {
         Command::CreateJob { name, .. } => vec![(Kind::Job, name.clone())],
         Command::CreateCronJob { name, .. } => vec![(Kind::CronJob, name.clone())],
         Command::CreateService { name, .. } => vec![(Kind::Service, name.clone())],
+        Command::Autoscale { target, opts, .. } => vec![(
+            Kind::HorizontalPodAutoscaler,
+            opts.name
+                .clone()
+                .unwrap_or_else(|| target.names.first().cloned().unwrap_or_default()),
+        )],
         Command::Expose { target, opts, .. } => vec![(
             Kind::Service,
             opts.name
@@ -274,6 +281,12 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
             dry_run,
             output,
         } => super::expose::expose(cluster, target, opts, *dry_run, output.as_ref()),
+        Command::Autoscale {
+            target,
+            opts,
+            dry_run,
+            output,
+        } => super::autoscale::autoscale(cluster, target, opts, *dry_run, output.as_ref()),
         Command::CreateFile { file, validate, .. } => with_manifests(files, file, |file, objs| {
             create::create_file(cluster, file, objs, *validate)
         }),

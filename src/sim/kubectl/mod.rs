@@ -3,6 +3,7 @@
 
 pub mod apply;
 pub mod args;
+pub mod autoscale;
 pub mod cmdutil;
 pub mod create;
 pub mod delete;

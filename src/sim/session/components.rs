@@ -26,10 +26,6 @@ impl Session {
                     if t == Trigger::Level { "level" } else { "edge" },
                     self.cluster.queue_len(c)
                 ),
-                (None, Component::Autoscaler) => self
-                    .autoscaler
-                    .as_ref()
-                    .map_or(String::new(), |a| format!("  wants {}", a.target)),
                 (None, Component::Gitops) => self.gitops.as_ref().map_or(String::new(), |g| {
                     format!("  {} every {}s", g.file, g.every)
                 }),
@@ -53,7 +49,6 @@ impl Session {
 
     pub fn component_state(&self, c: Component) -> &'static str {
         match c {
-            Component::Autoscaler => self.autoscaler.as_ref().map_or("off", |a| a.state.as_str()),
             Component::Gitops => self.gitops.as_ref().map_or("off", |g| g.state.as_str()),
             _ => self.cluster.state(c).as_str(),
         }
@@ -98,12 +93,13 @@ impl Session {
             Component::DaemonSet => self.cluster.api.count(Kind::DaemonSet) > 0,
             Component::Job | Component::TtlAfterFinished => self.cluster.api.count(Kind::Job) > 0,
             Component::CronJob => self.cluster.api.count(Kind::CronJob) > 0,
+            Component::Autoscaler => self.cluster.api.count(Kind::HorizontalPodAutoscaler) > 0,
             _ => true,
         }
     }
 
     /// A controller's trigger mode and work-queue length (None for writers without an
-    /// informer: the kubelet, autoscaler and syncer).
+    /// informer: the kubelet and the syncer).
     pub fn controller_queue(&self, c: Component) -> Option<(Trigger, usize)> {
         self.cluster
             .trigger(c)

@@ -14,10 +14,11 @@ use super::kind::Kind;
 use super::kubectl::{args, exec};
 use super::scenario::{self, Origin, Scenario};
 use super::{obj, shell};
-use writers::{Autoscaler, Gitops, HPA_PERIOD};
+use writers::Gitops;
 
 mod components;
 mod load;
+mod metrics;
 mod writers;
 
 /// Seconds of `replicas_history` kept, at least: more than the chart shows.
@@ -82,7 +83,6 @@ pub struct Session {
     pub files: exec::Files,
     pub scenario: &'static Scenario,
     counters: Counters,
-    autoscaler: Option<Autoscaler>,
     gitops: Option<Gitops>,
     /// The load generator, once `traffic N` starts it.
     pub traffic: Option<crate::sim::traffic::Traffic>,
@@ -139,7 +139,6 @@ impl Session {
             files,
             scenario: sc,
             counters: Counters::default(),
-            autoscaler: None,
             gitops: None,
             traffic: None,
             goals: Vec::new(),
@@ -163,6 +162,9 @@ impl Session {
         s.exec_line(&start);
         for _ in 0..sc.warm_up {
             s.cluster.tick();
+        }
+        for line in sc.setup {
+            s.exec_line(line);
         }
         let rv = s
             .cluster
@@ -419,17 +421,10 @@ impl Session {
                 let word = if t == Trigger::Level { "level" } else { "edge" };
                 say(format!("{c} controller is now {word}-triggered\n"))
             }
-            Directive::AutoscalerTarget(n) => {
-                let next_at = self.cluster.now() + 1;
-                self.autoscaler = Some(Autoscaler {
-                    target: n,
-                    next_at,
-                    state: RunState::Running,
-                });
-                say(format!(
-                    "autoscaler: metrics now recommend {n} replicas (it syncs every {HPA_PERIOD}s)\n"
-                ))
-            }
+            Directive::AutoscalerTarget(n) => match self.autoscaler_target(n) {
+                Ok(s) => say(s),
+                Err(e) => fail(e),
+            },
             Directive::GitopsEvery(every, mode, file) => {
                 let file = file.unwrap_or_else(|| "gitops.yaml".into());
                 if !self.files.contains_key(&file) {
@@ -463,6 +458,10 @@ impl Session {
                     "kube-controller-manager: --kube-api-qps={qps} --kube-api-burst={burst} (each controller's client)\n"
                 ))
             }
+            Directive::Metrics(cmd) => match self.metrics_directive(cmd) {
+                Ok(s) => say(s),
+                Err(e) => fail(e),
+            },
             Directive::Traffic(cmd) => match self.traffic_directive(cmd) {
                 Ok(s) => say(s),
                 Err(e) => fail(e),
@@ -565,20 +564,12 @@ impl Session {
             };
         }
         match c {
-            Component::Autoscaler | Component::Gitops => {
-                let state = match c {
-                    Component::Autoscaler => self.autoscaler.as_mut().map(|a| &mut a.state),
-                    _ => self.gitops.as_mut().map(|g| &mut g.state),
-                };
-                let Some(state) = state else {
-                    let (what, start) = if c == Component::Autoscaler {
-                        ("autoscaler", "autoscaler N")
-                    } else {
-                        ("GitOps syncer", "gitops every N")
-                    };
+            Component::Gitops => {
+                let Some(state) = self.gitops.as_mut().map(|g| &mut g.state) else {
                     return Output {
                         stdout: String::new(),
-                        stderr: format!("error: the {what} is off; `{start}` starts it\n"),
+                        stderr: "error: the GitOps syncer is off; `gitops every N` starts it\n"
+                            .into(),
                         ..Default::default()
                     };
                 };

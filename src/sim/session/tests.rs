@@ -9,16 +9,18 @@ fn replicas(s: &mut Session) -> String {
 }
 
 #[test]
-fn paused_autoscaler_keeps_its_target_and_resumes() {
+fn a_paused_autoscaler_queues_its_hpa_and_scales_once_resumed() {
     let mut s = Session::new("field-fight", 1).unwrap();
     s.run_line("autoscaler 5");
     s.run_line("pause autoscaler");
-    s.run_line("tick 20");
+    s.run_line("tick 30");
     assert_eq!(replicas(&mut s), "3", "a paused autoscaler must not write");
     assert_eq!(s.component_state(Component::Autoscaler), "paused");
     assert!(
         s.status_text()
-            .contains("autoscaler         paused  wants 5")
+            .contains("autoscaler         paused  level-triggered  queue 1"),
+        "{}",
+        s.status_text()
     );
     s.run_line("resume autoscaler");
     assert_eq!(s.component_state(Component::Autoscaler), "running");
@@ -96,12 +98,12 @@ fn delete_warns_first_and_reports_errors_last() {
 #[test]
 fn resuming_a_writer_that_is_off_says_how_to_start_it() {
     let mut s = Session::new("field-fight", 1).unwrap();
-    let o = s.run_line("resume autoscaler");
+    let o = s.run_line("resume gitops");
     assert_eq!(
         o.stderr,
-        "error: the autoscaler is off; `autoscaler N` starts it\n"
+        "error: the GitOps syncer is off; `gitops every N` starts it\n"
     );
-    assert_eq!(s.component_state(Component::Autoscaler), "off");
+    assert_eq!(s.component_state(Component::Gitops), "off");
 }
 
 #[test]

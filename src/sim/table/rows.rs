@@ -626,3 +626,71 @@ pub fn cron_job<T: Lookup + ?Sized>(c: &T, now: u64) -> Vec<String> {
         },
     ]
 }
+
+/// printHorizontalPodAutoscaler's cells and formatHPAMetrics (1.32: each resource metric
+/// as `cpu: current/target`, at most two, then `+ N more...`).
+pub fn hpa<T: Lookup + ?Sized>(h: &T, now: u64) -> Vec<String> {
+    let target = |f: &str| str_at(h, &["spec", "scaleTargetRef", f]).to_string();
+    let specs = array_at(h, &["spec", "metrics"]);
+    let statuses = array_at(h, &["status", "currentMetrics"]);
+    let mut list: Vec<String> = specs
+        .iter()
+        .enumerate()
+        .map(|(i, spec)| {
+            let current = statuses
+                .get(i)
+                .map(|s| &s["resource"])
+                .filter(|r| r.is_object());
+            match spec["type"].as_str().unwrap_or("") {
+                "Resource" => {
+                    let r = &spec["resource"];
+                    let name = r["name"].as_str().unwrap_or("");
+                    if let Some(avg) = r["target"].get("averageValue").filter(|v| !v.is_null()) {
+                        let cur = current.map_or("<unknown>".to_string(), |c| {
+                            quantity_or_nil(&c["current"]["averageValue"])
+                        });
+                        format!("{name}: {cur}/{}", quantity_or_nil(avg))
+                    } else {
+                        let cur = current
+                            .and_then(|c| c["current"]["averageUtilization"].as_i64())
+                            .map_or("<unknown>".to_string(), |u| format!("{u}%"));
+                        let tgt = r["target"]["averageUtilization"]
+                            .as_i64()
+                            .map_or("<auto>".to_string(), |u| format!("{u}%"));
+                        format!("{name}: {cur}/{tgt}")
+                    }
+                }
+                _ => "<unknown type>".to_string(),
+            }
+        })
+        .collect();
+    let metrics = if list.is_empty() {
+        "<none>".to_string()
+    } else if list.len() > 2 {
+        let more = list.len() - 2;
+        list.truncate(2);
+        format!("{} + {more} more...", list.join(", "))
+    } else {
+        list.join(", ")
+    };
+    let int = |p: &[&str]| at(h, p).and_then(|v| v.as_i64()).unwrap_or(0).to_string();
+    vec![
+        name(h),
+        format!("{}/{}", target("kind"), target("name")),
+        metrics,
+        at(h, &["spec", "minReplicas"])
+            .and_then(|v| v.as_i64())
+            .map_or("<unset>".to_string(), |m| m.to_string()),
+        int(&["spec", "maxReplicas"]),
+        int(&["status", "currentReplicas"]),
+        age(h, now),
+    ]
+}
+
+/// Quantity.String(), `<nil>` for a missing one.
+fn quantity_or_nil(v: &serde_json::Value) -> String {
+    if v.is_null() {
+        return "<nil>".to_string();
+    }
+    crate::sim::quantity::canonical(v).unwrap_or_default()
+}

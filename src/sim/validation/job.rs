@@ -30,10 +30,11 @@ pub(super) fn go_int(kind: Kind, v: &Value, go_field: &str, ty: &str) -> Result<
     }
     let what = if v.is_number() { "number" } else { "value" };
     let name = kind.kind_name();
+    let version = kind.api_version().rsplit('/').next().unwrap_or("v1");
     Err(ApiError {
         reason: crate::sim::status::Reason::BadRequest,
         message: format!(
-            "{name} in version \"v1\" cannot be handled as a {name}: json: cannot unmarshal {what} {v} into Go struct field {go_field} of type {ty}"
+            "{name} in version \"{version}\" cannot be handled as a {name}: json: cannot unmarshal {what} {v} into Go struct field {go_field} of type {ty}"
         ),
     })
 }

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 mod cronjob;
 mod daemonset;
+mod hpa;
 mod job;
 mod meta;
 mod pdb;
@@ -16,6 +17,7 @@ mod statefulset;
 
 pub use cronjob::cron_job;
 pub use daemonset::daemon_set;
+pub use hpa::horizontal_pod_autoscaler;
 pub use job::job;
 pub use pdb::pdb;
 pub use service::{headless, service};
@@ -276,7 +278,8 @@ fn quantities(kind: Kind, o: &Value) -> Result<(), ApiError> {
         | Kind::Endpoints
         | Kind::EndpointSlice
         | Kind::ControllerRevision
-        | Kind::PersistentVolumeClaim => return Ok(()),
+        | Kind::PersistentVolumeClaim
+        | Kind::HorizontalPodAutoscaler => return Ok(()),
     };
     let lists = ["containers", "initContainers"]
         .iter()

@@ -273,3 +273,59 @@ fn create_service(rest: &[String]) -> Result<Command, UsageError> {
         output: opt_output(&f)?,
     })
 }
+
+/// `kubectl autoscale (TYPE NAME | TYPE/NAME) [--min=MINPODS] --max=MAXPODS
+/// [--cpu-percent=CPU] [--name=NAME]`: cobra's flag checks (`--max` is required), then
+/// Validate's two range checks, all before the server is asked anything.
+pub(super) fn autoscale(rest: &[String]) -> Result<Command, UsageError> {
+    let f = parse_flags(
+        "autoscale",
+        rest,
+        &[
+            val("min", None),
+            val("max", None),
+            val("cpu-percent", None),
+            val("name", None),
+            optional("dry-run", "unchanged"),
+            NAMESPACE,
+            OUTPUT,
+        ],
+    )?;
+    let min = f.int("autoscale", "min")?.unwrap_or(-1);
+    let cpu = f.int("autoscale", "cpu-percent")?.unwrap_or(-1);
+    let Some(max) = f.int("autoscale", "max")? else {
+        return Err(usage("error: required flag(s) \"max\" not set"));
+    };
+    let Some(target) = target(&f.positional)? else {
+        return Err(usage(
+            "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'",
+        ));
+    };
+    if target.names.is_empty() {
+        return Err(usage(
+            "error: resource(s) were provided, but no name was specified",
+        ));
+    }
+    if max < 1 {
+        return Err(usage(format!(
+            "error: --max=MAXPODS is required and must be at least 1, max: {max}"
+        )));
+    }
+    if max < min {
+        return Err(usage(format!(
+            "error: --max=MAXPODS must be larger or equal to --min=MINPODS, max: {max}, min: {min}"
+        )));
+    }
+    let clamp = |n: i64| n.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
+    Ok(Command::Autoscale {
+        target,
+        opts: AutoscaleOpts {
+            min: clamp(min),
+            max: clamp(max),
+            cpu_percent: clamp(cpu),
+            name: f.get("name").map(str::to_string),
+        },
+        dry_run: super::node::dry_run(&f, "autoscale")?,
+        output: opt_output(&f)?,
+    })
+}

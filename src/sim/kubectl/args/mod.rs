@@ -282,6 +282,13 @@ pub enum Command {
         dry_run: DryRun,
         output: Option<Output>,
     },
+    /// `kubectl autoscale TYPE NAME`: an autoscaling/v1 HorizontalPodAutoscaler for it.
+    Autoscale {
+        target: Target,
+        opts: AutoscaleOpts,
+        dry_run: DryRun,
+        output: Option<Output>,
+    },
     /// `kubectl expose TYPE NAME`: a Service for an object's pods.
     Expose {
         target: Target,
@@ -289,6 +296,15 @@ pub enum Command {
         dry_run: DryRun,
         output: Option<Output>,
     },
+}
+
+/// `kubectl autoscale`'s flags (-1: not given, as kubectl's defaults).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AutoscaleOpts {
+    pub min: i32,
+    pub max: i32,
+    pub cpu_percent: i32,
+    pub name: Option<String>,
 }
 
 /// `kubectl expose`'s flags that shape the Service.
@@ -348,6 +364,11 @@ impl Command {
                 output,
                 dry_run: DryRun::None,
                 ..
+            }
+            | Command::Autoscale {
+                output,
+                dry_run: DryRun::None,
+                ..
             } => output.as_ref(),
             _ => None,
         }
@@ -367,6 +388,7 @@ impl Command {
             | Command::CreateCronJob { .. }
             | Command::CreateService { .. } => "create",
             Command::Expose { .. } => "expose",
+            Command::Autoscale { .. } => "autoscale",
             Command::Replace { .. } => "replace",
             Command::Apply { .. } | Command::ViewLastApplied { .. } => "apply",
             Command::Rollout { .. } => "rollout",
@@ -384,8 +406,24 @@ impl Command {
 }
 
 pub const VERBS: &[&str] = &[
-    "get", "describe", "scale", "delete", "patch", "create", "expose", "replace", "apply",
-    "rollout", "label", "annotate", "set", "cordon", "uncordon", "drain", "taint",
+    "get",
+    "describe",
+    "scale",
+    "delete",
+    "patch",
+    "create",
+    "expose",
+    "replace",
+    "apply",
+    "rollout",
+    "label",
+    "annotate",
+    "set",
+    "cordon",
+    "uncordon",
+    "drain",
+    "taint",
+    "autoscale",
 ];
 
 /// kubectl's commands in the order it registers them, which is the order cobra suggests
@@ -519,6 +557,7 @@ pub fn parse(words: &[String]) -> Result<Command, UsageError> {
         "patch" => patch(rest),
         "create" => create(rest),
         "expose" => expose(rest),
+        "autoscale" => create::autoscale(rest),
         "replace" => {
             let f = parse_flags("replace", rest, &[FILENAME, NAMESPACE, OUTPUT, VALIDATE])?;
             let file = f

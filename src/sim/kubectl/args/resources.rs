@@ -109,8 +109,17 @@ pub(super) fn unsimulated_verb(verb: &str) -> Option<UsageError> {
 pub(super) fn unknown_type(s: &str) -> UsageError {
     // A type a real server has: saying it does not exist would teach something false.
     if REAL_TYPES.contains(&s.to_ascii_lowercase().as_str()) {
+        let kinds: Vec<String> = Kind::ALL
+            .iter()
+            .map(|k| match k.kind_name() {
+                "Endpoints" => "Endpoints".to_string(),
+                n => format!("{n}s"),
+            })
+            .collect();
+        let (last, rest) = kinds.split_last().unwrap_or((&kinds[0], &[]));
         return usage(format!(
-            "error: kubedrill's demo has Deployments, ReplicaSets, StatefulSets, ControllerRevisions, pods, PersistentVolumeClaims, events, nodes, leases, PodDisruptionBudgets, Services, Endpoints and EndpointSlices only, not \"{s}\""
+            "error: kubedrill's demo has {} and {last} only, not \"{s}\"",
+            rest.join(", ")
         ));
     }
     usage(format!(

@@ -95,12 +95,12 @@ fn rollout_flags_per_subcommand() {
 fn real_but_unsimulated_is_not_called_unknown() {
     assert_eq!(
         err("get cm"),
-        "error: kubedrill's demo has Deployments, ReplicaSets, StatefulSets, ControllerRevisions, pods, PersistentVolumeClaims, events, nodes, leases, PodDisruptionBudgets, Services, Endpoints and EndpointSlices only, not \"cm\""
+        "error: kubedrill's demo has Deployments, ReplicaSets, Pods, Events, Nodes, Leases, PodDisruptionBudgets, Services, Endpoints, EndpointSlices, StatefulSets, ControllerRevisions, PersistentVolumeClaims, DaemonSets, Jobs, CronJobs and HorizontalPodAutoscalers only, not \"cm\""
     );
     assert!(err("logs web").starts_with(
         "error: kubedrill's demo does not run `kubectl logs` (its pods run no real containers); it runs get, describe,"
     ));
-    assert!(err("logs web").ends_with("set image, cordon, uncordon, drain and taint"));
+    assert!(err("logs web").ends_with("set image, cordon, uncordon, drain, taint and autoscale"));
     assert!(err("get pods -A").contains("one namespace, default"));
     assert_eq!(
         err("get foo"),
