@@ -30,6 +30,8 @@ pub enum Root {
     Sts,
     /// The DaemonSet `agent` (the daemonset scenario).
     Ds,
+    /// The HorizontalPodAutoscaler `web` (the hpa and field-fight scenarios).
+    Hpa,
 }
 
 impl Root {
@@ -41,6 +43,7 @@ impl Root {
         ("pdb", Root::Pdb),
         ("sts", Root::Sts),
         ("ds", Root::Ds),
+        ("hpa", Root::Hpa),
     ];
 }
 

@@ -1,6 +1,6 @@
 //! The fields a goal path can reach: the apps/v1 Deployment, ReplicaSet, StatefulSet and
-//! DaemonSet
-//! and the policy/v1 PodDisruptionBudget as the demo stores them (k8s.io/api types.go, Kubernetes
+//! DaemonSet, the policy/v1 PodDisruptionBudget and the autoscaling/v2
+//! HorizontalPodAutoscaler as the demo stores them (k8s.io/api types.go, Kubernetes
 //! 1.32). `check` rejects a path
 //! that leaves them, so a misspelt field is an error with a suggestion, not a challenge
 //! that silently never ticks.
@@ -331,6 +331,55 @@ const DAEMONSET: Shape = Fields(&[
     ),
 ]);
 
+const SCALING_RULES: Shape = Fields(&[
+    ("stabilizationWindowSeconds", Leaf),
+    ("selectPolicy", Leaf),
+    ("policies", Leaf),
+]);
+
+/// autoscaling/v2 HorizontalPodAutoscaler (metrics are leaves: a path cannot pick one).
+const HPA: Shape = Fields(&[
+    ("apiVersion", Leaf),
+    ("kind", Leaf),
+    ("metadata", METADATA),
+    (
+        "spec",
+        Fields(&[
+            (
+                "scaleTargetRef",
+                Fields(&[("apiVersion", Leaf), ("kind", Leaf), ("name", Leaf)]),
+            ),
+            ("minReplicas", Leaf),
+            ("maxReplicas", Leaf),
+            ("metrics", Leaf),
+            (
+                "behavior",
+                Fields(&[("scaleUp", SCALING_RULES), ("scaleDown", SCALING_RULES)]),
+            ),
+        ]),
+    ),
+    (
+        "status",
+        Fields(&[
+            ("observedGeneration", Leaf),
+            ("lastScaleTime", Leaf),
+            ("currentReplicas", Leaf),
+            ("desiredReplicas", Leaf),
+            ("currentMetrics", Leaf),
+            (
+                "conditions",
+                Conditions(&[
+                    ("type", Leaf),
+                    ("status", Leaf),
+                    ("lastTransitionTime", Leaf),
+                    ("reason", Leaf),
+                    ("message", Leaf),
+                ]),
+            ),
+        ]),
+    ),
+]);
+
 fn shape(root: Root) -> Shape {
     match root {
         Root::Deploy => DEPLOYMENT,
@@ -338,6 +387,7 @@ fn shape(root: Root) -> Shape {
         Root::Pdb => PDB,
         Root::Sts => STATEFULSET,
         Root::Ds => DAEMONSET,
+        Root::Hpa => HPA,
     }
 }
 

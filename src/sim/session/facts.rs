@@ -18,6 +18,11 @@ impl Facts for Session {
             Root::Pdb => self.cluster.api.get(Kind::PodDisruptionBudget, "web").ok(),
             Root::Sts => self.cluster.api.get(Kind::StatefulSet, "web").ok(),
             Root::Ds => self.cluster.api.get(Kind::DaemonSet, "agent").ok(),
+            Root::Hpa => self
+                .cluster
+                .api
+                .get(Kind::HorizontalPodAutoscaler, "web")
+                .ok(),
             Root::Rs => self.cluster.api.list(Kind::ReplicaSet).next(),
             Root::NewRs => self.newest_rs(false),
             Root::OldRs => {

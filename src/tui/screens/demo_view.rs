@@ -307,7 +307,7 @@ fn deployment_lines(d: &Demo, theme: &Theme) -> DeploymentLines {
             show(int(&["status", "availableReplicas"]))
         )),
     ];
-    let conds: Vec<Line<'static>> = obj::path(dep, &["status", "conditions"])
+    let mut conds: Vec<Line<'static>> = obj::path(dep, &["status", "conditions"])
         .and_then(Value::as_array)
         .map(|cs| {
             cs.iter()
@@ -331,6 +331,7 @@ fn deployment_lines(d: &Demo, theme: &Theme) -> DeploymentLines {
                 .collect()
         })
         .unwrap_or_default();
+    conds.extend(super::demo_hpa::hpa_lines(d, theme));
     let title = Line::from(vec![
         Span::styled(" Deployment web: spec │ status ", theme.header),
         Span::styled(

@@ -4,6 +4,7 @@ pub mod answer;
 pub mod card;
 pub mod demo;
 mod demo_chart;
+mod demo_hpa;
 mod demo_jobs;
 mod demo_sets;
 pub mod demo_view;
