@@ -38,6 +38,7 @@ DUMPS = [
     ("daemonsets", "kubectl get daemonsets -o json"),
     ("jobs", "kubectl get jobs -o json"),
     ("cronjobs", "kubectl get cronjobs -o json"),
+    ("horizontalpodautoscalers", "kubectl get hpa -o json"),
 ]
 def probe(target):
     """Two lines that read the simulated clock: a write to the scenario's workload (the

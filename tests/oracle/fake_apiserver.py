@@ -72,13 +72,16 @@ RESOURCES = {
     # A group's resources in the order discovery lists them: sorted (apiserver installer).
     "cronjobs": ("batch", "v1", "CronJob", ["cj"], ["all"]),
     "jobs": ("batch", "v1", "Job", [], ["all"]),
+    "horizontalpodautoscalers": ("autoscaling", "v2", "HorizontalPodAutoscaler", ["hpa"], ["all"]),
 }
 # Cluster-scoped resources: no namespace in their paths.
 CLUSTER_SCOPED = {"nodes"}
 # The API groups served besides the core group, with their group/version paths.
 GROUPS = {"apps": "apps/v1", "coordination.k8s.io": "coordination.k8s.io/v1",
           "policy": "policy/v1", "discovery.k8s.io": "discovery.k8s.io/v1",
-          "batch": "batch/v1"}
+          "autoscaling": "autoscaling/v2", "batch": "batch/v1"}
+# kube-apiserver lists groups by priority (apps, autoscaling, batch, policy, ...), and
+# `get all` follows that order: only the relative order of the "all" groups matters here.
 
 VERBS = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"]
 
@@ -310,6 +313,15 @@ CRONJOB_COLUMNS = [
     col("Containers", "string", 1),
     col("Images", "string", 1),
     col("Selector", "string", 1),
+]
+HPA_COLUMNS = [
+    col("Name", "string", fmt="name"),
+    col("Reference", "string"),
+    col("Targets", "string"),
+    col("MinPods", "string"),
+    col("MaxPods", "string"),
+    col("Replicas", "string"),
+    col("Age", "string"),
 ]
 CONTROLLER_REVISION_COLUMNS = [
     col("Name", "string", fmt="name"),
@@ -575,6 +587,45 @@ class Tables:
                 self.age(meta.get("creationTimestamp")), names, images,
                 format_label_selector(tpl.get("selector"))]
 
+    @staticmethod
+    def hpa_metrics(specs, statuses):
+        """formatHPAMetrics (1.32, resource metrics): `cpu: current/target`, two at most."""
+        if not specs:
+            return "<none>"
+        out = []
+        for i, spec in enumerate(specs):
+            if spec.get("type") != "Resource":
+                out.append("<unknown type>")
+                continue
+            res = spec.get("resource") or {}
+            target = res.get("target") or {}
+            st = statuses[i].get("resource") if i < len(statuses) else None
+            if target.get("averageValue") is not None:
+                cur = "<unknown>"
+                if st:
+                    cur = (st.get("current") or {}).get("averageValue", "<nil>")
+                out.append("%s: %s/%s" % (res.get("name"), cur, target["averageValue"]))
+            else:
+                cur = "<unknown>"
+                if st and (st.get("current") or {}).get("averageUtilization") is not None:
+                    cur = "%d%%" % st["current"]["averageUtilization"]
+                tgt = "<auto>"
+                if target.get("averageUtilization") is not None:
+                    tgt = "%d%%" % target["averageUtilization"]
+                out.append("%s: %s/%s" % (res.get("name"), cur, tgt))
+        if len(out) > 2:
+            return "%s + %d more..." % (", ".join(out[:2]), len(out) - 2)
+        return ", ".join(out)
+
+    def hpa_row(self, h):
+        spec, status, meta = h.get("spec", {}), h.get("status", {}), h.get("metadata", {})
+        ref = spec.get("scaleTargetRef") or {}
+        mn = spec.get("minReplicas")
+        return [meta.get("name"), "%s/%s" % (ref.get("kind", ""), ref.get("name", "")),
+                self.hpa_metrics(spec.get("metrics") or [], status.get("currentMetrics") or []),
+                "<unset>" if mn is None else str(mn), spec.get("maxReplicas", 0),
+                status.get("currentReplicas", 0), self.age(meta.get("creationTimestamp"))]
+
     def controller_revision_row(self, r):
         # printControllerRevision: formatResourceName(GroupKind, name, withKind)
         meta = r.get("metadata", {})
@@ -747,6 +798,7 @@ class Tables:
             "daemonsets": (DS_COLUMNS, self.ds_row),
             "jobs": (JOB_COLUMNS, self.job_row),
             "cronjobs": (CRONJOB_COLUMNS, self.cronjob_row),
+            "horizontalpodautoscalers": (HPA_COLUMNS, self.hpa_row),
             "controllerrevisions": (CONTROLLER_REVISION_COLUMNS, self.controller_revision_row),
             "persistentvolumeclaims": (PVC_COLUMNS, self.pvc_row),
             "endpoints": (ENDPOINTS_COLUMNS, self.endpoints_row),
@@ -876,8 +928,9 @@ def make_handler(store, tables, log, port_holder, resource_version, reply):
                 return self.send_json(200, {
                     "kind": "APIGroupList", "apiVersion": "v1",
                     "groups": [{"name": g,
-                                "versions": [{"groupVersion": gv, "version": "v1"}],
-                                "preferredVersion": {"groupVersion": gv, "version": "v1"}}
+                                "versions": [{"groupVersion": gv, "version": gv.split("/")[1]}],
+                                "preferredVersion": {"groupVersion": gv,
+                                                     "version": gv.split("/")[1]}}
                                for g, gv in GROUPS.items()]})
             if path == "/api/v1" or path in ("/apis/" + gv for gv in GROUPS.values()):
                 gv = "v1" if path == "/api/v1" else path[len("/apis/"):]

@@ -91,13 +91,14 @@ pub(super) fn get(rest: &[String]) -> Result<Command, UsageError> {
 }
 
 /// The kinds of the `all` category the demo serves, in the order kubectl lists them.
-const ALL_CATEGORY: [Kind; 8] = [
+const ALL_CATEGORY: [Kind; 9] = [
     Kind::Pod,
     Kind::Service,
     Kind::DaemonSet,
     Kind::Deployment,
     Kind::ReplicaSet,
     Kind::StatefulSet,
+    Kind::HorizontalPodAutoscaler,
     Kind::CronJob,
     Kind::Job,
 ];
