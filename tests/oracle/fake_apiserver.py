@@ -74,6 +74,8 @@ RESOURCES = {
     "jobs": ("batch", "v1", "Job", [], ["all"]),
     "horizontalpodautoscalers": ("autoscaling", "v2", "HorizontalPodAutoscaler", ["hpa"], ["all"]),
 }
+# Resources with a scale subresource, as discovery lists them.
+SCALABLE = {"deployments", "replicasets", "statefulsets"}
 # Cluster-scoped resources: no namespace in their paths.
 CLUSTER_SCOPED = {"nodes"}
 # The API groups served besides the core group, with their group/version paths.
@@ -947,6 +949,12 @@ def make_handler(store, tables, log, port_holder, resource_version, reply):
                     if cats:
                         r["categories"] = cats
                     res.append(r)
+                    # The scale subresource, which `kubectl autoscale` looks for.
+                    if plural in SCALABLE:
+                        res.append({"name": plural + "/scale", "singularName": "",
+                                    "namespaced": True, "group": "autoscaling",
+                                    "version": "v1", "kind": "Scale",
+                                    "verbs": ["get", "patch", "update"]})
                 return self.send_json(200, {"kind": "APIResourceList", "apiVersion": "v1",
                                             "groupVersion": gv, "resources": res})
             if path == "/openapi/v3":

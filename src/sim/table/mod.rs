@@ -13,7 +13,7 @@ pub use describe::{
     describe_endpoints, describe_hpa, describe_job, describe_node, describe_pdb, describe_pod,
     describe_pvc, describe_replicaset, describe_service, describe_stateful_set,
 };
-pub use fields::Lookup;
+pub use fields::{Lookup, selector_string};
 pub use get::{TableOpts, get_table};
 pub use tabwriter::{TabWriter, tabulate};
 

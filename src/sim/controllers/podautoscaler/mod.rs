@@ -38,6 +38,9 @@ pub struct HorizontalController {
     waiting: BTreeMap<String, u64>,
     /// Recommendations and scale events per HPA, in memory only.
     memory: BTreeMap<String, Memory>,
+    /// Each HPA's target's selector as last read (hpaSelectors): two HPAs whose selectors
+    /// take the same pods both refuse to act.
+    selectors: BTreeMap<String, Value>,
 }
 
 /// The scale subresource as the HPA reads it.
@@ -94,6 +97,7 @@ impl HorizontalController {
             now: 0,
             waiting: BTreeMap::new(),
             memory: BTreeMap::new(),
+            selectors: BTreeMap::new(),
         }
     }
 
@@ -114,9 +118,12 @@ impl HorizontalController {
 
     fn handle(&mut self, deltas: Vec<Delta>) {
         for d in deltas {
-            if d.kind == Kind::HorizontalPodAutoscaler
-                && d.event != crate::sim::api::EventType::Deleted
-            {
+            if d.kind != Kind::HorizontalPodAutoscaler {
+                continue;
+            }
+            if d.event == crate::sim::api::EventType::Deleted {
+                self.selectors.remove(d.object.name());
+            } else {
                 self.enqueue(d.object.name());
             }
         }
@@ -211,6 +218,7 @@ impl HorizontalController {
             ),
             now,
         );
+        self.selectors.insert(name.clone(), scale.selector.clone());
         let current = scale.spec_replicas;
         let memory = self.memory.entry(name.clone()).or_default();
         memory.init(current, unix);
@@ -247,7 +255,7 @@ impl HorizontalController {
             let computed = match self.compute_replicas(api, &mut hpa, &scale, now) {
                 Ok(c) => c,
                 Err((statuses, e)) => {
-                    set_status(&mut hpa, current, None, Some(statuses), false, now);
+                    set_status(&mut hpa, current, None, statuses, false, now);
                     self.write_status(api, &hpa, &original);
                     self.event(api, &hpa, true, "FailedComputeMetricsReplicas", &e);
                     return (api.next_seq() - before) as usize;
@@ -353,7 +361,7 @@ impl HorizontalController {
         hpa: &mut Value,
         scale: &Scale,
         now: u64,
-    ) -> Result<Computed, (Vec<Value>, String)> {
+    ) -> Result<Computed, (Option<Vec<Value>>, String)> {
         let specs: Vec<Value> = hpa["spec"]["metrics"]
             .as_array()
             .cloned()
@@ -363,6 +371,27 @@ impl HorizontalController {
             .iter(Kind::Pod)
             .filter(|p| obj::selector_matches(&scale.selector, p))
             .collect();
+        // validateAndParseSelector: the HPAs whose selectors take any of these pods.
+        let selecting: Vec<String> = self
+            .selectors
+            .iter()
+            .filter(|(_, sel)| pods.iter().any(|p| obj::selector_matches(sel, p)))
+            .map(|(n, _)| format!("default/{n}"))
+            .collect();
+        if selecting.len() > 1 {
+            let msg = format!(
+                "pods by selector {} are controlled by multiple HPAs: [{}]",
+                crate::sim::table::selector_string(Some(&scale.selector)),
+                selecting.join(" ")
+            );
+            self.event(api, hpa, true, "AmbiguousSelector", &msg);
+            set_condition(
+                hpa,
+                ("ScalingActive", false, "AmbiguousSelector", &msg),
+                now,
+            );
+            return Err((None, msg));
+        }
         let samples = api.metrics.pod_metrics(&pods, now);
         let mut statuses = vec![json!({"type": ""}); specs.len()];
         let (mut replicas, mut metric) = (0, String::new());
@@ -404,7 +433,7 @@ impl HorizontalController {
                 now,
             );
             return Err((
-                statuses,
+                Some(statuses),
                 format!(
                     "invalid metrics ({invalid} invalid out of {}), first error is: {err}",
                     specs.len()
@@ -475,9 +504,8 @@ fn set_status(
     }
     s["desiredReplicas"] =
         json!(desired.unwrap_or_else(|| old["desiredReplicas"].as_i64().unwrap_or(0) as i32));
-    if let Some(m) = statuses.filter(|m| !m.is_empty()) {
-        s["currentMetrics"] = json!(m);
-    }
+    // No omitempty on currentMetrics: a sync that computed none writes null.
+    s["currentMetrics"] = statuses.map_or(Value::Null, |m| json!(m));
     if let Some(c) = old.get("conditions").filter(|c| !c.is_null()) {
         s["conditions"] = c.clone();
     }
@@ -509,5 +537,6 @@ impl super::Controller for HorizontalController {
         self.informer.crash();
         self.waiting.clear();
         self.memory.clear();
+        self.selectors.clear();
     }
 }

@@ -73,7 +73,6 @@ pub(super) const REAL_VERBS: &[(&str, &str)] = &[
     ("api-versions", ""),
     ("diff", ""),
     ("run", ""),
-    ("autoscale", ""),
     ("auth", ""),
     ("config", ""),
     ("cluster-info", ""),
