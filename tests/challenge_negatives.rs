@@ -406,3 +406,29 @@ fn allowed_overlaps_and_a_short_suspension_are_not_the_cronjob_challenges() {
     );
     assert_eq!(met[1..], [false, false]);
 }
+
+/// Scaling web by hand is undone by the HPA at its next sync, and a load that moves it to
+/// four is no swing kept inside the tolerance.
+#[test]
+fn scaling_by_hand_or_too_much_load_is_not_the_hpa_arithmetic() {
+    let met = met_after(
+        "hpa-algorithm",
+        &["kubectl scale deploy web --replicas=4", "tick 90"],
+    );
+    assert_eq!(met, [false, false, false]);
+    let met = met_after("hpa-algorithm", &["metrics web load 400m", "tick 90"]);
+    assert_eq!(met, [true, true, false]);
+}
+
+/// The legacy rate limit says ScaleUpLimit too, but without a behavior of the learner's
+/// own; and a metrics-server that merely reports less is no failing metric.
+#[test]
+fn the_legacy_limit_and_a_quiet_load_are_not_behavior_or_failure() {
+    let met = met_after(
+        "hpa-stabilization-and-behavior",
+        &["metrics web load 5000m", "tick 30"],
+    );
+    assert_eq!(met[1..], [false, false]);
+    let met = met_after("hpa-not-scaling", &["metrics web idle", "tick 60"]);
+    assert_eq!(met, [false, false, false]);
+}

@@ -825,3 +825,21 @@ fn a_daemonset_shows_its_pods_node_by_node() {
         );
     }
 }
+
+/// The hpa scenario: under the Deployment's conditions, the HPA's TARGETS as `kubectl get
+/// hpa` prints them, its current and desired replicas and bounds, and its conditions'
+/// reasons; the controllers panel lists the autoscaler.
+#[test]
+fn an_autoscaled_deployment_shows_its_hpa() {
+    for (w, h) in [(80, 24), (120, 40)] {
+        let mut a = app(w, h);
+        a.open_demo("hpa-algorithm", &[]).expect("question exists");
+        command(&mut a, "metrics web load 900m");
+        command(&mut a, "tick 15");
+        let text = screen_text(&render(&a, w, h));
+        assert!(text.contains("HPA web"), "{text}");
+        assert!(text.contains("cpu: 150%/50% · 3 → 6"), "{text}");
+        assert!(text.contains("min 2 · max 10 · ScaleUpLimit"), "{text}");
+        insta::assert_snapshot!(format!("demo_hpa_{w}x{h}"), render(&a, w, h).backend());
+    }
+}

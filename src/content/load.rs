@@ -59,6 +59,10 @@ pub const SHIPPED: &[(&str, &str)] = &[
         "content/stateful.toml",
         include_str!("../../content/stateful.toml"),
     ),
+    (
+        "content/autoscaling.toml",
+        include_str!("../../content/autoscaling.toml"),
+    ),
 ];
 
 pub fn shipped_sources() -> Vec<Source> {

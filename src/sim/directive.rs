@@ -85,7 +85,9 @@ impl Component {
             "deployment" | "deploy" | "deployment-controller" => Some(Component::Deployment),
             "replicaset" | "rs" | "replicaset-controller" => Some(Component::ReplicaSet),
             "kubelet" => Some(Component::Kubelet),
-            "autoscaler" | "hpa" => Some(Component::Autoscaler),
+            "autoscaler" | "hpa" | "horizontal-pod-autoscaler" | "horizontalpodautoscaling" => {
+                Some(Component::Autoscaler)
+            }
             "gitops" => Some(Component::Gitops),
             "scheduler" | "kube-scheduler" | "default-scheduler" => Some(Component::Scheduler),
             "node-lifecycle"
@@ -159,8 +161,8 @@ pub enum Directive {
     /// Lose the next N watch events to this controller's informer.
     Drop(Component, u32),
     Trigger(Component, Trigger),
-    /// The autoscaler wants N replicas (its metrics say so) and writes `/scale` when the
-    /// Deployment differs.
+    /// The HPA `web` (made if missing) is given a load on web's pods that asks it for N
+    /// replicas.
     AutoscalerTarget(u32),
     /// The GitOps syncer re-applies a manifest (default `gitops.yaml`) every N seconds.
     GitopsEvery(u64, ApplyMode, Option<String>),
@@ -230,9 +232,13 @@ kubedrill sim: one command per line.
   trigger CONTROLLER level|edge
                               level: reconcile from cached state (what Kubernetes does);
                               edge: act only on each event's delta (a teaching variant)
-  autoscaler N                the autoscaler's metrics now want N replicas; standing in for
-                              an HPA `web`, it writes /scale every 15s and records the HPA's
-                              SuccessfulRescale events
+  autoscaler N                make the HorizontalPodAutoscaler `web` on deploy/web (1 to 10
+                              replicas, 100m of CPU a pod) if there is none, and load web's
+                              pods so that it asks for N replicas
+  metrics WORKLOAD cpu|load CPU [to CPU over Ns] | metrics WORKLOAD idle | metrics down|up
+                              the CPU a workload's pods use, as metrics-server reports it:
+                              `cpu` each pod, `load` shared by its ready pods, optionally a
+                              straight ramp; `metrics` alone shows each pod's last sample
   gitops every N [client-side|server-side] [FILE]
                               the GitOps syncer re-applies FILE (gitops.yaml) every N seconds
   traffic N [SERVICE] [delay D] | traffic off | traffic
@@ -257,8 +263,8 @@ kubedrill sim: one command per line.
   help                        this text
   # ...                       a comment
 CONTROLLER is deployment, replicaset, kubelet, scheduler, node-lifecycle, taint-eviction,
-disruption (PodDisruptionBudgets), endpoints, endpointslice, statefulset, volume, daemonset, job, ttl-after-finished, cronjob, autoscaler or gitops; a paused or crashed
-autoscaler or gitops syncer stops writing and keeps its settings for resume|restart.
+disruption (PodDisruptionBudgets), endpoints, endpointslice, statefulset, volume, daemonset, job, ttl-after-finished, cronjob, autoscaler (the HPA controller) or gitops; a paused or
+crashed gitops syncer stops writing and keeps its settings for resume|restart.
 The demo simplifies: one namespace (default); every scenario runs on three nodes, where
 the scheduler has no preemption (every pod has priority 0), no backoff between attempts,
 no inter-pod affinity and no topologySpreadConstraints of a pod's own (the default
@@ -278,11 +284,15 @@ A container's command ends as a batch job's would (`sleep N`, `exit N`, `true`, 
 phase its restartPolicy gives; a shell or `sleep` as PID 1 ignores SIGTERM. Any other
 command, or none, runs until stopped. Jobs are NonIndexed only; CronJobs keep
 the demo's clock, UTC (a timeZone other than UTC is refused).
+The HPA controller syncs every 15 s and reads CPU only, from a metrics-server that samples
+every 15 s (a container's first sample comes 10 to 25 s after it starts) and whose usage is
+what `metrics` sets (idle, 0m, otherwise); memory, custom and external metrics are refused.
 Services are ClusterIP or headless only (no NodePort, LoadBalancer or ExternalName), with
 cluster IPs from 10.96.0.0/16 and no default `kubernetes` Service; `traffic` stands for
 clients and kube-proxy (one propagation delay for every node, requests spread in turn).
-managedFields are kept for Deployments, PodDisruptionBudgets and Services only; validation leaves
-volumes, probes, security contexts and affinity unchecked. The deployment and replicaset
+managedFields are kept for the workloads, Jobs, CronJobs, PodDisruptionBudgets, Services
+and claims (not HorizontalPodAutoscalers, pods or nodes); validation leaves volumes,
+probes, security contexts and affinity unchecked. The deployment and replicaset
 controllers and the garbage collector wait for their client's rate limit as
 kube-controller-manager's do (Events count too), so a big scale-up creates about 20 pods
 a second; the kubelet, standing for many nodes, does not wait.

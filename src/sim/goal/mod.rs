@@ -128,6 +128,7 @@ pub enum Func {
     Claims,
     Jobs,
     Revisions,
+    Utilization,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -168,6 +169,7 @@ impl Func {
         ("claims", Func::Claims, &[Arg::OptStr]),
         ("jobs", Func::Jobs, &[Arg::OptStr]),
         ("revisions", Func::Revisions, &[]),
+        ("utilization", Func::Utilization, &[]),
     ];
 
     /// Allowed string arguments, where the set is closed.

@@ -87,6 +87,17 @@ impl Facts for Session {
                 json!(n)
             }
             Func::ReplicaSets => json!(self.cluster.api.count(Kind::ReplicaSet)),
+            // The CPU utilization the HPA web last measured; -1 before it has one.
+            Func::Utilization => json!(
+                self.cluster
+                    .api
+                    .get(Kind::HorizontalPodAutoscaler, "web")
+                    .ok()
+                    .and_then(|h| h
+                        .pointer("/status/currentMetrics/0/resource/current/averageUtilization"))
+                    .and_then(Value::as_i64)
+                    .unwrap_or(-1)
+            ),
             Func::Restarts => json!(
                 self.cluster
                     .api

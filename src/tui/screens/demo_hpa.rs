@@ -12,7 +12,9 @@ use crate::tui::theme::Theme;
 
 use super::demo::Demo;
 
-/// Two lines per HPA whose target is the Deployment `web`.
+/// Two lines per HPA whose target is the Deployment `web`: what it measures and what it
+/// wants, then its bounds and the one condition that says most (ScalingActive when it
+/// cannot compute, ScalingLimited when a bound or rate set the count, else AbleToScale).
 pub fn hpa_lines(d: &Demo, theme: &Theme) -> Vec<Line<'static>> {
     let now = d.session.now();
     let mut out = Vec::new();
@@ -27,32 +29,31 @@ pub fn hpa_lines(d: &Demo, theme: &Theme) -> Vec<Line<'static>> {
         out.push(Line::from(vec![
             Span::styled(format!("HPA {} ", row[0]), theme.header),
             Span::raw(format!(
-                "{} · {} → {} (min {}, max {})",
+                "{} · {} → {}",
                 row[2],
                 int("currentReplicas"),
-                int("desiredReplicas"),
-                row[3],
-                row[4]
+                int("desiredReplicas")
             )),
         ]));
-        let conditions: Vec<Span<'static>> = hpa["status"]["conditions"]
+        let conditions = hpa["status"]["conditions"]
             .as_array()
             .map(Vec::as_slice)
-            .unwrap_or(&[])
-            .iter()
-            .map(|c: &Value| {
-                let ok = c["status"] == "True";
-                // ScalingLimited True is the one condition that is bad news when true.
-                let good = ok != (c["type"] == "ScalingLimited");
-                Span::styled(
-                    format!("  {}", c["reason"].as_str().unwrap_or("")),
-                    if good { theme.good } else { theme.accent },
-                )
-            })
-            .collect();
-        if !conditions.is_empty() {
-            out.push(Line::from(conditions));
+            .unwrap_or(&[]);
+        let find = |t: &str| conditions.iter().find(|c: &&Value| c["type"] == t);
+        let is = |c: &Value, s: &str| c["status"] == s;
+        let telling = find("ScalingActive")
+            .filter(|c| is(c, "False"))
+            .or_else(|| find("ScalingLimited").filter(|c| is(c, "True")))
+            .map(|c| (c, theme.accent))
+            .or_else(|| find("AbleToScale").map(|c| (c, theme.good)));
+        let mut second = vec![Span::raw(format!("min {} · max {}", row[3], row[4]))];
+        if let Some((c, style)) = telling {
+            second.push(Span::styled(
+                format!(" · {}", c["reason"].as_str().unwrap_or("")),
+                style,
+            ));
         }
+        out.push(Line::from(second));
     }
     out
 }
