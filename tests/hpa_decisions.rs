@@ -70,10 +70,14 @@ fn decide(current: i32, target: Target, ps: &[P]) -> (i32, Option<i32>) {
     (p.replicas, p.utilization)
 }
 
+/// Why, the current replicas, the target, the pods, and what the source computes: the
+/// replicas and the utilization it reports.
+type Row = (&'static str, i32, Target, Vec<P>, i32, Option<i32>);
+
 #[test]
 fn replica_counts_follow_the_source() {
     use Target::{AverageValue, Utilization};
-    let rows: Vec<(&str, i32, Target, Vec<P>, i32, Option<i32>)> = vec![
+    let rows: Vec<Row> = vec![
         (
             "3 pods at 100% of request, target 50%: ratio 2, ceil(2 x 3) = 6",
             3,

@@ -1,6 +1,9 @@
 //! Shared by the property tests that check every write a command makes, from the API
 //! server's watch log, not just the state between commands.
 
+// Each property test that includes this module uses only part of it.
+#![allow(dead_code)]
+
 use std::collections::HashMap;
 
 use kubedrill::sim::kind::Kind;
