@@ -91,7 +91,30 @@ pub struct Cluster {
     /// Where a watching kubectl command (`rollout status`) has read the watch log to:
     /// the log is kept from there until it has read on.
     pub kubectl_watch: Option<u64>,
+    /// kube-controller-manager as two replicas electing a leader (the leader-election
+    /// scenario); none: one replica, always running the controllers.
+    pub kcm: Option<super::kcm::Kcm>,
+    /// The replica whose controllers ran last.
+    kcm_leader: Option<usize>,
 }
+
+/// The components that run inside kube-controller-manager, with the garbage collector.
+const KCM_COMPONENTS: [Component; 14] = [
+    Component::Deployment,
+    Component::ReplicaSet,
+    Component::StatefulSet,
+    Component::DaemonSet,
+    Component::Job,
+    Component::TtlAfterFinished,
+    Component::CronJob,
+    Component::Autoscaler,
+    Component::Volume,
+    Component::NodeLifecycle,
+    Component::TaintEviction,
+    Component::Disruption,
+    Component::Endpoints,
+    Component::EndpointSlice,
+];
 
 impl Cluster {
     pub fn new(seed: u64) -> Self {
@@ -118,6 +141,63 @@ impl Cluster {
             gc_behind: false,
             now: 0,
             kubectl_watch: None,
+            kcm: None,
+            kcm_leader: None,
+        }
+    }
+
+    /// `kcm replicas 2`: a second replica joins; the running one takes the lease at once.
+    pub fn start_leader_election(&mut self) {
+        if self.kcm.is_none() {
+            let mut k = super::kcm::Kcm::new(&self.api.rng, self.now * 1000);
+            k.advance(&mut self.api, self.now * 1000);
+            // The replica that was running goes on leading: its controllers keep going.
+            self.kcm_leader = k.acting();
+            self.kcm = Some(k);
+        }
+    }
+
+    /// Whether `c` runs inside kube-controller-manager.
+    pub fn in_kcm(c: Component) -> bool {
+        KCM_COMPONENTS.contains(&c)
+    }
+
+    /// Whether kube-controller-manager's controllers run now: always with one replica; with
+    /// two, while one of them leads.
+    pub fn kcm_acting(&self) -> bool {
+        self.kcm.as_ref().is_none_or(|k| k.acting().is_some())
+    }
+
+    /// Runs the replicas' leader election through this second; a leader that exits takes
+    /// its controllers with it, and a new leader starts them from a fresh list.
+    fn elect(&mut self) {
+        let Some(k) = self.kcm.as_mut() else { return };
+        let before = k.acting();
+        k.advance(&mut self.api, self.now * 1000 + 999);
+        self.leader_moved(before);
+    }
+
+    /// A `kcm` directive took a replica down: if it led, its controllers stop now.
+    pub fn kcm_changed(&mut self) {
+        let before = self.kcm_leader;
+        self.leader_moved(before);
+    }
+
+    fn leader_moved(&mut self, before: Option<usize>) {
+        let after = self.kcm.as_ref().and_then(|k| k.acting());
+        self.kcm_leader = after;
+        if before == after {
+            return;
+        }
+        if before.is_some() {
+            for c in KCM_COMPONENTS {
+                self.set_state(c, RunState::Crashed);
+            }
+        }
+        if after.is_some() {
+            for c in KCM_COMPONENTS {
+                self.set_state(c, RunState::Running);
+            }
         }
     }
 
@@ -164,6 +244,7 @@ impl Cluster {
         if self.now.is_multiple_of(60) {
             self.api.expire_events(self.now);
         }
+        self.elect();
         let now = self.now;
         let all = controllers_mut!(self);
         for c in all {
@@ -230,7 +311,9 @@ impl Cluster {
                     .map(|c| c.process(api, now))
                     .sum();
             }
-            if owners_deleted || self.gc_behind || crate::sim::gc::pending(&self.api) {
+            if (owners_deleted || self.gc_behind || crate::sim::gc::pending(&self.api))
+                && self.kcm_acting()
+            {
                 self.collect_garbage();
             }
             if worked == 0 && self.api.next_seq() == before {

@@ -190,6 +190,33 @@ pub enum Directive {
     Traffic(TrafficCmd),
     /// The CPU the pods of a workload use, as metrics-server reports it.
     Metrics(MetricsCmd),
+    /// kube-controller-manager's replicas and their leader election.
+    Kcm(KcmCmd),
+}
+
+/// A kube-controller-manager replica a `kcm` directive names: kcm-1, kcm-2, or whichever
+/// leads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KcmTarget {
+    Replica(usize),
+    Leader,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KcmCmd {
+    /// Both replicas: identity, state, the lease.
+    Show,
+    /// A second replica joins and they elect a leader.
+    Replicas,
+    /// A replica's recent log, or both.
+    Logs(Option<usize>),
+    /// kill -9: its kubelet starts it again 10 s later as a new process.
+    Kill(KcmTarget),
+    /// Its static pod manifest moved away: down until `kcm start`.
+    Stop(KcmTarget),
+    Start(usize),
+    /// Each of its API calls takes this long (milliseconds; 0: at once).
+    Slow(KcmTarget, u64),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -250,6 +277,13 @@ kubedrill sim: one command per line.
                               stop a node's kubelet (no heartbeats; its containers keep
                               running, unseen) or start it again
   node-add NODE               a new node joins (2 CPUs, 4 GiB, no taints), up to 10 nodes
+  kcm | kcm replicas 2 | kcm logs [kcm-1|kcm-2] | kcm kill|stop kcm-1|kcm-2|leader |
+  kcm start kcm-1|kcm-2 | kcm slow kcm-1|kcm-2|leader SECONDS
+                              kube-controller-manager's replicas (leader-election scenario):
+                              each runs client-go's leader election on the Lease
+                              kube-system/kube-controller-manager, and only the leader runs
+                              the controllers; kill restarts the process 10 s later, stop
+                              keeps it down, slow makes each of its API calls take SECONDS
   api-qps QPS [BURST]         kube-controller-manager's client rate limit, per controller
                               (default 20 requests per second, bursts of 30)
   files | cat FILE            list the scenario's manifest files / print one
@@ -394,6 +428,7 @@ pub fn parse(words: &[String]) -> Option<Result<Directive, String>> {
         },
         "traffic" => traffic(args),
         "metrics" => metrics(args),
+        "kcm" => kcm(args),
         "files" => Ok(Directive::Files),
         "cat" => args
             .first()
@@ -494,6 +529,40 @@ fn metrics(args: &[String]) -> Result<Directive, String> {
     Ok(Directive::Metrics(cmd))
 }
 
+fn kcm(args: &[String]) -> Result<Directive, String> {
+    const USAGE: &str = "error: usage: `kcm` (the replicas and the lease), `kcm replicas 2`, `kcm logs [kcm-1|kcm-2]`, `kcm kill|stop kcm-1|kcm-2|leader`, `kcm start kcm-1|kcm-2`, `kcm slow kcm-1|kcm-2|leader SECONDS` (0: normal)";
+    let replica = |w: &str| match w {
+        "1" | "kcm-1" => Some(0),
+        "2" | "kcm-2" => Some(1),
+        _ => None,
+    };
+    let target = |w: &str| match w {
+        "leader" => Some(KcmTarget::Leader),
+        w => replica(w).map(KcmTarget::Replica),
+    };
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    let cmd = match words.as_slice() {
+        [] => KcmCmd::Show,
+        ["replicas", "2"] => KcmCmd::Replicas,
+        ["logs"] => KcmCmd::Logs(None),
+        ["logs", r] => KcmCmd::Logs(Some(replica(r).ok_or(USAGE)?)),
+        ["kill", t] => KcmCmd::Kill(target(t).ok_or(USAGE)?),
+        ["stop", t] => KcmCmd::Stop(target(t).ok_or(USAGE)?),
+        ["start", r] => KcmCmd::Start(replica(r).ok_or(USAGE)?),
+        ["slow", t, secs] => {
+            let secs: f64 = secs
+                .trim_end_matches('s')
+                .parse()
+                .ok()
+                .filter(|s: &f64| (0.0..=60.0).contains(s))
+                .ok_or("error: `kcm slow` takes 0 to 60 seconds, e.g. `kcm slow leader 6s`")?;
+            KcmCmd::Slow(target(t).ok_or(USAGE)?, (secs * 1000.0) as u64)
+        }
+        _ => return Err(USAGE.into()),
+    };
+    Ok(Directive::Kcm(cmd))
+}
+
 /// Directives that move the demo between saved states: not steps a replay repeats.
 pub const MOVES: &[&str] = &["reset", "snapshot", "restore"];
 
@@ -515,6 +584,7 @@ pub const WORDS: &[&str] = &[
     "node-up",
     "traffic",
     "metrics",
+    "kcm",
     "files",
     "cat",
     "status",

@@ -2,7 +2,7 @@
 //! script for a real cluster. What only the simulator can do is written as a comment that
 //! says how to stage it for real, or that it cannot be.
 
-use super::directive::{self, ApplyMode, Component, Directive, MetricsCmd, TrafficCmd};
+use super::directive::{self, ApplyMode, Component, Directive, KcmCmd, MetricsCmd, TrafficCmd};
 use super::scenario::Scenario;
 use super::shell;
 
@@ -163,6 +163,15 @@ kubectl logs traffic | grep -c failed
                 "# {line}: real pods use the CPU their work costs; to load {target}, send it work, for example\nkubectl run load --image=busybox:1.36 --restart=Never -- /bin/sh -c 'while true; do wget -q -O /dev/null http://web; done'\n"
             ),
             Directive::Metrics(_) => format!("# {line}\nkubectl top pods\n"),
+            Directive::Kcm(KcmCmd::Kill(_) | KcmCmd::Stop(_)) => format!(
+                "# {line}: on a control plane with two kube-controller-manager replicas, stop the leader's (the holder in `kubectl -n kube-system get lease kube-controller-manager`), e.g. on kind: docker exec kind-control-plane2 mv /etc/kubernetes/manifests/kube-controller-manager.yaml /root/\n"
+            ),
+            Directive::Kcm(KcmCmd::Slow(..)) => format!(
+                "# {line}: cannot be staged faithfully: slow the leader's path to the API server (for example with tc netem on its node) until its renewals take longer than 5 s\n"
+            ),
+            Directive::Kcm(_) => format!(
+                "# {line}\nkubectl -n kube-system get lease kube-controller-manager -o yaml\n"
+            ),
             Directive::Drop(..) => format!(
                 "# {line}: cannot be staged: a real informer never loses an event (a watch resumes from its resourceVersion, or relists)\n"
             ),

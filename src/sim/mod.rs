@@ -16,6 +16,7 @@ pub mod goal;
 pub mod informer;
 pub mod ipalloc;
 pub mod jsonpath;
+pub mod kcm;
 pub mod kind;
 pub mod kinds;
 pub mod kubectl;

@@ -23,6 +23,7 @@ pub const SCENARIO_IDS: &[&str] = &[
     "daemonset",
     "jobs",
     "hpa",
+    "leader-election",
 ];
 
 /// How the starting Deployment got into the cluster, which shows in its annotations.
@@ -276,6 +277,16 @@ pub const SCENARIOS: &[Scenario] = &[
         nodes: PLAIN_NODES,
         warm_up: METRICS_WARM_UP,
         setup: &["kubectl create -f hpa.yaml", "metrics web load 300m"],
+    },
+    Scenario {
+        id: "leader-election",
+        title: "kube-controller-manager's leader election",
+        summary: "Two kube-controller-manager replicas hold the Lease kube-system/kube-controller-manager in turn; only the leader runs the controllers. Kill the leader (`kcm kill leader`) and watch nothing reconcile until the standby's lease expiry, slow its renewals (`kcm slow leader 6s`) until it logs leaderelection lost, and read the Lease and each replica's log (`kcm`, `kcm logs`).",
+        files: &[("web.yaml", WEB_YAML)],
+        origin: Origin::Created,
+        nodes: PLAIN_NODES,
+        warm_up: WARM_UP,
+        setup: &["kcm replicas 2", "tick 5"],
     },
 ];
 

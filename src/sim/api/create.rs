@@ -252,7 +252,10 @@ impl ApiServer {
         let strategy = kinds::of(kind);
         // rest.BeforeCreate: a cluster-scoped object's namespace is cleared.
         if let Some(ns) = strategy.namespace() {
-            obj::set(&mut obj, &["metadata", "namespace"], json!(ns));
+            let own = obj::str(&obj, &["metadata", "namespace"]).unwrap_or("");
+            if !strategy.other_namespaces().contains(&own) {
+                obj::set(&mut obj, &["metadata", "namespace"], json!(ns));
+            }
         } else if let Some(m) = obj["metadata"].as_object_mut() {
             m.remove("namespace");
         }

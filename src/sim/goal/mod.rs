@@ -129,6 +129,9 @@ pub enum Func {
     Jobs,
     Revisions,
     Utilization,
+    Leader,
+    Lost,
+    Takeovers,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -170,6 +173,9 @@ impl Func {
         ("jobs", Func::Jobs, &[Arg::OptStr]),
         ("revisions", Func::Revisions, &[]),
         ("utilization", Func::Utilization, &[]),
+        ("leader", Func::Leader, &[]),
+        ("lost", Func::Lost, &[]),
+        ("takeovers", Func::Takeovers, &[]),
     ];
 
     /// Allowed string arguments, where the set is closed.

@@ -76,6 +76,12 @@ pub trait Strategy: Sync {
         Some("default")
     }
 
+    /// Other namespaces an object of the kind may be created in (the demo keeps one
+    /// namespace per kind, but Leases live in `kube-node-lease` and `kube-system`).
+    fn other_namespaces(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// SetDefaults_*: run on every create and update before validation.
     fn default(&self, _obj: &mut Value) {}
 
@@ -160,6 +166,16 @@ pub trait Strategy: Sync {
     /// `kubectl describe`; `None` where kubectl has no describer for the kind.
     fn describe(&self, _obj: &Value, _reader: &dyn Reader, _now: u64) -> Option<String> {
         None
+    }
+}
+
+/// Whether an object of `kind` whose own namespace is `ns` shows under `-n namespace`:
+/// cluster-scoped kinds show everywhere.
+pub fn in_namespace(kind: Kind, ns: Option<&str>, namespace: &str) -> bool {
+    let s = of(kind);
+    match s.namespace() {
+        None => true,
+        Some(default) => ns.unwrap_or(default) == namespace,
     }
 }
 

@@ -11,10 +11,10 @@ use crate::sim::obj;
 
 pub fn describe(cluster: &Cluster, kind: Kind, names: &[String], namespace: &str) -> Outcome {
     // A cluster-scoped kind is in no namespace, so `-n` does not narrow it.
-    let in_default = crate::sim::kinds::of(kind)
-        .namespace()
-        .is_none_or(|ns| ns == namespace);
-    let all = || cluster.api.list(kind).filter(|_| in_default);
+    let here = |o: &Value| {
+        crate::sim::kinds::in_namespace(kind, o["metadata"]["namespace"].as_str(), namespace)
+    };
+    let all = || cluster.api.list(kind).filter(|o| here(o));
     if names.is_empty() {
         let found: Vec<&Value> = all().collect();
         if found.is_empty() {
@@ -23,7 +23,7 @@ pub fn describe(cluster: &Cluster, kind: Kind, names: &[String], namespace: &str
         }
         return Outcome::default().out(joined(cluster, kind, &found));
     }
-    let lookup = |n: &str| cluster.api.get(kind, n).ok().filter(|_| in_default);
+    let lookup = |n: &str| cluster.api.get(kind, n).ok().filter(|o| here(o));
     if let [name] = names
         && lookup(name).is_none()
     {

@@ -36,25 +36,28 @@ pub fn get(
     let mut found: Vec<(Kind, Vec<Arc<Stored>>)> = Vec::new();
     for kind in kinds {
         // A cluster-scoped kind is in no namespace, so `-n` does not narrow it.
-        let in_default = crate::sim::kinds::of(*kind)
-            .namespace()
-            .is_none_or(|ns| ns == namespace);
+        let here = |x: &Arc<Stored>| {
+            crate::sim::kinds::in_namespace(
+                *kind,
+                x.meta("namespace").and_then(Value::as_str),
+                namespace,
+            )
+        };
         let mut objs = Vec::new();
         if names.is_empty() {
-            if in_default {
-                objs = cluster
-                    .api
-                    .list_shared(*kind)
-                    .filter(|x| {
-                        selector
+            objs = cluster
+                .api
+                .list_shared(*kind)
+                .filter(|x| {
+                    here(x)
+                        && selector
                             .is_none_or(|s| obj::label_query_matches_labels(s, x.meta("labels")))
-                    })
-                    .cloned()
-                    .collect();
-            }
+                })
+                .cloned()
+                .collect();
         } else {
             for n in names {
-                match cluster.api.get_shared(*kind, n).ok().filter(|_| in_default) {
+                match cluster.api.get_shared(*kind, n).ok().filter(|x| here(x)) {
                     Some(x) => objs.push(x),
                     None => o = o.api(&ApiError::not_found(*kind, n), None),
                 }

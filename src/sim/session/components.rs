@@ -43,6 +43,9 @@ impl Session {
             s.push_str(&format!("; replicaset has {waiting} request(s) waiting"));
         }
         s.push('\n');
+        if self.cluster.kcm.is_some() {
+            s.push_str(&self.kcm_report());
+        }
         s.push_str(&self.traffic_report().unwrap_or_default());
         s
     }

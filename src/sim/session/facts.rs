@@ -87,6 +87,30 @@ impl Facts for Session {
                 json!(n)
             }
             Func::ReplicaSets => json!(self.cluster.api.count(Kind::ReplicaSet)),
+            // The kube-controller-manager replica that leads (kcm-1, kcm-2), "" when none
+            // does; how many times a leader lost its lease; the Lease's transitions.
+            Func::Leader => json!(
+                self.cluster
+                    .kcm
+                    .as_ref()
+                    .and_then(|k| k.acting().map(|i| k.replicas[i].host))
+                    .unwrap_or("")
+            ),
+            Func::Lost => json!(
+                self.cluster.kcm.as_ref().map_or(0, |k| k
+                    .replicas
+                    .iter()
+                    .map(|r| r.lost)
+                    .sum::<u64>())
+            ),
+            Func::Takeovers => json!(
+                self.cluster
+                    .api
+                    .get(Kind::Lease, crate::sim::kcm::LEASE)
+                    .ok()
+                    .and_then(|l| l["spec"]["leaseTransitions"].as_i64())
+                    .unwrap_or(0)
+            ),
             // The CPU utilization the HPA web last measured; -1 before it has one.
             Func::Utilization => json!(
                 self.cluster

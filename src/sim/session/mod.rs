@@ -17,6 +17,7 @@ use super::{obj, shell};
 use writers::Gitops;
 
 mod components;
+mod kcm;
 mod load;
 mod metrics;
 mod writers;
@@ -458,6 +459,10 @@ impl Session {
                     "kube-controller-manager: --kube-api-qps={qps} --kube-api-burst={burst} (each controller's client)\n"
                 ))
             }
+            Directive::Kcm(cmd) => match self.kcm_directive(cmd) {
+                Ok(s) => say(s),
+                Err(e) => fail(e),
+            },
             Directive::Metrics(cmd) => match self.metrics_directive(cmd) {
                 Ok(s) => say(s),
                 Err(e) => fail(e),
@@ -554,6 +559,15 @@ impl Session {
     }
 
     fn set_state(&mut self, c: Component, s: RunState, word: &str) -> Output {
+        if Cluster::in_kcm(c) && !self.cluster.kcm_acting() {
+            return Output {
+                stdout: String::new(),
+                stderr: format!(
+                    "error: no kube-controller-manager replica leads, and {c} runs only in the leader; `kcm` shows the replicas\n"
+                ),
+                ..Default::default()
+            };
+        }
         if s == RunState::Paused && self.cluster.state(c) == RunState::Crashed {
             return Output {
                 stdout: String::new(),
