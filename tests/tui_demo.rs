@@ -843,3 +843,26 @@ fn an_autoscaled_deployment_shows_its_hpa() {
         insta::assert_snapshot!(format!("demo_hpa_{w}x{h}"), render(&a, w, h).backend());
     }
 }
+
+/// The leader-election scenario: a line under the Deployment's conditions says which
+/// kube-controller-manager replica leads, and, once the leader is killed, that nothing
+/// reconciles; the controllers panel shows them down.
+#[test]
+fn a_killed_leader_leaves_nothing_reconciling() {
+    for (w, h) in [(80, 24), (120, 40)] {
+        let mut a = app(w, h);
+        a.open_demo("leader-election", &[])
+            .expect("question exists");
+        let text = screen_text(&render(&a, w, h));
+        assert!(text.contains("kcm kcm-1 leads · kcm-2 waits"), "{text}");
+        command(&mut a, "kcm kill leader");
+        command(&mut a, "tick 3");
+        let text = screen_text(&render(&a, w, h));
+        assert!(text.contains("kcm-1 down"), "{text}");
+        assert!(text.contains("crashed"), "{text}");
+        insta::assert_snapshot!(
+            format!("demo_leader_election_{w}x{h}"),
+            render(&a, w, h).backend()
+        );
+    }
+}

@@ -6,6 +6,7 @@ pub mod demo;
 mod demo_chart;
 mod demo_hpa;
 mod demo_jobs;
+mod demo_kcm;
 mod demo_sets;
 pub mod demo_view;
 pub mod help;
