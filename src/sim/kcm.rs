@@ -414,15 +414,7 @@ impl Kcm {
         let r = &self.replicas[i];
         let got = match r.call(t, deadline, &url("Get", false), |_| {
             api.get(Kind::Lease, LEASE)
-                .map(|l| {
-                    (
-                        l.clone(),
-                        l["metadata"]["resourceVersion"]
-                            .as_str()
-                            .unwrap_or("")
-                            .to_string(),
-                    )
-                })
+                .map(|l| (l.clone(), resource_version(l)))
                 .map_err(|e| e.message.clone())
         }) {
             Call::Done(v, end) => {
@@ -432,12 +424,7 @@ impl Kcm {
             Call::Failed(e, end) if e.ends_with("not found") => {
                 let create = r.call(end, deadline, &url("Post", true), |_| {
                     api.create(Kind::Lease, lease_object(&rec), end / 1000)
-                        .map(|l| {
-                            l["metadata"]["resourceVersion"]
-                                .as_str()
-                                .unwrap_or("")
-                                .to_string()
-                        })
+                        .map(|l| resource_version(&l))
                         .map_err(|e| e.message)
                 });
                 return match create {
@@ -525,6 +512,13 @@ impl Kcm {
     }
 }
 
+fn resource_version(lease: &Value) -> String {
+    lease["metadata"]["resourceVersion"]
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+}
+
 /// A conditional update of the Lease (leases allow no unconditional update).
 fn put(api: &mut ApiServer, rec: &Record, rv: Option<&str>) -> Result<String, String> {
     let Some(rv) = rv else {
@@ -536,11 +530,6 @@ fn put(api: &mut ApiServer, rec: &Record, rv: Option<&str>) -> Result<String, St
         .clone();
     lease["spec"] = lease_object(rec)["spec"].clone();
     api.update(Kind::Lease, lease, Some(rv))
-        .map(|l| {
-            l["metadata"]["resourceVersion"]
-                .as_str()
-                .unwrap_or("")
-                .to_string()
-        })
+        .map(|l| resource_version(&l))
         .map_err(|e| e.message)
 }

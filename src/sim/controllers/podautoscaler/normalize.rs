@@ -236,7 +236,7 @@ impl Memory {
         };
         // convertDesiredReplicasWithBehaviorRate
         let (replicas, why) = if stabilized > current {
-            let limit = scale_up_limit(current, &self.up, &self.down, up, now).max(current);
+            let limit = rate_limit(true, current, (&self.up, &self.down), up, now).max(current);
             let (maximum, why) = if max > limit {
                 (limit, UP_LIMIT)
             } else {
@@ -248,7 +248,7 @@ impl Memory {
                 (stabilized, WITHIN_RANGE)
             }
         } else if stabilized < current {
-            let limit = scale_down_limit(current, &self.up, &self.down, down, now).min(current);
+            let limit = rate_limit(false, current, (&self.up, &self.down), down, now).min(current);
             let (minimum, why) = if min < limit {
                 (limit, DOWN_LIMIT)
             } else {
@@ -307,63 +307,40 @@ fn change_in(period: i64, events: &[ScaleEvent], now: i64) -> i32 {
         .sum()
 }
 
-/// calculateScaleUpLimitWithScalingRules.
-fn scale_up_limit(
+/// calculateScaleUpLimitWithScalingRules (`up`) and calculateScaleDownLimitWithBehaviors:
+/// each policy's bound from the count at the start of its period; Max takes the bound
+/// allowing the biggest change, Min the smallest, Disabled none.
+fn rate_limit(
+    up: bool,
     current: i32,
-    ups: &[ScaleEvent],
-    downs: &[ScaleEvent],
+    (ups, downs): (&[ScaleEvent], &[ScaleEvent]),
     rules: &Rules,
     now: i64,
 ) -> i32 {
-    let pick: fn(i32, i32) -> i32 = match rules.select {
-        Select::Disabled => return current,
-        Select::Min => std::cmp::min,
-        Select::Max => std::cmp::max,
-    };
-    let mut result = if rules.select == Select::Min {
-        i32::MAX
-    } else {
-        i32::MIN
-    };
+    if rules.select == Select::Disabled {
+        return current;
+    }
+    // The biggest change is the highest ceiling going up and the lowest floor going down.
+    let highest = (rules.select == Select::Max) == up;
+    let mut result = if highest { i32::MIN } else { i32::MAX };
     for p in &rules.policies {
         let start = current - change_in(p.period, ups, now) + change_in(p.period, downs, now);
-        let proposed = match p.kind {
-            PolicyType::Pods => start.saturating_add(p.value),
-            PolicyType::Percent => {
+        let proposed = match (p.kind, up) {
+            (PolicyType::Pods, true) => start.saturating_add(p.value),
+            (PolicyType::Pods, false) => start.saturating_sub(p.value),
+            // Rounded up going up, so a small count still grows; truncated going down.
+            (PolicyType::Percent, true) => {
                 (f64::from(start) * (1.0 + f64::from(p.value) / 100.0)).ceil() as i32
             }
+            (PolicyType::Percent, false) => {
+                (f64::from(start) * (1.0 - f64::from(p.value) / 100.0)) as i32
+            }
         };
-        result = pick(result, proposed);
-    }
-    result
-}
-
-/// calculateScaleDownLimitWithBehaviors.
-fn scale_down_limit(
-    current: i32,
-    ups: &[ScaleEvent],
-    downs: &[ScaleEvent],
-    rules: &Rules,
-    now: i64,
-) -> i32 {
-    let pick: fn(i32, i32) -> i32 = match rules.select {
-        Select::Disabled => return current,
-        // For a scale-down the smallest change is the highest floor.
-        Select::Min => std::cmp::max,
-        Select::Max => std::cmp::min,
-    };
-    let mut result = if rules.select == Select::Min {
-        i32::MIN
-    } else {
-        i32::MAX
-    };
-    for p in &rules.policies {
-        let start = current - change_in(p.period, ups, now) + change_in(p.period, downs, now);
-        let proposed = match p.kind {
-            PolicyType::Pods => start.saturating_sub(p.value),
-            PolicyType::Percent => (f64::from(start) * (1.0 - f64::from(p.value) / 100.0)) as i32,
+        result = if highest {
+            result.max(proposed)
+        } else {
+            result.min(proposed)
         };
-        result = pick(result, proposed);
     }
     result
 }
