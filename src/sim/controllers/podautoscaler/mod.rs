@@ -23,7 +23,9 @@ use crate::sim::time::{rfc3339, sim_unix};
 pub use normalize::{DOWNSCALE_STABILIZATION, Memory, Rules};
 use replicas::{Proposal, Target};
 
-pub const WATCHES: &[Kind] = &[Kind::HorizontalPodAutoscaler, Kind::Pod];
+/// Only its HPAs: the pods are read at each sync (Go reads a shared pod lister, current
+/// by then; a cache of its own would cost every pod event in every scenario).
+pub const WATCHES: &[Kind] = &[Kind::HorizontalPodAutoscaler];
 pub const COMPONENT: &str = "horizontal-pod-autoscaler";
 /// `--horizontal-pod-autoscaler-sync-period`.
 pub const SYNC_PERIOD: u64 = 15;
@@ -366,11 +368,12 @@ impl HorizontalController {
             .as_array()
             .cloned()
             .unwrap_or_default();
-        let pods: Vec<&Value> = self
-            .informer
-            .iter(Kind::Pod)
+        let pods: Vec<Value> = api
+            .list(Kind::Pod)
             .filter(|p| obj::selector_matches(&scale.selector, p))
+            .cloned()
             .collect();
+        let pods: Vec<&Value> = pods.iter().collect();
         // validateAndParseSelector: the HPAs whose selectors take any of these pods.
         let selecting: Vec<String> = self
             .selectors
