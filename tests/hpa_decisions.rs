@@ -242,7 +242,7 @@ fn missing_requests_and_missing_metrics_are_errors_in_the_sources_words() {
 }
 
 /// Without `behavior`: the highest recommendation of the last 5 minutes, then at most
-/// double (or 4) a sync, within min and max.
+/// max(2 x current, 4) a sync, within min and max.
 #[test]
 fn without_behavior_scale_down_waits_five_minutes_and_scale_up_at_most_doubles() {
     let mut m = Memory::default();

@@ -3,7 +3,7 @@
 //! hand, the controller crashing. Every rescale the HPA controller records (its
 //! SuccessfulRescale events, read from the API server's watch log as they are written)
 //! lands within the HPA's minReplicas and maxReplicas as of that write, and, for an HPA
-//! without `behavior`, a metric-driven scale-up at most doubles the count or adds 4.
+//! without `behavior`, a metric-driven scale-up goes to at most max(2 x current, 4) replicas.
 
 mod watch_support;
 
@@ -78,7 +78,7 @@ fn check(s: &Session, from: u64, seen: &mut Seen, after: &str) -> Result<(), Tes
                 if !seen.behavior && inside && n > before {
                     prop_assert!(
                         n <= (2 * before).max(4),
-                        "after {after}: the HPA went from {before} to {n}, beyond double or +4"
+                        "after {after}: the HPA went from {before} to {n}, beyond max(2 x current, 4)"
                     );
                 }
             }
@@ -124,7 +124,7 @@ proptest! {
 
 /// The check sees the HPA's writes and fails when it should: a heavy load takes web from
 /// 3 to 6, which passes; told the maximum is 5 it fails, and told web had 1 replica
-/// before, it catches a jump past double or +4.
+/// before, it catches a jump past max(2 x current, 4).
 #[test]
 fn the_check_catches_a_rescale_past_its_bounds() {
     let heavy = |seen: &mut Seen| {

@@ -6,8 +6,8 @@
 //!
 //! metrics-server scrapes every kubelet every `--metric-resolution` (15 s by default) and
 //! reports a CPU rate between two points (pkg/storage/pod.go): a container shows up at its
-//! first scrape when it started 10 to 15 s before it (its start is the earlier point),
-//! otherwise at its second; a sample's timestamp is its scrape and its window the time
+//! first scrape when it started at least 10 and under 15 s before it (its start is the
+//! earlier point), otherwise at its second; a sample's timestamp is its scrape and its window the time
 //! since the earlier point.
 
 use serde_json::Value;
@@ -30,7 +30,7 @@ const FRESH_MIN: u64 = 10;
 /// one yet.
 fn window(start: u64, scrape: u64) -> Option<u64> {
     let first = (start / RESOLUTION + 1) * RESOLUTION;
-    if scrape == first && first - start >= FRESH_MIN {
+    if scrape == first && (FRESH_MIN..RESOLUTION).contains(&(first - start)) {
         Some(first - start)
     } else if scrape > first {
         Some(RESOLUTION)

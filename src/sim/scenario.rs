@@ -266,7 +266,7 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario {
         id: "hpa",
         title: "the horizontal pod autoscaler",
-        summary: "web (200m of CPU requested a pod) under an HPA for 50% between 2 and 10 replicas: raise the load (`metrics web load 900m`) and watch it scale up at most double or +4 a sync; drop it and wait out the 5-minute stabilization; apply hpa-behavior.yaml for your own rates and window; stop metrics-server (`metrics down`) or deploy web-no-requests.yaml and read the conditions and events.",
+        summary: "web (200m of CPU requested a pod) under an HPA for 50% between 2 and 10 replicas: raise the load (`metrics web load 900m`) and watch it scale up per sync to at most double the count or 4, whichever is more; drop it and wait out the 5-minute stabilization; apply hpa-behavior.yaml for your own rates and window; stop metrics-server (`metrics down`) or deploy web-no-requests.yaml and read the conditions and events.",
         files: &[
             ("web-hpa.yaml", WEB_HPA_YAML),
             ("hpa.yaml", HPA_YAML),

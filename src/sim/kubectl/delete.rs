@@ -91,8 +91,11 @@ pub(super) fn delete(
             Err(e) => o = o.api(&e, None),
         }
     }
-    // Deleting an owner cascades as --cascade asked (H6).
-    cluster.collect_garbage();
+    // Deleting an owner cascades as --cascade asked (H6), by the garbage collector in
+    // kube-controller-manager: not while no replica of it leads.
+    if cluster.kcm_acting() {
+        cluster.collect_garbage();
+    }
     o
 }
 

@@ -74,7 +74,7 @@ impl Session {
                 let i = Self::kcm_replica(k, t)?;
                 k.replicas[i].latency_ms = ms;
                 Ok(format!(
-                    "{}: each API call now takes {:.1}s (its client gives up at 5s; a leader must renew within 10s of each attempt's start)\n",
+                    "{}: each API call now takes {:.1}s (its client gives up on a call at 5s; a leader gives up 10s into a renew poll, 12s after its last successful renewal)\n",
                     k.replicas[i].host,
                     ms as f64 / 1000.0
                 ))

@@ -170,7 +170,7 @@ impl Session {
             String::new()
         };
         Ok(format!(
-            "autoscaler: {intro}web's pods now share {load}m of CPU, so the HPA asks for {n} replicas{capped}; it syncs every 15s\n"
+            "autoscaler: {intro}web's pods now share {load}m of CPU, what {n} replicas use at the HPA's target{capped}; it syncs every 15s, scales up at once and down after 5 minutes of lower recommendations\n"
         ))
     }
 

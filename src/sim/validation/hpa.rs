@@ -125,8 +125,19 @@ pub fn horizontal_pod_autoscaler(o: &Value) -> Result<(), ApiError> {
             }
         }
     }
-    for (i, m) in spec["metrics"].as_array().into_iter().flatten().enumerate() {
+    let metrics = spec["metrics"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+    for (i, m) in metrics.iter().enumerate() {
         metric(&mut errs, &format!("spec.metrics[{i}]"), m);
+    }
+    // Scaling to zero needs a metric that does not come from the pods.
+    if min == Some(0)
+        && !metrics
+            .iter()
+            .any(|m| m["type"] == "Object" || m["type"] == "External")
+    {
+        errs.push(
+            "spec.metrics: Forbidden: must specify at least one Object or External metric to support scaling to zero replicas".into(),
+        );
     }
     for dir in ["scaleUp", "scaleDown"] {
         let rules = &spec["behavior"][dir];
@@ -155,7 +166,8 @@ fn metric(errs: &mut Vec<String>, at: &str, m: &Value) {
         errs.push(format!(
             "{at}.type: Required value: must specify a metric source type"
         ));
-    } else if !SOURCES.iter().any(|(ty, _)| *ty == t) {
+    }
+    if !SOURCES.iter().any(|(ty, _)| *ty == t) {
         errs.push(format!(
             "{at}.type: Unsupported value: {}: supported values: {METRIC_TYPES}",
             go_quote(t)
@@ -196,7 +208,8 @@ fn metric_target(errs: &mut Vec<String>, at: &str, t: &Value) {
         errs.push(format!(
             "{at}.type: Required value: must specify a metric target type"
         ));
-    } else if !["Utilization", "Value", "AverageValue"].contains(&ty) {
+    }
+    if !["Utilization", "Value", "AverageValue"].contains(&ty) {
         errs.push(format!(
             "{at}.type: Invalid value: {}: must be either Utilization, Value, or AverageValue",
             go_quote(ty)

@@ -220,7 +220,6 @@ impl HorizontalController {
             ),
             now,
         );
-        self.selectors.insert(name.clone(), scale.selector.clone());
         let current = scale.spec_replicas;
         let memory = self.memory.entry(name.clone()).or_default();
         memory.init(current, unix);
@@ -358,7 +357,7 @@ impl HorizontalController {
     /// the statuses so far) when every metric failed, or some did and the rest would
     /// scale down.
     fn compute_replicas(
-        &self,
+        &mut self,
         api: &mut ApiServer,
         hpa: &mut Value,
         scale: &Scale,
@@ -374,7 +373,10 @@ impl HorizontalController {
             .cloned()
             .collect();
         let pods: Vec<&Value> = pods.iter().collect();
-        // validateAndParseSelector: the HPAs whose selectors take any of these pods.
+        // validateAndParseSelector: this HPA's selector is registered, then the HPAs whose
+        // selectors take any of these pods are counted.
+        self.selectors
+            .insert(obj::name(hpa).to_string(), scale.selector.clone());
         let selecting: Vec<String> = self
             .selectors
             .iter()

@@ -1,6 +1,6 @@
 //! From the metrics' recommendation to the replicas the HPA writes (horizontal.go, 1.32):
 //! the stabilization windows over recent recommendations, and the rate limits, either the
-//! fixed ones of an HPA without `behavior` (at most double or +4 up; 5 minutes of
+//! fixed ones of an HPA without `behavior` (up to at most max(2 x current, 4); 5 minutes of
 //! down-scale stabilization) or its scale-up and scale-down policies. What the controller
 //! remembers here lives only in its memory: a restarted kube-controller-manager forgets
 //! its recommendations and scale events.
@@ -9,7 +9,7 @@ use serde_json::Value;
 
 /// `--horizontal-pod-autoscaler-downscale-stabilization`.
 pub const DOWNSCALE_STABILIZATION: i64 = 300;
-/// The scale-up limit without `behavior`: double, or 4 pods, whichever is more.
+/// The scale-up limit without `behavior`: max(2 x current, 4) replicas.
 const SCALE_UP_LIMIT_FACTOR: f64 = 2.0;
 const SCALE_UP_LIMIT_MINIMUM: f64 = 4.0;
 

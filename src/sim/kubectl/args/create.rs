@@ -296,16 +296,7 @@ pub(super) fn autoscale(rest: &[String]) -> Result<Command, UsageError> {
     let Some(max) = f.int("autoscale", "max")? else {
         return Err(usage("error: required flag(s) \"max\" not set"));
     };
-    let Some(target) = target(&f.positional)? else {
-        return Err(usage(
-            "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'",
-        ));
-    };
-    if target.names.is_empty() {
-        return Err(usage(
-            "error: resource(s) were provided, but no name was specified",
-        ));
-    }
+    // Validate's range checks come before Run reads the resources.
     if max < 1 {
         return Err(usage(format!(
             "error: --max=MAXPODS is required and must be at least 1, max: {max}"
@@ -315,6 +306,16 @@ pub(super) fn autoscale(rest: &[String]) -> Result<Command, UsageError> {
         return Err(usage(format!(
             "error: --max=MAXPODS must be larger or equal to --min=MINPODS, max: {max}, min: {min}"
         )));
+    }
+    let Some(target) = target(&f.positional)? else {
+        return Err(usage(
+            "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'",
+        ));
+    };
+    if target.names.is_empty() {
+        return Err(usage(
+            "error: resource(s) were provided, but no name was specified",
+        ));
     }
     let clamp = |n: i64| n.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
     Ok(Command::Autoscale {
