@@ -3,7 +3,9 @@
 //! with kcm's defaults (lease 15 s, renew deadline 10 s, retry period 2 s, jitter 1.2, a 5 s
 //! timeout on each call; no release on exit). Only the leader runs the controllers; a
 //! leader that cannot renew within its deadline logs "leaderelection lost" and exits, and
-//! its kubelet starts it again 10 s later under a new identity.
+//! its kubelet starts it again 10 s later under a new identity. A new leader records the
+//! LeaderElection event on the Lease; "stopped leading" is only logged, as the exiting
+//! process's asynchronous write of it would likely be lost.
 //!
 //! Time here runs in milliseconds (the jitter and call latencies are fractions of a
 //! second); the cluster advances it a second at a time. A call slower than the 5 s timeout,
@@ -315,6 +317,32 @@ impl Kcm {
         if !leading {
             if ok {
                 r.state = State::Leader;
+                // LeaseLock.RecordEvent: kcm's recorder, on the Lease, in kube-system.
+                let uid = api
+                    .get(Kind::Lease, LEASE)
+                    .map(|l| l["metadata"]["uid"].as_str().unwrap_or("").to_string())
+                    .unwrap_or_default();
+                let about = crate::sim::api::Ref {
+                    name: LEASE,
+                    uid: &uid,
+                    namespace: NAMESPACE,
+                };
+                let message = format!("{} became leader", r.identity);
+                api.record_event(
+                    &about,
+                    crate::sim::api::ObjectType {
+                        api_version: "coordination.k8s.io/v1",
+                        kind: "Lease",
+                    },
+                    crate::sim::api::Note::about(
+                        "Normal",
+                        "LeaderElection",
+                        &message,
+                        "kube-controller-manager",
+                    ),
+                    end / 1000,
+                );
+                let r = &mut self.replicas[i];
                 let msg = format!(
                     "\"Event occurred\" object=\"{DESCRIBE}\" kind=\"Lease\" apiVersion=\"coordination.k8s.io/v1\" type=\"Normal\" reason=\"LeaderElection\" message=\"{} became leader\"",
                     r.identity

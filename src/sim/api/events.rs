@@ -55,12 +55,6 @@ impl From<Kind> for ObjectType {
     }
 }
 
-/// The HorizontalPodAutoscaler the demo's autoscaler stands in for.
-pub const HORIZONTAL_POD_AUTOSCALER: ObjectType = ObjectType {
-    api_version: "autoscaling/v2",
-    kind: "HorizontalPodAutoscaler",
-};
-
 impl ApiServer {
     /// Events expire an hour after they were last seen (kube-apiserver's default
     /// `--event-ttl`).
@@ -214,7 +208,11 @@ impl ApiServer {
             "metadata": {
                 "creationTimestamp": rfc3339(now),
                 "name": name,
-                "namespace": "default",
+                // An event lives in its object's namespace; a node's (none) in default.
+                "namespace": match involved.namespace() {
+                    "" => "default",
+                    ns => ns,
+                },
                 "resourceVersion": self.rv.to_string(),
                 "uid": derived_uid(name),
             },

@@ -14,7 +14,7 @@ pub use events_v1::EventV1;
 mod update;
 
 use create::PodTemplate;
-pub use events::{HORIZONTAL_POD_AUTOSCALER, ObjectType, derived_uid};
+pub use events::{ObjectType, derived_uid};
 use update::ParsedManagedFields;
 pub use update::precondition;
 
