@@ -31,7 +31,7 @@ pub fn kcm_lines(d: &Demo, theme: &Theme) -> Vec<Line<'static>> {
         .unwrap_or(0);
     spans.push(Span::raw(format!("transitions {transitions}")));
     if k.acting().is_none() {
-        spans.push(Span::styled(" · nothing reconciles", theme.alert));
+        spans.push(Span::styled(" · none leads", theme.alert));
     }
     vec![Line::from(spans)]
 }
