@@ -139,6 +139,15 @@ impl Replica {
         self.log.push_back(format!("{} {msg}", stamp(ms, level)));
     }
 
+    /// The event recorder's log echo of a LeaderElection event about this replica.
+    fn echo_event(&mut self, ms: u64, what: &str) {
+        let msg = format!(
+            "\"Event occurred\" object=\"{DESCRIBE}\" kind=\"Lease\" apiVersion=\"coordination.k8s.io/v1\" type=\"Normal\" reason=\"LeaderElection\" message=\"{} {what}\"",
+            self.identity
+        );
+        self.say(ms, 'I', &msg);
+    }
+
     fn is_leader(&self) -> bool {
         self.observed
             .as_ref()
@@ -343,11 +352,7 @@ impl Kcm {
                     end / 1000,
                 );
                 let r = &mut self.replicas[i];
-                let msg = format!(
-                    "\"Event occurred\" object=\"{DESCRIBE}\" kind=\"Lease\" apiVersion=\"coordination.k8s.io/v1\" type=\"Normal\" reason=\"LeaderElection\" message=\"{} became leader\"",
-                    r.identity
-                );
-                r.say(end, 'I', &msg);
+                r.echo_event(end, "became leader");
                 r.say(end, 'I', &format!("successfully acquired lease {DESCRIBE}"));
                 // renew: the first poll starts at once, its first attempt immediate.
                 r.poll = Some(Poll {
@@ -382,11 +387,7 @@ impl Kcm {
                 'I',
                 &format!("failed to renew lease {DESCRIBE}: context deadline exceeded"),
             );
-            let msg = format!(
-                "\"Event occurred\" object=\"{DESCRIBE}\" kind=\"Lease\" apiVersion=\"coordination.k8s.io/v1\" type=\"Normal\" reason=\"LeaderElection\" message=\"{} stopped leading\"",
-                r.identity
-            );
-            r.say(at, 'I', &msg);
+            r.echo_event(at, "stopped leading");
             r.say(at, 'E', "\"leaderelection lost\"");
             r.lost += 1;
             r.state = State::Down(Some(at + RESTART_MS));

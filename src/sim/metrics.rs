@@ -216,10 +216,7 @@ fn split_by_request(pod: &Value, usage: i64) -> Vec<(String, i64)> {
         .unwrap_or(&[]);
     let requests: Vec<i64> = containers
         .iter()
-        .map(|c| {
-            (quantity::nanos(c.pointer("/resources/requests/cpu")) / 1_000_000)
-                .clamp(0, i64::MAX as i128) as i64
-        })
+        .map(|c| quantity::milli_value(c.pointer("/resources/requests/cpu")).max(0))
         .collect();
     let sum: i64 = requests.iter().sum();
     let n = containers.len().max(1) as i64;

@@ -145,6 +145,14 @@ pub fn nanos(v: Option<&Value>) -> i128 {
         .map_or(0, |q| q.nanos())
 }
 
+/// Quantity.MilliValue of a quantity field: thousandths (millicores), rounded up; 0 when
+/// absent or unreadable.
+pub fn milli_value(v: Option<&Value>) -> i64 {
+    let n = nanos(v);
+    let m = n / 1_000_000 + i128::from(n % 1_000_000 > 0);
+    m.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
+}
+
 /// What a pod spec asks for and is limited to, as the scheduler and `describe node` count
 /// it (`computePodResourceRequest`): the sum over its containers, or the largest init
 /// container's when that is more. [cpu requests, cpu limits, memory requests, memory

@@ -138,16 +138,13 @@ impl Session {
             .map_err(|e| format!("error: {}\n", e.message))?;
         let target = &hpa["spec"]["metrics"][0]["resource"]["target"];
         let per_pod = if let Some(v) = target.get("averageValue").filter(|v| !v.is_null()) {
-            (crate::sim::quantity::nanos(Some(v)) / 1_000_000) as i64
+            crate::sim::quantity::milli_value(Some(v))
         } else {
             let requested: i64 = template["containers"]
                 .as_array()
                 .into_iter()
                 .flatten()
-                .map(|c| {
-                    (crate::sim::quantity::nanos(c.pointer("/resources/requests/cpu")) / 1_000_000)
-                        as i64
-                })
+                .map(|c| crate::sim::quantity::milli_value(c.pointer("/resources/requests/cpu")))
                 .sum();
             requested * target["averageUtilization"].as_i64().unwrap_or(0) / 100
         };

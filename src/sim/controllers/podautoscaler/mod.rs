@@ -144,7 +144,9 @@ impl HorizontalController {
                 self.memory.remove(&name);
                 continue;
             };
-            n += 1 + self.reconcile(api, hpa, now);
+            let before = api.next_seq();
+            self.reconcile(api, hpa, now);
+            n += 1 + (api.next_seq() - before) as usize;
             self.enqueue(&name);
         }
         n
@@ -189,9 +191,8 @@ impl HorizontalController {
         })
     }
 
-    /// reconcileAutoscaler. Returns the writes it made.
-    fn reconcile(&mut self, api: &mut ApiServer, mut hpa: Value, now: u64) -> usize {
-        let before = api.next_seq();
+    /// reconcileAutoscaler.
+    fn reconcile(&mut self, api: &mut ApiServer, mut hpa: Value, now: u64) {
         let name = obj::name(&hpa).to_string();
         let original = hpa["status"].clone();
         let unix = sim_unix(now);
@@ -207,7 +208,7 @@ impl HorizontalController {
                     now,
                 );
                 self.write_status(api, &hpa, &original);
-                return (api.next_seq() - before) as usize;
+                return;
             }
         };
         set_condition(
@@ -259,7 +260,7 @@ impl HorizontalController {
                     set_status(&mut hpa, current, None, statuses, false, now);
                     self.write_status(api, &hpa, &original);
                     self.event(api, &hpa, true, "FailedComputeMetricsReplicas", &e);
-                    return (api.next_seq() - before) as usize;
+                    return;
                 }
             };
             let metric_desired = computed.replicas;
@@ -315,7 +316,7 @@ impl HorizontalController {
                     );
                     set_status(&mut hpa, current, None, statuses, false, now);
                     self.write_status(api, &hpa, &original);
-                    return (api.next_seq() - before) as usize;
+                    return;
                 }
             }
         } else {
@@ -323,7 +324,6 @@ impl HorizontalController {
         }
         set_status(&mut hpa, current, Some(desired), statuses, rescale, now);
         self.write_status(api, &hpa, &original);
-        (api.next_seq() - before) as usize
     }
 
     /// Writes `/scale` as kube-controller-manager.
@@ -466,9 +466,10 @@ impl HorizontalController {
     ) -> Result<(Proposal, String), String> {
         let target = &spec["resource"]["target"];
         let (t, what, name) = if let Some(v) = target.get("averageValue").filter(|v| !v.is_null()) {
-            let m = crate::sim::quantity::nanos(Some(v)) / 1_000_000;
+            // target.AverageValue.MilliValue().
+            let m = crate::sim::quantity::milli_value(Some(v));
             (
-                Target::AverageValue(m.clamp(1, i64::MAX as i128) as i64),
+                Target::AverageValue(m.max(1)),
                 "usage",
                 "cpu resource".to_string(),
             )

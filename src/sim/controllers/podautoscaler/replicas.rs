@@ -147,18 +147,11 @@ pub fn pod_requests(pods: &[&Value]) -> Result<BTreeMap<String, i64>, String> {
                     c["name"].as_str().unwrap_or("")
                 ));
             };
-            sum = sum.saturating_add(milli_value(q));
+            sum = sum.saturating_add(quantity::milli_value(Some(q)).max(0));
         }
         out.insert(name.to_string(), sum);
     }
     Ok(out)
-}
-
-/// Quantity.MilliValue: rounded up to a whole millicore.
-fn milli_value(q: &Value) -> i64 {
-    let n = quantity::nanos(Some(q));
-    let m = n / 1_000_000 + i128::from(n % 1_000_000 > 0);
-    m.clamp(0, i64::MAX as i128) as i64
 }
 
 /// GetResourceUtilizationRatio: (ratio, utilization %, average millicores) over the pods

@@ -308,9 +308,7 @@ pub(super) fn autoscale(rest: &[String]) -> Result<Command, UsageError> {
         )));
     }
     let Some(target) = target(&f.positional)? else {
-        return Err(usage(
-            "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'",
-        ));
+        return Err(usage(NO_RESOURCES));
     };
     if target.names.is_empty() {
         return Err(usage(
