@@ -572,6 +572,38 @@ pub fn persistent_volume_claim(obj: &mut Value) {
     }
 }
 
+/// SetDefaults_MutatingWebhook / SetDefaults_ValidatingWebhook (admissionregistration/v1),
+/// with SetDefaults_Rule and SetDefaults_ServiceReference: failurePolicy Fail, matchPolicy
+/// Equivalent, empty namespace and object selectors, a 10 s timeout, rules of any scope,
+/// port 443; a mutating webhook is not called again (reinvocationPolicy Never).
+/// sideEffects and admissionReviewVersions have no default: v1 requires them.
+pub fn webhook_configuration(obj: &mut Value, mutating: bool) {
+    for hook in obj["webhooks"].as_array_mut().into_iter().flatten() {
+        if !hook.is_object() {
+            continue;
+        }
+        default(hook, "failurePolicy", || json!("Fail"));
+        default(hook, "matchPolicy", || json!("Equivalent"));
+        default(hook, "namespaceSelector", || json!({}));
+        default(hook, "objectSelector", || json!({}));
+        default(hook, "timeoutSeconds", || json!(10));
+        if mutating {
+            default(hook, "reinvocationPolicy", || json!("Never"));
+        }
+        for rule in hook["rules"].as_array_mut().into_iter().flatten() {
+            if rule.is_object() {
+                default(rule, "scope", || json!("*"));
+            }
+        }
+        if let Some(svc) = hook
+            .pointer_mut("/clientConfig/service")
+            .filter(|s| s.is_object())
+        {
+            default(svc, "port", || json!(443));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

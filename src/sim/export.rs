@@ -154,6 +154,9 @@ kubectl logs traffic | grep -c failed
 "
                 )
             }
+            Directive::Webhook(_) => format!(
+                "# {line}: cannot be staged as it stands: a real webhook needs a server that answers AdmissionReview over TLS, with its caBundle in the configuration\n"
+            ),
             Directive::Metrics(MetricsCmd::Down(down)) => format!(
                 "# {line}: {} metrics-server (on kind, where it is installed from its release manifest)\nkubectl -n kube-system scale deploy metrics-server --replicas={}\n",
                 if down { "stop" } else { "start" },

@@ -20,10 +20,12 @@ pub enum Kind {
     Job,
     CronJob,
     HorizontalPodAutoscaler,
+    MutatingWebhookConfiguration,
+    ValidatingWebhookConfiguration,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 17] = [
+    pub const ALL: [Kind; 19] = [
         Kind::Deployment,
         Kind::ReplicaSet,
         Kind::Pod,
@@ -41,6 +43,8 @@ impl Kind {
         Kind::Job,
         Kind::CronJob,
         Kind::HorizontalPodAutoscaler,
+        Kind::MutatingWebhookConfiguration,
+        Kind::ValidatingWebhookConfiguration,
     ];
 
     /// Resolves what a user may type: short names, singular, plural, with group.
@@ -53,6 +57,8 @@ impl Kind {
             .or_else(|| lower.strip_suffix(".batch/v1"))
             .or_else(|| lower.strip_suffix(".autoscaling"))
             .or_else(|| lower.strip_suffix(".autoscaling/v2"))
+            .or_else(|| lower.strip_suffix(".admissionregistration.k8s.io"))
+            .or_else(|| lower.strip_suffix(".admissionregistration.k8s.io/v1"))
             .unwrap_or(&lower);
         match base {
             "deploy" | "deployment" | "deployments" => Some(Kind::Deployment),
@@ -88,6 +94,13 @@ impl Kind {
             "hpa" | "horizontalpodautoscaler" | "horizontalpodautoscalers" => {
                 Some(Kind::HorizontalPodAutoscaler)
             }
+            // Neither has a short name.
+            "mutatingwebhookconfiguration" | "mutatingwebhookconfigurations" => {
+                Some(Kind::MutatingWebhookConfiguration)
+            }
+            "validatingwebhookconfiguration" | "validatingwebhookconfigurations" => {
+                Some(Kind::ValidatingWebhookConfiguration)
+            }
             _ => None,
         }
     }
@@ -112,6 +125,12 @@ impl Kind {
             Kind::Job => "jobs.batch",
             Kind::CronJob => "cronjobs.batch",
             Kind::HorizontalPodAutoscaler => "horizontalpodautoscalers.autoscaling",
+            Kind::MutatingWebhookConfiguration => {
+                "mutatingwebhookconfigurations.admissionregistration.k8s.io"
+            }
+            Kind::ValidatingWebhookConfiguration => {
+                "validatingwebhookconfigurations.admissionregistration.k8s.io"
+            }
         }
     }
 
@@ -135,6 +154,12 @@ impl Kind {
             Kind::Job => "Job.batch",
             Kind::CronJob => "CronJob.batch",
             Kind::HorizontalPodAutoscaler => "HorizontalPodAutoscaler.autoscaling",
+            Kind::MutatingWebhookConfiguration => {
+                "MutatingWebhookConfiguration.admissionregistration.k8s.io"
+            }
+            Kind::ValidatingWebhookConfiguration => {
+                "ValidatingWebhookConfiguration.admissionregistration.k8s.io"
+            }
         }
     }
 
@@ -158,6 +183,12 @@ impl Kind {
             Kind::Job => "job.batch",
             Kind::CronJob => "cronjob.batch",
             Kind::HorizontalPodAutoscaler => "horizontalpodautoscaler.autoscaling",
+            Kind::MutatingWebhookConfiguration => {
+                "mutatingwebhookconfiguration.admissionregistration.k8s.io"
+            }
+            Kind::ValidatingWebhookConfiguration => {
+                "validatingwebhookconfiguration.admissionregistration.k8s.io"
+            }
         }
     }
 
@@ -180,6 +211,8 @@ impl Kind {
             Kind::Job => "Job",
             Kind::CronJob => "CronJob",
             Kind::HorizontalPodAutoscaler => "HorizontalPodAutoscaler",
+            Kind::MutatingWebhookConfiguration => "MutatingWebhookConfiguration",
+            Kind::ValidatingWebhookConfiguration => "ValidatingWebhookConfiguration",
         }
     }
 
@@ -202,6 +235,9 @@ impl Kind {
             Kind::EndpointSlice => "discovery.k8s.io/v1",
             Kind::Job | Kind::CronJob => "batch/v1",
             Kind::HorizontalPodAutoscaler => "autoscaling/v2",
+            Kind::MutatingWebhookConfiguration | Kind::ValidatingWebhookConfiguration => {
+                "admissionregistration.k8s.io/v1"
+            }
         }
     }
 

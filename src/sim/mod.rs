@@ -42,6 +42,7 @@ pub mod taints;
 pub mod time;
 pub mod traffic;
 pub mod validation;
+pub mod webhooks;
 
 /// Hash maps keyed by names and uids, which the controllers touch on every watch event:
 /// foldhash is several times quicker than std's SipHash on such short keys, and its fixed

@@ -18,6 +18,8 @@ pub enum Reason {
     TooManyRequests,
     /// 403.
     Forbidden,
+    /// 500 from apierrors.NewInternalError: a webhook that could not be called.
+    InternalError,
     /// A storage error the API server did not convert: a 500 whose Status has no reason,
     /// which kubectl prints as `Error from server: ...`.
     Unknown,
@@ -33,6 +35,7 @@ impl Reason {
             Reason::BadRequest => "BadRequest",
             Reason::TooManyRequests => "TooManyRequests",
             Reason::Forbidden => "Forbidden",
+            Reason::InternalError => "InternalError",
             Reason::Unknown => "",
         }
     }

@@ -109,6 +109,16 @@ impl ApiServer {
                 t
             }
         };
+        // Admission sees, and may patch, the whole pod: no shared template then.
+        if self.admission_active() {
+            let pod = obj::object([
+                ("apiVersion", Value::from("v1")),
+                ("kind", Value::from("Pod")),
+                ("metadata", template.meta.clone()),
+                ("spec", rs_spec["template"]["spec"].clone()),
+            ]);
+            return self.create_with(Kind::Pod, pod, None, now);
+        }
         if self.shared_pod_meta
             && let (Some(spec), Some(entries)) = (&template.spec, &template.entries)
         {
@@ -239,6 +249,39 @@ impl ApiServer {
     pub(super) fn create_with(
         &mut self,
         kind: Kind,
+        obj: Value,
+        pod_spec: Option<Arc<Value>>,
+        now: u64,
+    ) -> Result<Arc<Stored>, ApiError> {
+        let request = || {
+            let strategy = kinds::of(kind);
+            let own = obj::str(&obj, &["metadata", "namespace"]).unwrap_or("");
+            let namespace = match strategy.namespace() {
+                Some(_) if strategy.other_namespaces().contains(&own) => own,
+                Some(ns) => ns,
+                None => "",
+            };
+            admission::Request {
+                op: admission::Operation::Create,
+                kind,
+                namespace: namespace.to_string(),
+                name: obj::name(&obj).to_string(),
+                old: None,
+            }
+        };
+        let request = request();
+        self.admitted(
+            || request,
+            now,
+            |api| api.create_checked(kind, obj, pod_spec, now),
+        )
+    }
+
+    /// [`Self::create_with`] inside its request: defaults, mutating admission, validation,
+    /// validating admission, storage.
+    fn create_checked(
+        &mut self,
+        kind: Kind,
         mut obj: Value,
         pod_spec: Option<Arc<Value>>,
         now: u64,
@@ -266,6 +309,7 @@ impl ApiServer {
         if pod_spec.is_none() {
             strategy.default(&mut obj);
         }
+        self.mutate(&mut obj)?;
         let early_uid = strategy.uid_before_create().then(|| self.uid());
         if let Some(uid) = &early_uid {
             obj::set(&mut obj, &["metadata", "uid"], json!(uid));
@@ -277,6 +321,7 @@ impl ApiServer {
             Some(_) => crate::sim::validation::object_meta(kind, &obj)?,
             None => strategy.validate(&obj, None)?,
         }
+        self.validate_admitted(Some(&obj))?;
         // etcd3 store.Create refuses a resourceVersion before it writes, with a plain
         // error (storage.ErrResourceVersionSetOnCreate) that reaches the client as a 500.
         if obj::str(&obj, &["metadata", "resourceVersion"]).is_some_and(|rv| !rv.is_empty()) {

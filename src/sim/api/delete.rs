@@ -61,7 +61,30 @@ impl ApiServer {
         propagation: Propagation,
         now: u64,
     ) -> Result<Arc<Stored>, ApiError> {
-        let mut old = self.get_shared(kind, name)?;
+        let old = self.get_shared(kind, name)?;
+        let mut req = super::update::update_request(kind, &old);
+        req.op = super::admission::Operation::Delete;
+        self.admitted(
+            || req,
+            now,
+            |api| {
+                api.mutate(&mut Value::Null)?;
+                api.validate_admitted(None)?;
+                api.delete_checked(kind, name, old, grace, propagation, now)
+            },
+        )
+    }
+
+    /// [`Self::delete_propagating_shared`] once admitted.
+    fn delete_checked(
+        &mut self,
+        kind: Kind,
+        name: &str,
+        mut old: Arc<Stored>,
+        grace: Option<i64>,
+        propagation: Propagation,
+        now: u64,
+    ) -> Result<Arc<Stored>, ApiError> {
         if let Some(f) = propagation.finalizer()
             && !old.facts().deleting
         {

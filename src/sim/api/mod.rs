@@ -3,6 +3,7 @@
 //! (k8s-semantics A1-A8, E, H4-H6). The verbs are in `create`, `update`, `delete`; the
 //! event log in `events`.
 
+mod admission;
 mod binding;
 mod create;
 pub mod decode;
@@ -10,6 +11,7 @@ mod delete;
 mod events;
 mod events_v1;
 pub mod eviction;
+pub use admission::RequestTrace;
 pub use events_v1::EventV1;
 mod update;
 
@@ -197,6 +199,10 @@ pub struct ApiServer {
     parsed: ParsedManagedFields,
     /// metrics.k8s.io, which the aggregation layer proxies to metrics-server.
     pub metrics: super::metrics::MetricsServer,
+    /// The programs behind the admission webhooks' Services.
+    pub webhooks: super::webhooks::WebhookServers,
+    /// Dynamic admission's request log and the request under way.
+    pub admission: admission::Admission,
 }
 
 pub use super::names::NAME_ALPHABET;
@@ -222,6 +228,8 @@ impl ApiServer {
             shared_pod_meta: true,
             parsed: HashMap::default(),
             metrics: super::metrics::MetricsServer::default(),
+            webhooks: super::webhooks::WebhookServers::default(),
+            admission: admission::Admission::default(),
         }
     }
 

@@ -23,10 +23,26 @@ pub fn precondition(o: &Value) -> Option<&str> {
 
 /// A2: a write moves `metadata.generation` when its kind's strategy says the change
 /// counts (`kinds::Generation`); kinds that keep none are left alone.
+/// The UPDATE a write of `old`'s object makes, for admission.
+pub(super) fn update_request(kind: Kind, old: &Stored) -> super::admission::Request {
+    super::admission::Request {
+        op: super::admission::Operation::Update,
+        kind,
+        namespace: old
+            .meta("namespace")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string(),
+        name: old.name().to_string(),
+        old: Some(old.value().clone()),
+    }
+}
+
 pub(super) fn set_generation(kind: Kind, old: &Value, new: &mut Value) {
     let counts = match kinds::of(kind).generation() {
         Generation::None => return,
         Generation::Spec => old.get("spec") != new.get("spec"),
+        Generation::Field(f) => old.get(f) != new.get(f),
         Generation::SpecOrAnnotations => {
             old.get("spec") != new.get("spec")
                 || obj::path(old, &["metadata", "annotations"])
@@ -126,10 +142,26 @@ impl ApiServer {
     pub fn put_applied(&mut self, kind: Kind, obj: Value) -> Result<Value, ApiError> {
         let name = obj::name(&obj).to_string();
         let old = self.get_shared(kind, &name)?;
-        let mut obj = obj;
+        let now = self.clock;
+        self.admitted(
+            || update_request(kind, &old),
+            now,
+            |api| api.put_applied_checked(kind, name, old.clone(), obj),
+        )
+    }
+
+    fn put_applied_checked(
+        &mut self,
+        kind: Kind,
+        name: String,
+        old: Arc<Stored>,
+        mut obj: Value,
+    ) -> Result<Value, ApiError> {
         kinds::of(kind).begin_update(&mut obj, &old);
         kinds::of(kind).default(&mut obj);
+        self.mutate(&mut obj)?;
         kinds::of(kind).validate(&obj, Some(&old))?;
+        self.validate_admitted(Some(&obj))?;
         set_generation(kind, &old, &mut obj);
         for f in ["uid", "creationTimestamp", "namespace"] {
             if let Some(v) = obj::path(&old, &["metadata", f]) {
@@ -170,12 +202,27 @@ impl ApiServer {
     pub fn update_shared(
         &mut self,
         kind: Kind,
-        mut obj: Value,
+        obj: Value,
         rv: Option<&str>,
     ) -> Result<Arc<Stored>, ApiError> {
         let name = obj::name(&obj).to_string();
         self.check_precondition(kind, &name, rv)?;
         let old = self.get_shared(kind, &name)?;
+        let now = self.clock;
+        self.admitted(
+            || update_request(kind, &old),
+            now,
+            |api| api.update_checked(kind, name, old.clone(), obj),
+        )
+    }
+
+    fn update_checked(
+        &mut self,
+        kind: Kind,
+        name: String,
+        old: Arc<Stored>,
+        mut obj: Value,
+    ) -> Result<Arc<Stored>, ApiError> {
         // Fields the server owns cannot be changed by a client.
         for f in [
             "uid",
@@ -199,7 +246,9 @@ impl ApiServer {
         }
         kinds::of(kind).begin_update(&mut obj, &old);
         kinds::of(kind).default(&mut obj);
+        self.mutate(&mut obj)?;
         kinds::of(kind).validate(&obj, Some(&old))?;
+        self.validate_admitted(Some(&obj))?;
         crate::sim::deletion::check_finalizers(kind, &old, &obj)?;
         self.track_update(kind, &old, &mut obj);
         set_generation(kind, &old, &mut obj);
@@ -323,7 +372,16 @@ impl ApiServer {
         let old = self.get_shared(kind, name)?;
         let mut obj = old.value().clone();
         f(&mut obj);
-        self.store_modified(kind, name.to_string(), old, obj)
+        let now = self.clock;
+        self.admitted(
+            || update_request(kind, &old),
+            now,
+            |api| {
+                api.mutate(&mut obj)?;
+                api.validate_admitted(Some(&obj))?;
+                api.store_modified(kind, name.to_string(), old.clone(), obj)
+            },
+        )
     }
 
     pub(super) fn store_modified(

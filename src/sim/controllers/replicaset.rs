@@ -174,6 +174,11 @@ fn status_of_active(rs: &Value, active: &[&Stored], now: u64) -> Value {
     status
 }
 
+/// The status a failed sync writes when it had planned none: the one it read.
+fn status_for_failure(rs: &Stored) -> Value {
+    rs.value()["status"].clone()
+}
+
 /// Writes a status the caller found changed (see [`status_op`]).
 fn write_status(api: &mut ApiServer, rs: &Value, status: Value) {
     let _ = api.update_status_with(Kind::ReplicaSet, obj::name(rs), |next| {
@@ -202,6 +207,32 @@ struct Busy {
     /// The ReplicaSet as the sync read it: its template and owner reference are used.
     rs: Arc<Stored>,
     ops: VecDeque<Op>,
+    /// Whether a create of this sync failed: the sync returns an error.
+    failed: bool,
+}
+
+/// workqueue.DefaultControllerRateLimiter's per-item back-off: 5 ms doubling per failure
+/// of the key, at most 1000 s; in whole simulated seconds, at least the next one.
+fn backoff_seconds(failures: u32) -> u64 {
+    let ms = 5u64.saturating_mul(1u64 << failures.min(40));
+    ms.min(1_000_000).div_ceil(1000).max(1)
+}
+
+/// calculateStatus of a sync whose manageReplicas failed: a ReplicaFailure condition is
+/// added with the error, unless one is there already (its message is not refreshed).
+fn with_failure(rs: &Value, mut status: Value, message: &str, now: u64) -> Value {
+    let existing = rs["status"]["conditions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|c| c["type"] == "ReplicaFailure")
+        .cloned();
+    let cond = existing.unwrap_or_else(|| {
+        json!({"lastTransitionTime": crate::sim::time::rfc3339(now), "message": message,
+            "reason": "FailedCreate", "status": "True", "type": "ReplicaFailure"})
+    });
+    status["conditions"] = json!([cond]);
+    status
 }
 
 /// `--concurrent-replicaset-syncs`: ReplicaSets synced at once.
@@ -219,6 +250,8 @@ pub struct ReplicaSetController {
     turn: usize,
     /// Pods this controller created, for the demo's counters.
     pub created: u64,
+    /// Failed syncs of each key since its last good one (the rate limiter's memory).
+    failures: HashMap<String, u32>,
 }
 
 /// C3 slow start: batches of 1, 2, 4, ... adding up to `n`.
@@ -244,6 +277,7 @@ impl ReplicaSetController {
             dirty: HashSet::default(),
             turn: 0,
             created: 0,
+            failures: HashMap::default(),
         }
     }
 
@@ -393,10 +427,21 @@ impl ReplicaSetController {
             if let Some(op) = self.busy[i].ops.pop_front() {
                 let before = api.resource_version();
                 let rs = Arc::clone(&self.busy[i].rs);
-                let dropped = self.request(api, &rs, op, now);
+                let (dropped, error) = self.request(api, &rs, op, now);
                 if dropped > 0 {
                     // C3: a failed create skips the later batches, and expects them no more.
                     let busy = &mut self.busy[i];
+                    busy.failed = true;
+                    // The status this sync writes carries the failure.
+                    let planned = busy.ops.iter().position(|o| matches!(o, Op::Status(_)));
+                    let status = match planned.and_then(|p| busy.ops.remove(p)) {
+                        Some(Op::Status(s)) => s,
+                        _ => status_for_failure(&busy.rs),
+                    };
+                    let status = with_failure(busy.rs.value(), status, &error, now);
+                    if let Some(op) = status_op(busy.rs.value(), status) {
+                        busy.ops.push_back(op);
+                    }
                     let before_len = busy.ops.len();
                     busy.ops
                         .retain(|o| !matches!(o, Op::Create(b) if *b >= dropped));
@@ -411,6 +456,15 @@ impl ReplicaSetController {
             }
             if self.busy[i].ops.is_empty() {
                 let done = self.busy.remove(i);
+                if done.failed {
+                    // The sync returned its error: AddRateLimited.
+                    let n = self.failures.entry(done.key.clone()).or_insert(0);
+                    self.informer
+                        .enqueue_after(&done.key, now + backoff_seconds(*n));
+                    *n += 1;
+                } else {
+                    self.failures.remove(&done.key);
+                }
                 if self.dirty.remove(&done.key) {
                     self.informer.enqueue(&done.key);
                 }
@@ -421,8 +475,15 @@ impl ReplicaSetController {
         n
     }
 
-    /// Makes one request. Returns, for a create that failed, its batch number plus one.
-    fn request(&mut self, api: &mut ApiServer, stored: &Stored, op: Op, now: u64) -> usize {
+    /// Makes one request. Returns, for a create that failed, its batch number plus one
+    /// and the error.
+    fn request(
+        &mut self,
+        api: &mut ApiServer,
+        stored: &Stored,
+        op: Op,
+        now: u64,
+    ) -> (usize, String) {
         let rs = stored.value();
         let uid = stored.uid();
         match op {
@@ -450,17 +511,17 @@ impl ReplicaSetController {
                 }
             }
             Op::Create(batch) => {
-                if !self.create_pod(api, stored, now) {
+                if let Err(e) = self.create_pod(api, stored, now) {
                     if let Some(e) = self.expectations.get_mut(obj::name(rs)) {
                         e.adds -= 1;
                     }
-                    return batch + 1;
+                    return (batch + 1, e);
                 }
             }
             Op::Delete(pod) => self.delete_pod(api, stored, &pod, now),
             Op::Status(status) => write_status(api, rs, status),
         }
-        0
+        (0, String::new())
     }
 
     /// Queues a sync's requests; with none, it ends at once.
@@ -478,6 +539,7 @@ impl ReplicaSetController {
                 key: key.to_string(),
                 rs: Arc::clone(rs),
                 ops: ops.into(),
+                failed: false,
             }),
         }
     }
@@ -597,8 +659,9 @@ impl ReplicaSetController {
         victims.into_iter().map(Op::Delete).collect()
     }
 
-    /// Creates one pod from the template; false if the API refused it.
-    fn create_pod(&mut self, api: &mut ApiServer, stored: &Stored, now: u64) -> bool {
+    /// Creates one pod from the template; the API's error if it refused (recorded as
+    /// RealPodControl records it: `FailedCreate`, `Error creating: ...`).
+    fn create_pod(&mut self, api: &mut ApiServer, stored: &Stored, now: u64) -> Result<(), String> {
         // GetPodFromTemplate: the template's labels, annotations and finalizers, and
         // the ReplicaSet as controller owner. Made once per ReplicaSet spec.
         let meta = || {
@@ -631,8 +694,18 @@ impl ReplicaSetController {
                 api.create_shared(Kind::Pod, pod, now)
             }
         };
-        let Ok(p) = created else {
-            return false;
+        let p = match created {
+            Ok(p) => p,
+            Err(e) => {
+                let msg = format!("Error creating: {}", e.message);
+                api.record_event(
+                    stored,
+                    Kind::ReplicaSet,
+                    Note::about("Warning", "FailedCreate", &msg, COMPONENT),
+                    now,
+                );
+                return Err(e.message);
+            }
         };
         self.created += 1;
         let msg = format!("Created pod: {}", p.name());
@@ -648,7 +721,7 @@ impl ReplicaSetController {
             },
             now,
         );
-        true
+        Ok(())
     }
 
     fn delete_pod(&mut self, api: &mut ApiServer, rs: &Stored, victim: &str, now: u64) {

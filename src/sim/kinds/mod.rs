@@ -28,6 +28,7 @@ pub mod pvc;
 mod replicaset;
 pub mod service;
 mod statefulset;
+mod webhook;
 
 use serde_json::Value;
 
@@ -49,6 +50,8 @@ pub enum Generation {
     /// A change of `spec` or of the annotations (a Deployment's are copied to its
     /// ReplicaSets, so a change to them is a change of intent).
     SpecOrAnnotations,
+    /// A change of the named top-level field (a webhook configuration's `webhooks`).
+    Field(&'static str),
 }
 
 /// What a describer reads beside the object: the stored objects of another kind.
@@ -199,6 +202,8 @@ pub fn of(kind: Kind) -> &'static dyn Strategy {
         Kind::Job => &job::Job,
         Kind::CronJob => &cronjob::CronJob,
         Kind::HorizontalPodAutoscaler => &hpa::HorizontalPodAutoscaler,
+        Kind::MutatingWebhookConfiguration => &webhook::MUTATING,
+        Kind::ValidatingWebhookConfiguration => &webhook::VALIDATING,
     }
 }
 

@@ -20,6 +20,7 @@ mod components;
 mod kcm;
 mod load;
 mod metrics;
+mod webhooks;
 mod writers;
 
 /// Seconds of `replicas_history` kept, at least: more than the chart shows.
@@ -101,6 +102,8 @@ pub struct Session {
     /// UIDs of the active pods when the learner took over, for `survivors()`.
     survivors: std::collections::HashSet<String>,
     saved: Saved,
+    /// Webhook configurations `webhook add` registers once their servers are ready.
+    webhook_installs: Vec<(Kind, Value)>,
 }
 
 /// When a challenge was met, and the line run last before it.
@@ -150,6 +153,7 @@ impl Session {
             start: 0,
             replicas_history: Vec::new(),
             survivors: Default::default(),
+            webhook_installs: Vec::new(),
             saved: Saved::default(),
         };
         // The nodes' kubelets register before anything is deployed.
@@ -247,6 +251,7 @@ impl Session {
         let next = self.cluster.now() + 1;
         self.run_writers(next);
         self.cluster.tick();
+        self.register_ready_webhooks();
         self.run_traffic();
         let spec = match self.workload() {
             Some((Kind::DaemonSet, d)) => obj::int(d, &["status", "desiredNumberScheduled"]),
@@ -460,6 +465,10 @@ impl Session {
                 ))
             }
             Directive::Kcm(cmd) => match self.kcm_directive(cmd) {
+                Ok(s) => say(s),
+                Err(e) => fail(e),
+            },
+            Directive::Webhook(cmd) => match self.webhook_directive(cmd) {
                 Ok(s) => say(s),
                 Err(e) => fail(e),
             },

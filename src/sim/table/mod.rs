@@ -10,8 +10,8 @@ mod tabwriter;
 
 pub use describe::{
     describe_cron_job, describe_daemon_set, describe_deployment, describe_endpoint_slice,
-    describe_endpoints, describe_hpa, describe_job, describe_node, describe_pdb, describe_pod,
-    describe_pvc, describe_replicaset, describe_service, describe_stateful_set,
+    describe_endpoints, describe_generic, describe_hpa, describe_job, describe_node, describe_pdb,
+    describe_pod, describe_pvc, describe_replicaset, describe_service, describe_stateful_set,
 };
 pub use fields::{Lookup, selector_string};
 pub use get::{TableOpts, get_table};

@@ -261,6 +261,15 @@ fn int_or_string_cell<T: Lookup + ?Sized>(obj: &T, path: &[&str]) -> String {
     }
 }
 
+/// printMutatingWebhook / printValidatingWebhook: the number of webhooks.
+pub fn webhook_configuration<T: Lookup + ?Sized>(c: &T, now: u64) -> Vec<String> {
+    vec![
+        name(c),
+        array_at(c, &["webhooks"]).len().to_string(),
+        age(c, now),
+    ]
+}
+
 pub fn pdb<T: Lookup + ?Sized>(p: &T, now: u64) -> Vec<String> {
     vec![
         name(p),

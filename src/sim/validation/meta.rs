@@ -38,7 +38,7 @@ fn is_dns1123_label(l: &str) -> bool {
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
-fn dns1123_subdomain(s: &str) -> Vec<String> {
+pub fn dns1123_subdomain(s: &str) -> Vec<String> {
     let mut errs = Vec::new();
     if s.len() > 253 {
         errs.push("must be no more than 253 characters".to_string());

@@ -14,6 +14,7 @@ mod pdb;
 mod pod;
 mod service;
 mod statefulset;
+mod webhook;
 
 pub use cronjob::cron_job;
 pub use daemonset::daemon_set;
@@ -22,6 +23,7 @@ pub use job::job;
 pub use pdb::pdb;
 pub use service::{headless, service};
 pub use statefulset::{controller_revision, persistent_volume_claim, stateful_set};
+pub use webhook::webhook_configuration;
 
 pub use meta::{LABEL_VALUE_RULE, qualified_name, valid_label_value};
 
@@ -279,7 +281,9 @@ fn quantities(kind: Kind, o: &Value) -> Result<(), ApiError> {
         | Kind::EndpointSlice
         | Kind::ControllerRevision
         | Kind::PersistentVolumeClaim
-        | Kind::HorizontalPodAutoscaler => return Ok(()),
+        | Kind::HorizontalPodAutoscaler
+        | Kind::MutatingWebhookConfiguration
+        | Kind::ValidatingWebhookConfiguration => return Ok(()),
     };
     let lists = ["containers", "initContainers"]
         .iter()

@@ -390,6 +390,7 @@ impl DeploymentController {
             path,
         );
         if path == Path::Rollout {
+            replica_failure(&mut conditions, rss, new_idx);
             self.requeue_if_stuck(d, &conditions, &status, now);
         }
         status.insert("conditions".into(), Value::Array(conditions));
@@ -402,6 +403,44 @@ impl DeploymentController {
             }
         });
     }
+}
+
+/// syncRolloutStatus's last step (getReplicaFailures): the new ReplicaSet's
+/// ReplicaFailure condition, else any other's, becomes the Deployment's, its update time
+/// its transition time; with none, the Deployment's is removed.
+fn replica_failure(conds: &mut Vec<Value>, rss: &[Arc<Stored>], new_idx: Option<usize>) {
+    let failure = |rs: &Arc<Stored>| {
+        rs.value()["status"]["conditions"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|c| c["type"] == "ReplicaFailure")
+            .cloned()
+    };
+    let found = new_idx
+        .and_then(|i| failure(&rss[i]))
+        .or_else(|| rss.iter().find_map(failure));
+    let Some(c) = found else {
+        conds.retain(|c| c["type"] != "ReplicaFailure");
+        return;
+    };
+    let ts = c["lastTransitionTime"].as_str().unwrap_or("").to_string();
+    // SetDeploymentCondition keeps a condition whose status and reason are unchanged.
+    let same = conds.iter().any(|d| {
+        d["type"] == "ReplicaFailure" && d["status"] == c["status"] && d["reason"] == c["reason"]
+    });
+    if same {
+        return;
+    }
+    set_condition(
+        conds,
+        "ReplicaFailure",
+        c["status"].as_str().unwrap_or(""),
+        c["reason"].as_str().unwrap_or(""),
+        c["message"].as_str().unwrap_or(""),
+        &ts,
+        false,
+    );
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use pod_template::pod_template;
 
 mod cronjob;
 mod daemonset;
+mod generic;
 mod hpa;
 mod job;
 mod node;
@@ -21,6 +22,7 @@ mod statefulset;
 use crate::sim::time;
 pub use cronjob::describe_cron_job;
 pub use daemonset::describe_daemon_set;
+pub use generic::describe_generic;
 pub use hpa::describe_hpa;
 pub use job::describe_job;
 pub use node::describe_node;
