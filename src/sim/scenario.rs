@@ -288,7 +288,23 @@ pub const SCENARIOS: &[Scenario] = &[
         warm_up: WARM_UP,
         setup: &["kcm replicas 2", "tick 5"],
     },
+    Scenario {
+        id: "admission",
+        title: "admission webhooks",
+        summary: "A validating webhook, policy.example.com, checks every pod created or updated; its server is the Deployment and Service `policy`, and it fails closed. Take the server away (`kubectl scale deploy policy --replicas=0`) and watch every new pod refused, its own included; read the refusal in `kubectl describe rs` and the request log (`webhook`); get out by failing open, by scoping the webhook (`policy-scoped.yaml`), or by deleting it.",
+        files: &[
+            ("web.yaml", WEB_YAML),
+            ("policy-scoped.yaml", POLICY_SCOPED_YAML),
+        ],
+        origin: Origin::Created,
+        nodes: PLAIN_NODES,
+        warm_up: WARM_UP,
+        setup: &["webhook add validating policy", "tick 5"],
+    },
 ];
+
+/// The policy webhook scoped away from its own server's pods.
+const POLICY_SCOPED_YAML: &str = include_str!("manifests/policy-scoped.yaml");
 
 /// Five completions, two at a time.
 const BATCH_YAML: &str = include_str!("manifests/batch.yaml");

@@ -90,6 +90,13 @@ pub struct Admission {
     open: Option<RequestTrace>,
     /// The request under way, while admission runs for it.
     request: Option<Request>,
+    /// Requests admission refused: a webhook that could not be called under
+    /// `failurePolicy: Fail`, or a denial.
+    pub refused: u64,
+    /// Of those, the denials.
+    pub denied: u64,
+    /// Webhook calls that failed under `failurePolicy: Ignore` and let the request on.
+    pub failed_open: u64,
 }
 
 /// A webhook of a configuration, copied out of it for one request.
@@ -170,16 +177,20 @@ fn rule_matches(rule: &Value, op: Operation, kind: Kind, sub: &str, equivalent: 
         && scope_ok
 }
 
-/// A label selector of a webhook: empty selects everything.
-fn selects(selector: &Value, labels: &Value) -> bool {
-    let empty = selector.as_object().is_none_or(|m| {
+/// Whether a webhook's label selector is empty (`{}`), selecting everything.
+fn empty_selector(selector: &Value) -> bool {
+    selector.as_object().is_none_or(|m| {
         m.values().all(|v| {
             v.is_null()
                 || v.as_object().is_some_and(|o| o.is_empty())
                 || v.as_array().is_some_and(|a| a.is_empty())
         })
-    });
-    empty || obj::selector_matches_labels(selector, labels)
+    })
+}
+
+/// A label selector of a webhook: empty selects everything.
+fn selects(selector: &Value, labels: &Value) -> bool {
+    empty_selector(selector) || obj::selector_matches_labels(selector, labels)
 }
 
 /// The request a write makes, as admission sees it.
@@ -231,10 +242,13 @@ impl ApiServer {
                 .cloned()
                 .unwrap_or(json!({}))
         };
-        let object_ok = selects(sel, &json!({}))
+        // matchObjectSelector: the new object's labels or the old one's; a request with
+        // neither (a DELETE before the object is read) matches only an empty selector.
+        let object_ok = empty_selector(sel)
             || [object, req.old.as_ref()]
                 .into_iter()
                 .flatten()
+                .filter(|o| o.is_object())
                 .any(|o| selects(sel, &labels(Some(o))));
         if !object_ok {
             return false;
@@ -261,6 +275,18 @@ impl ApiServer {
             if path.is_empty() { "/" } else { path },
             hook.timeout()
         )
+    }
+
+    /// Whether the Service `name` has a ready endpoint in its EndpointSlices.
+    pub fn has_ready_endpoint(&self, service: &str) -> bool {
+        self.list(Kind::EndpointSlice).any(|s| {
+            obj::str(s, &["metadata", "labels", SERVICE_NAME_LABEL]) == Some(service)
+                && s["endpoints"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .any(|e| e["conditions"]["ready"] == true)
+        })
     }
 
     /// One call through the Service's cluster IP (kube-apiserver's default resolver).
@@ -293,14 +319,7 @@ impl ApiServer {
         }
         // kube-proxy rejects a connection to a cluster IP with no ready endpoint; a pod
         // whose program does not listen refuses it itself.
-        let ready = self.list(Kind::EndpointSlice).any(|s| {
-            obj::str(s, &["metadata", "labels", SERVICE_NAME_LABEL]) == Some(name)
-                && s["endpoints"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .any(|e| e["conditions"]["ready"] == true)
-        });
+        let ready = self.has_ready_endpoint(name);
         let refusal = format!("dial tcp {ip}:{port}: connect: connection refused");
         let mode = match self.webhooks.get(name) {
             Some(m) if ready => m,
@@ -425,6 +444,13 @@ impl ApiServer {
         let Some(mut t) = self.admission.open.take() else {
             return;
         };
+        if let Err(e) = result
+            && matches!(e.reason, Reason::InternalError | Reason::Forbidden)
+            && t.matched
+        {
+            self.admission.refused += 1;
+            self.admission.denied += u64::from(e.message.contains("denied the request"));
+        }
         t.outcome = match result {
             Ok(_) => "stored".into(),
             Err(e) if e.reason == Reason::Invalid => {
@@ -518,7 +544,7 @@ impl ApiServer {
                 notes.push(format!("{} denied", hook.name()));
                 Err(Self::denial(hook, &m))
             }
-            Err(e) => Self::failed_call(hook, &e, notes).map(|()| false),
+            Err(e) => self.failed_call(hook, &e, notes).map(|()| false),
         }
     }
 
@@ -530,7 +556,12 @@ impl ApiServer {
 
     /// A call that could not be made: under Fail the request ends here; under Ignore it
     /// goes on, and only the server's log and metrics would know.
-    fn failed_call(hook: &Hook, e: &CallError, notes: &mut Vec<String>) -> Result<(), ApiError> {
+    fn failed_call(
+        &mut self,
+        hook: &Hook,
+        e: &CallError,
+        notes: &mut Vec<String>,
+    ) -> Result<(), ApiError> {
         let how = if e.seconds > 0 {
             format!("no answer in {}s", e.seconds)
         } else {
@@ -547,6 +578,7 @@ impl ApiServer {
             "{} failed ({how}), failurePolicy Ignore: failing open",
             hook.name()
         ));
+        self.admission.failed_open += 1;
         Ok(())
     }
 
@@ -571,7 +603,7 @@ impl ApiServer {
                     failures.push((0, i, Self::denial(hook, &m)));
                 }
                 Err(e) => {
-                    if let Err(err) = Self::failed_call(hook, &e, &mut notes) {
+                    if let Err(err) = self.failed_call(hook, &e, &mut notes) {
                         failures.push((e.seconds, i, err));
                     }
                 }

@@ -132,6 +132,8 @@ pub enum Func {
     Leader,
     Lost,
     Takeovers,
+    Webhooks,
+    Admission,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -176,6 +178,8 @@ impl Func {
         ("leader", Func::Leader, &[]),
         ("lost", Func::Lost, &[]),
         ("takeovers", Func::Takeovers, &[]),
+        ("webhooks", Func::Webhooks, &[Arg::OptStr]),
+        ("admission", Func::Admission, &[Arg::Str]),
     ];
 
     /// Allowed string arguments, where the set is closed.
@@ -196,6 +200,8 @@ impl Func {
             Func::Nodes => Some(&["ready", "notready", "unschedulable", "tainted"]),
             Func::Endpoints => Some(&["ready", "notready", "serving", "terminating"]),
             Func::Traffic => Some(&["answered", "failed"]),
+            Func::Webhooks => Some(&["Fail", "Ignore", "reachable"]),
+            Func::Admission => Some(&["refused", "denied", "failed-open"]),
             Func::Claims => Some(&["bound", "terminating", "unused"]),
             Func::Jobs => Some(&[
                 "running",

@@ -9,10 +9,19 @@ use crate::sim::cluster::Cluster;
 use crate::sim::kind::Kind;
 use crate::sim::obj;
 
-pub fn describe(cluster: &Cluster, kind: Kind, names: &[String], namespace: &str) -> Outcome {
-    // A cluster-scoped kind is in no namespace, so `-n` does not narrow it.
+pub fn describe(
+    cluster: &Cluster,
+    kind: Kind,
+    names: &[String],
+    selector: Option<&str>,
+    namespace: &str,
+) -> Outcome {
+    // A cluster-scoped kind is in no namespace, so `-n` does not narrow it; `-l` keeps
+    // the objects whose labels match.
     let here = |o: &Value| {
         crate::sim::kinds::in_namespace(kind, o["metadata"]["namespace"].as_str(), namespace)
+            && selector
+                .is_none_or(|s| obj::label_query_matches_labels(s, o.pointer("/metadata/labels")))
     };
     let all = || cluster.api.list(kind).filter(|o| here(o));
     if names.is_empty() {

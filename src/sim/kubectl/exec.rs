@@ -161,8 +161,9 @@ fn run_command(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
         Command::Describe {
             kind,
             names,
+            selector,
             namespace,
-        } => super::describe::describe(cluster, *kind, names, namespace),
+        } => super::describe::describe(cluster, *kind, names, selector.as_deref(), namespace),
         Command::Scale {
             target,
             replicas,

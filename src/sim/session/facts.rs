@@ -103,6 +103,17 @@ impl Facts for Session {
                     .map(|r| r.lost)
                     .sum::<u64>())
             ),
+            // Admission webhooks configured (by failurePolicy, or whose server answers),
+            // and what admission did with requests so far.
+            Func::Webhooks => json!(self.webhooks_counted(s(0))),
+            Func::Admission => {
+                let a = &self.cluster.api.admission;
+                json!(match s(0) {
+                    "denied" => a.denied,
+                    "failed-open" => a.failed_open,
+                    _ => a.refused,
+                })
+            }
             Func::Takeovers => json!(
                 self.cluster
                     .api

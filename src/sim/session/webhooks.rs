@@ -8,7 +8,6 @@ use serde_json::{Value, json};
 use super::Session;
 use crate::sim::directive::{WebhookCmd, WebhookSpec};
 use crate::sim::kind::Kind;
-use crate::sim::kinds::service::SERVICE_NAME_LABEL;
 use crate::sim::obj;
 use crate::sim::scenario::deployment;
 use crate::sim::webhooks::Mode;
@@ -133,15 +132,7 @@ impl Session {
         let pending = std::mem::take(&mut self.webhook_installs);
         for (kind, config) in pending {
             let name = obj::name(&config).to_string();
-            let ready = self.cluster.api.list(Kind::EndpointSlice).any(|s| {
-                obj::str(s, &["metadata", "labels", SERVICE_NAME_LABEL]) == Some(name.as_str())
-                    && s["endpoints"]
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .any(|e| e["conditions"]["ready"] == true)
-            });
-            if !ready {
+            if !self.cluster.api.has_ready_endpoint(&name) {
                 self.webhook_installs.push((kind, config));
                 continue;
             }
@@ -150,6 +141,29 @@ impl Session {
                 .api
                 .as_manager("kubectl-create", None, |api| api.create(kind, config, now));
         }
+    }
+
+    /// `webhooks()`: the webhooks configured; with "Fail" or "Ignore", those with that
+    /// failurePolicy; with "reachable", those whose server would answer a call now.
+    pub(super) fn webhooks_counted(&self, which: &str) -> usize {
+        let api = &self.cluster.api;
+        [
+            Kind::MutatingWebhookConfiguration,
+            Kind::ValidatingWebhookConfiguration,
+        ]
+        .into_iter()
+        .flat_map(|k| api.list(k))
+        .flat_map(|c| c["webhooks"].as_array().into_iter().flatten())
+        .filter(|h| match which {
+            "" => true,
+            "reachable" => {
+                let svc = h["clientConfig"]["service"]["name"].as_str().unwrap_or("");
+                api.has_ready_endpoint(svc)
+                    && api.webhooks.get(svc).is_some_and(|m| *m != Mode::Down)
+            }
+            policy => h["failurePolicy"] == policy,
+        })
+        .count()
     }
 
     /// Each configuration's webhooks and policy, each server and what it does, then the

@@ -142,6 +142,8 @@ pub enum Command {
     Describe {
         kind: Kind,
         names: Vec<String>,
+        /// `-l`: the objects whose labels match, in place of names.
+        selector: Option<String>,
         namespace: String,
     },
     Scale {

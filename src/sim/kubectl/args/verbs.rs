@@ -119,9 +119,16 @@ pub(super) fn describe(rest: &[String]) -> Result<Command, UsageError> {
             "error: kubedrill's demo does not describe controllerrevisions (kubectl's generic describer prints the raw object); `kubectl get controllerrevisions -o yaml` shows the same fields",
         ));
     }
+    let selector = f.get("selector").map(str::to_string);
+    if selector.is_some() && !t.names.is_empty() {
+        return Err(usage(
+            "error: name cannot be provided when a selector is specified",
+        ));
+    }
     Ok(Command::Describe {
         kind: t.kind,
         names: t.names,
+        selector,
         namespace: f.namespace(),
     })
 }
