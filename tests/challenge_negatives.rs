@@ -432,3 +432,27 @@ fn the_legacy_limit_and_a_quiet_load_are_not_behavior_or_failure() {
     let met = met_after("hpa-not-scaling", &["metrics web idle", "tick 60"]);
     assert_eq!(met, [false, false, false]);
 }
+
+/// A webhook that denies is no webhook that is down, and failing open needs a call that
+/// failed: switching to Ignore while the server answers meets nothing.
+#[test]
+fn a_denial_or_an_idle_ignore_is_not_a_webhook_outage() {
+    let met = met_after(
+        "admission-webhook-down",
+        &[
+            "webhook policy deny pods need limits",
+            "kubectl delete pod -l app=web --wait=false",
+            "tick 3",
+        ],
+    );
+    assert_eq!(met, [false, false, false]);
+    let met = met_after(
+        "admission-webhook-down",
+        &[
+            r#"kubectl patch validatingwebhookconfiguration policy --type=json -p '[{"op":"replace","path":"/webhooks/0/failurePolicy","value":"Ignore"}]'"#,
+            "kubectl delete pod -l app=web --wait=false",
+            "tick 3",
+        ],
+    );
+    assert_eq!(met, [false, false, false]);
+}

@@ -24,6 +24,7 @@ pub const SCENARIO_IDS: &[&str] = &[
     "jobs",
     "hpa",
     "leader-election",
+    "admission",
 ];
 
 /// How the starting Deployment got into the cluster, which shows in its annotations.
