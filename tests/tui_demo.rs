@@ -866,3 +866,30 @@ fn a_killed_leader_leaves_nothing_reconciling() {
         );
     }
 }
+
+/// The admission demo shows the webhook, its policy and its server, and the request the
+/// webhook refused once the server is gone.
+#[test]
+fn a_webhook_without_its_server_shows_in_the_demo() {
+    for (w, h) in [(80, 24), (120, 40)] {
+        let mut a = app(w, h);
+        a.open_demo("admission-webhook-down", &[])
+            .expect("question exists");
+        let text = screen_text(&render(&a, w, h));
+        assert!(
+            text.contains("webhook policy Fail · allows"),
+            "{text}"
+        );
+        command(&mut a, "kubectl scale deploy policy --replicas=0");
+        command(&mut a, "tick 3");
+        command(&mut a, "kubectl delete pod -l app=web --wait=false");
+        command(&mut a, "tick 2");
+        let text = screen_text(&render(&a, w, h));
+        assert!(text.contains("no ready server"), "{text}");
+        assert!(text.contains("refused (InternalError)"), "{text}");
+        insta::assert_snapshot!(
+            format!("demo_admission_{w}x{h}"),
+            render(&a, w, h).backend()
+        );
+    }
+}

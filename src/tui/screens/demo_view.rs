@@ -313,10 +313,12 @@ fn deployment_lines(d: &Demo, theme: &Theme) -> DeploymentLines {
             cs.iter()
                 .map(|c| {
                     let s = c["status"].as_str().unwrap_or("");
+                    // ReplicaFailure is the one condition whose True is bad news.
+                    let good = (s == "True") != (c["type"] == "ReplicaFailure");
                     Line::from(vec![
                         Span::styled(
                             format!("{}={s}", c["type"].as_str().unwrap_or("")),
-                            if s == "True" {
+                            if good {
                                 theme.good
                             } else {
                                 theme.accent
@@ -333,6 +335,7 @@ fn deployment_lines(d: &Demo, theme: &Theme) -> DeploymentLines {
         .unwrap_or_default();
     conds.extend(super::demo_hpa::hpa_lines(d, theme));
     conds.extend(super::demo_kcm::kcm_lines(d, theme));
+    conds.extend(super::demo_admission::admission_lines(d, theme));
     let title = Line::from(vec![
         Span::styled(" Deployment web: spec │ status ", theme.header),
         Span::styled(
