@@ -39,6 +39,8 @@ DUMPS = [
     ("jobs", "kubectl get jobs -o json"),
     ("cronjobs", "kubectl get cronjobs -o json"),
     ("horizontalpodautoscalers", "kubectl get hpa -o json"),
+    ("mutatingwebhookconfigurations", "kubectl get mutatingwebhookconfigurations -o json"),
+    ("validatingwebhookconfigurations", "kubectl get validatingwebhookconfigurations -o json"),
 ]
 def probe(target):
     """Two lines that read the simulated clock: a write to the scenario's workload (the

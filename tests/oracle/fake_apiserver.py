@@ -73,15 +73,20 @@ RESOURCES = {
     "cronjobs": ("batch", "v1", "CronJob", ["cj"], ["all"]),
     "jobs": ("batch", "v1", "Job", [], ["all"]),
     "horizontalpodautoscalers": ("autoscaling", "v2", "HorizontalPodAutoscaler", ["hpa"], ["all"]),
+    "mutatingwebhookconfigurations": ("admissionregistration.k8s.io", "v1",
+                                      "MutatingWebhookConfiguration", [], []),
+    "validatingwebhookconfigurations": ("admissionregistration.k8s.io", "v1",
+                                        "ValidatingWebhookConfiguration", [], []),
 }
 # Resources with a scale subresource, as discovery lists them.
 SCALABLE = {"deployments", "replicasets", "statefulsets"}
 # Cluster-scoped resources: no namespace in their paths.
-CLUSTER_SCOPED = {"nodes"}
+CLUSTER_SCOPED = {"nodes", "mutatingwebhookconfigurations", "validatingwebhookconfigurations"}
 # The API groups served besides the core group, with their group/version paths.
 GROUPS = {"apps": "apps/v1", "coordination.k8s.io": "coordination.k8s.io/v1",
           "policy": "policy/v1", "discovery.k8s.io": "discovery.k8s.io/v1",
-          "autoscaling": "autoscaling/v2", "batch": "batch/v1"}
+          "autoscaling": "autoscaling/v2", "batch": "batch/v1",
+          "admissionregistration.k8s.io": "admissionregistration.k8s.io/v1"}
 # kube-apiserver lists groups by priority (apps, autoscaling, batch, policy, ...), and
 # `get all` follows that order: only the relative order of the "all" groups matters here.
 
@@ -315,6 +320,12 @@ CRONJOB_COLUMNS = [
     col("Containers", "string", 1),
     col("Images", "string", 1),
     col("Selector", "string", 1),
+]
+# mutatingWebhookColumnDefinitions / validatingWebhookColumnDefinitions.
+WEBHOOK_COLUMNS = [
+    col("Name", "string", fmt="name"),
+    col("Webhooks", "integer"),
+    col("Age", "string"),
 ]
 HPA_COLUMNS = [
     col("Name", "string", fmt="name"),
@@ -696,6 +707,11 @@ class Tables:
                 info.get("kernelVersion") or "<unknown>",
                 info.get("containerRuntimeVersion") or "<unknown>"]
 
+    def webhook_row(self, c):
+        """printMutatingWebhook / printValidatingWebhook."""
+        return [c["metadata"]["name"], len(c.get("webhooks") or []),
+                self.age(c["metadata"].get("creationTimestamp"))]
+
     def lease_row(self, l):
         """printLease."""
         return [l["metadata"]["name"], (l.get("spec") or {}).get("holderIdentity", ""),
@@ -801,6 +817,8 @@ class Tables:
             "jobs": (JOB_COLUMNS, self.job_row),
             "cronjobs": (CRONJOB_COLUMNS, self.cronjob_row),
             "horizontalpodautoscalers": (HPA_COLUMNS, self.hpa_row),
+            "mutatingwebhookconfigurations": (WEBHOOK_COLUMNS, self.webhook_row),
+            "validatingwebhookconfigurations": (WEBHOOK_COLUMNS, self.webhook_row),
             "controllerrevisions": (CONTROLLER_REVISION_COLUMNS, self.controller_revision_row),
             "persistentvolumeclaims": (PVC_COLUMNS, self.pvc_row),
             "endpoints": (ENDPOINTS_COLUMNS, self.endpoints_row),
