@@ -876,10 +876,7 @@ fn a_webhook_without_its_server_shows_in_the_demo() {
         a.open_demo("admission-webhook-down", &[])
             .expect("question exists");
         let text = screen_text(&render(&a, w, h));
-        assert!(
-            text.contains("webhook policy Fail · allows"),
-            "{text}"
-        );
+        assert!(text.contains("webhook policy Fail · allows"), "{text}");
         command(&mut a, "kubectl scale deploy policy --replicas=0");
         command(&mut a, "tick 3");
         command(&mut a, "kubectl delete pod -l app=web --wait=false");

@@ -97,6 +97,10 @@ pub struct Admission {
     pub denied: u64,
     /// Webhook calls that failed under `failurePolicy: Ignore` and let the request on.
     pub failed_open: u64,
+    /// Webhook calls cut at their `timeoutSeconds`, whatever the policy.
+    pub timeouts: u64,
+    /// Patches mutating webhooks applied.
+    pub mutated: u64,
 }
 
 /// A webhook of a configuration, copied out of it for one request.
@@ -538,6 +542,7 @@ impl ApiServer {
                 obj::set(object, &["metadata", "labels", &k], json!(v));
                 kinds::of(req.kind).default(object);
                 notes.push(format!("{} patched label {k}={v}", hook.name()));
+                self.admission.mutated += 1;
                 Ok(before.as_ref() != Some(&json!(v)))
             }
             Ok(Answer::Denied(m)) => {
@@ -563,6 +568,7 @@ impl ApiServer {
         notes: &mut Vec<String>,
     ) -> Result<(), ApiError> {
         let how = if e.seconds > 0 {
+            self.admission.timeouts += 1;
             format!("no answer in {}s", e.seconds)
         } else {
             e.cause.rsplit(": ").next().unwrap_or("").to_string()

@@ -201,7 +201,7 @@ impl Func {
             Func::Endpoints => Some(&["ready", "notready", "serving", "terminating"]),
             Func::Traffic => Some(&["answered", "failed"]),
             Func::Webhooks => Some(&["Fail", "Ignore", "reachable"]),
-            Func::Admission => Some(&["refused", "denied", "failed-open"]),
+            Func::Admission => Some(&["refused", "denied", "failed-open", "timeouts", "mutated"]),
             Func::Claims => Some(&["bound", "terminating", "unused"]),
             Func::Jobs => Some(&[
                 "running",

@@ -110,8 +110,15 @@ pub fn get(
             // A blank line between kinds comes with their headers (separatorWriterWrapper).
             o = o.out(tables.join(if print.no_headers { "" } else { "\n" }));
             if none_found && names.is_empty() {
-                o.stderr
-                    .push_str(&format!("No resources found in {namespace} namespace.\n"));
+                // get.go names the namespace only when every type asked for is namespaced.
+                let namespaced = kinds
+                    .iter()
+                    .all(|k| crate::sim::kinds::of(*k).namespace().is_some());
+                o.stderr.push_str(&if namespaced {
+                    format!("No resources found in {namespace} namespace.\n")
+                } else {
+                    "No resources found\n".to_string()
+                });
             }
         }
         Output::Json | Output::Yaml => {

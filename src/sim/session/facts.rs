@@ -111,6 +111,8 @@ impl Facts for Session {
                 json!(match s(0) {
                     "denied" => a.denied,
                     "failed-open" => a.failed_open,
+                    "timeouts" => a.timeouts,
+                    "mutated" => a.mutated,
                     _ => a.refused,
                 })
             }

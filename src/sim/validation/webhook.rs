@@ -41,6 +41,13 @@ fn unmodelled(o: &Value) -> Result<(), ApiError> {
         for rule in hook["rules"].as_array().into_iter().flatten() {
             for r in rule["resources"].as_array().into_iter().flatten() {
                 let r = r.as_str().unwrap_or("");
+                // Events and the kubelets' Lease and Node writes skip the demo's admission.
+                let (res, sub) = r.split_once('/').unwrap_or((r, ""));
+                if (res == "*" && sub.is_empty()) || ["events", "leases", "nodes"].contains(&res) {
+                    return refuse(format!(
+                        "does not send webhooks the events, leases and nodes its components write, so a rule on {r:?} cannot be simulated: name the resources (pods, deployments, ...)"
+                    ));
+                }
                 if let Some((_, sub)) = r.split_once('/')
                     && sub != "scale"
                 {

@@ -318,11 +318,7 @@ fn deployment_lines(d: &Demo, theme: &Theme) -> DeploymentLines {
                     Line::from(vec![
                         Span::styled(
                             format!("{}={s}", c["type"].as_str().unwrap_or("")),
-                            if good {
-                                theme.good
-                            } else {
-                                theme.accent
-                            },
+                            if good { theme.good } else { theme.accent },
                         ),
                         Span::styled(
                             format!(" {}", c["reason"].as_str().unwrap_or("")),

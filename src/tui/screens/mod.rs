@@ -3,8 +3,8 @@
 pub mod answer;
 pub mod card;
 pub mod demo;
-mod demo_chart;
 mod demo_admission;
+mod demo_chart;
 mod demo_hpa;
 mod demo_jobs;
 mod demo_kcm;
