@@ -253,7 +253,8 @@ impl Session {
         self.cluster.tick();
         self.register_ready_webhooks();
         self.run_traffic();
-        let spec = match self.workload() {
+        let workload = self.workload();
+        let spec = match workload {
             Some((Kind::DaemonSet, d)) => obj::int(d, &["status", "desiredNumberScheduled"]),
             // What a Job asks for at once.
             Some((Kind::Job, j)) => obj::int(j, &["spec", "parallelism"]),
@@ -261,13 +262,16 @@ impl Session {
             None => None,
         }
         .unwrap_or(0);
-        // From the facts stored with each pod: building every pod's JSON once a second
-        // would cost more than the second itself.
+        // The workload's own pods (others, such as a webhook's server, are not its
+        // replicas), from the facts stored with each pod: building every pod's JSON once
+        // a second would cost more than the second itself.
+        let selector = workload.map(|(_, w)| &w["spec"]["selector"]);
         let ready = self
             .cluster
             .api
             .list_shared(Kind::Pod)
             .filter(|p| p.pod().active && p.pod().ready)
+            .filter(|p| selector.is_none_or(|s| obj::selector_matches_labels(s, &p.facts().labels)))
             .count() as i64;
         self.replicas_history
             .push((self.cluster.now(), spec, ready));
