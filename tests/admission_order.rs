@@ -111,3 +111,46 @@ fn denials_ignore_the_policy_and_configurations_are_exempt() {
     );
     assert!(out.contains("deleted"), "{out}");
 }
+
+/// A ValidatingAdmissionPolicy runs after validation, with the generated name: a pod the
+/// ReplicaSet controller creates is refused by name; under Ignore an expression that
+/// cannot run lets the request on.
+#[test]
+fn a_policy_refuses_a_controllers_pod_by_its_generated_name() {
+    let mut s = session(&[]);
+    let policy = r#"kubectl patch validatingadmissionpolicy no-pods --type=merge -p '{"spec":{"failurePolicy":"Ignore"}}'"#;
+    let files = [(
+        "no-pods.yaml",
+        "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: no-pods\nspec:\n  matchConstraints:\n    resourceRules:\n    - apiGroups: [\"\"]\n      apiVersions: [\"v1\"]\n      operations: [\"CREATE\"]\n      resources: [\"pods\"]\n  validations:\n  - expression: \"object.metadata.labels.app != 'web'\"\n    message: no web pods today\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: no-pods\nspec:\n  policyName: no-pods\n  validationActions: [Deny]\n",
+    )];
+    for (name, text) in files {
+        s.files.insert(name.into(), text.into());
+    }
+    let out = run(&mut s, "kubectl apply -f no-pods.yaml");
+    assert!(out.contains("created"), "{out}");
+    run(&mut s, "kubectl delete pod -l app=web --wait=false");
+    run(&mut s, "tick 2");
+    let events = run(&mut s, "kubectl get events");
+    assert!(
+        events.contains("Error creating: pods \"web-85cc69484d-")
+            && events.contains(
+                "is forbidden: ValidatingAdmissionPolicy 'no-pods' with binding 'no-pods' denied request: no web pods today"
+            ),
+        "{events}"
+    );
+    // A typo'd field cannot be evaluated: Fail refuses, Ignore admits.
+    run(
+        &mut s,
+        r#"kubectl patch validatingadmissionpolicy no-pods --type=json -p '[{"op":"replace","path":"/spec/validations/0/expression","value":"object.metadata.labelz.app != \"web\""}]'"#,
+    );
+    let before = s.cluster.api.admission.policy_denied;
+    run(&mut s, "tick 3");
+    assert!(
+        s.cluster.api.admission.policy_denied > before,
+        "Fail refuses"
+    );
+    run(&mut s, policy);
+    run(&mut s, "tick 30");
+    let ready = run(&mut s, "kubectl get deploy web");
+    assert!(ready.contains("3/3"), "Ignore admits: {ready}");
+}

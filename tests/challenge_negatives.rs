@@ -456,3 +456,25 @@ fn a_denial_or_an_idle_ignore_is_not_a_webhook_outage() {
     );
     assert_eq!(met, [false, false, false]);
 }
+
+/// Scaling past the cap without the policy ever refusing anything is not the challenge,
+/// nor is a refusal the learner then respects.
+#[test]
+fn a_scale_without_a_refusal_or_a_refusal_without_a_scale_is_not_the_policy_bypass() {
+    let met = met_after(
+        "admission-chain",
+        &[
+            "kubectl apply -f max-replicas.yaml",
+            "kubectl scale deploy web --replicas=8",
+        ],
+    );
+    assert!(!met[3]);
+    let met = met_after(
+        "admission-chain",
+        &[
+            "kubectl apply -f max-replicas.yaml",
+            r#"kubectl patch deploy web -p '{"spec":{"replicas":9}}'"#,
+        ],
+    );
+    assert!(!met[3]);
+}

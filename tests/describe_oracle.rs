@@ -48,7 +48,10 @@ fn describe_and_get_match_real_kubectl() {
             for l in &lines {
                 s.run_line(l);
             }
-            let o = s.run_line(&format!("kubectl {args}"));
+            // The arguments as render.sh passes them (split on spaces, nothing unquoted):
+            // each one quoted for the demo's shell.
+            let quoted: Vec<String> = args.split(' ').map(|a| format!("'{a}'")).collect();
+            let o = s.run_line(&format!("kubectl {}", quoted.join(" ")));
             let got: String = o.chunks().into_iter().map(|(_, t)| t).collect();
             let want = std::fs::read_to_string(dir.join(format!("{name}.txt"))).unwrap();
             checked += 1;

@@ -117,6 +117,7 @@ fn the_readme_names_every_simplification_help_names() {
         "ignores-sigterm",
         "Pulling",
         "10 simulated minutes",
+        "cel-rust",
     ] {
         assert!(help.contains(phrase), "help lacks {phrase:?}");
         assert!(

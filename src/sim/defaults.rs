@@ -578,7 +578,8 @@ pub fn persistent_volume_claim(obj: &mut Value) {
 /// port 443; a mutating webhook is not called again (reinvocationPolicy Never).
 /// sideEffects and admissionReviewVersions have no default: v1 requires them.
 pub fn webhook_configuration(obj: &mut Value, mutating: bool) {
-    for hook in obj["webhooks"].as_array_mut().into_iter().flatten() {
+    let hooks = obj.get_mut("webhooks").and_then(Value::as_array_mut);
+    for hook in hooks.into_iter().flatten() {
         if !hook.is_object() {
             continue;
         }
@@ -590,7 +591,8 @@ pub fn webhook_configuration(obj: &mut Value, mutating: bool) {
         if mutating {
             default(hook, "reinvocationPolicy", || json!("Never"));
         }
-        for rule in hook["rules"].as_array_mut().into_iter().flatten() {
+        let rules = hook.get_mut("rules").and_then(Value::as_array_mut);
+        for rule in rules.into_iter().flatten() {
             if rule.is_object() {
                 default(rule, "scope", || json!("*"));
             }
@@ -600,6 +602,43 @@ pub fn webhook_configuration(obj: &mut Value, mutating: bool) {
             .filter(|s| s.is_object())
         {
             default(svc, "port", || json!(443));
+        }
+    }
+}
+
+/// SetDefaults_ValidatingAdmissionPolicySpec and SetDefaults_MatchResources (v1):
+/// failurePolicy Fail; matchPolicy Equivalent, empty selectors and rules of any scope in
+/// the policy's matchConstraints and in a binding's matchResources when it has one.
+pub fn admission_policy(obj: &mut Value, binding: bool) {
+    let spec = &mut obj["spec"];
+    if !spec.is_object() {
+        return;
+    }
+    if !binding {
+        default(spec, "failurePolicy", || json!("Fail"));
+    }
+    let key = if binding {
+        "matchResources"
+    } else {
+        "matchConstraints"
+    };
+    let Some(m) = spec.get_mut(key).filter(|m| m.is_object()) else {
+        return;
+    };
+    default(m, "matchPolicy", || json!("Equivalent"));
+    default(m, "namespaceSelector", || json!({}));
+    default(m, "objectSelector", || json!({}));
+    for list in ["resourceRules", "excludeResourceRules"] {
+        // `get_mut`, not indexing: indexing a map inserts a null for a missing key.
+        for rule in m
+            .get_mut(list)
+            .and_then(Value::as_array_mut)
+            .into_iter()
+            .flatten()
+        {
+            if rule.is_object() {
+                default(rule, "scope", || json!("*"));
+            }
         }
     }
 }

@@ -356,6 +356,10 @@ A container's command ends as a batch job's would (`sleep N`, `exit N`, `true`, 
 phase its restartPolicy gives; a shell or `sleep` as PID 1 ignores SIGTERM. Any other
 command, or none, runs until stopped. Jobs are NonIndexed only; CronJobs keep
 the demo's clock, UTC (a timeZone other than UTC is refused).
+Admission webhooks are called through their Service's cluster IP on every create, update
+and delete (not on status writes, events or the kubelets' Lease and Node writes, so rules
+that would match those are refused); ValidatingAdmissionPolicies are evaluated with the
+cel-rust interpreter, without Kubernetes' CEL libraries (quantity, url, authorizer) or params.
 The HPA controller syncs every 15 s and reads CPU only, from a metrics-server that samples
 every 15 s (a container's first sample comes 10 to 25 s after it starts) and whose usage is
 what `metrics` sets (idle, 0m, otherwise); memory, custom and external metrics are refused.

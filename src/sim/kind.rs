@@ -22,10 +22,12 @@ pub enum Kind {
     HorizontalPodAutoscaler,
     MutatingWebhookConfiguration,
     ValidatingWebhookConfiguration,
+    ValidatingAdmissionPolicy,
+    ValidatingAdmissionPolicyBinding,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 19] = [
+    pub const ALL: [Kind; 21] = [
         Kind::Deployment,
         Kind::ReplicaSet,
         Kind::Pod,
@@ -45,6 +47,8 @@ impl Kind {
         Kind::HorizontalPodAutoscaler,
         Kind::MutatingWebhookConfiguration,
         Kind::ValidatingWebhookConfiguration,
+        Kind::ValidatingAdmissionPolicy,
+        Kind::ValidatingAdmissionPolicyBinding,
     ];
 
     /// Resolves what a user may type: short names, singular, plural, with group.
@@ -101,6 +105,12 @@ impl Kind {
             "validatingwebhookconfiguration" | "validatingwebhookconfigurations" => {
                 Some(Kind::ValidatingWebhookConfiguration)
             }
+            "validatingadmissionpolicy" | "validatingadmissionpolicies" => {
+                Some(Kind::ValidatingAdmissionPolicy)
+            }
+            "validatingadmissionpolicybinding" | "validatingadmissionpolicybindings" => {
+                Some(Kind::ValidatingAdmissionPolicyBinding)
+            }
             _ => None,
         }
     }
@@ -131,6 +141,12 @@ impl Kind {
             Kind::ValidatingWebhookConfiguration => {
                 "validatingwebhookconfigurations.admissionregistration.k8s.io"
             }
+            Kind::ValidatingAdmissionPolicy => {
+                "validatingadmissionpolicies.admissionregistration.k8s.io"
+            }
+            Kind::ValidatingAdmissionPolicyBinding => {
+                "validatingadmissionpolicybindings.admissionregistration.k8s.io"
+            }
         }
     }
 
@@ -159,6 +175,12 @@ impl Kind {
             }
             Kind::ValidatingWebhookConfiguration => {
                 "ValidatingWebhookConfiguration.admissionregistration.k8s.io"
+            }
+            Kind::ValidatingAdmissionPolicy => {
+                "ValidatingAdmissionPolicy.admissionregistration.k8s.io"
+            }
+            Kind::ValidatingAdmissionPolicyBinding => {
+                "ValidatingAdmissionPolicyBinding.admissionregistration.k8s.io"
             }
         }
     }
@@ -189,6 +211,12 @@ impl Kind {
             Kind::ValidatingWebhookConfiguration => {
                 "validatingwebhookconfiguration.admissionregistration.k8s.io"
             }
+            Kind::ValidatingAdmissionPolicy => {
+                "validatingadmissionpolicy.admissionregistration.k8s.io"
+            }
+            Kind::ValidatingAdmissionPolicyBinding => {
+                "validatingadmissionpolicybinding.admissionregistration.k8s.io"
+            }
         }
     }
 
@@ -213,6 +241,8 @@ impl Kind {
             Kind::HorizontalPodAutoscaler => "HorizontalPodAutoscaler",
             Kind::MutatingWebhookConfiguration => "MutatingWebhookConfiguration",
             Kind::ValidatingWebhookConfiguration => "ValidatingWebhookConfiguration",
+            Kind::ValidatingAdmissionPolicy => "ValidatingAdmissionPolicy",
+            Kind::ValidatingAdmissionPolicyBinding => "ValidatingAdmissionPolicyBinding",
         }
     }
 
@@ -235,9 +265,10 @@ impl Kind {
             Kind::EndpointSlice => "discovery.k8s.io/v1",
             Kind::Job | Kind::CronJob => "batch/v1",
             Kind::HorizontalPodAutoscaler => "autoscaling/v2",
-            Kind::MutatingWebhookConfiguration | Kind::ValidatingWebhookConfiguration => {
-                "admissionregistration.k8s.io/v1"
-            }
+            Kind::MutatingWebhookConfiguration
+            | Kind::ValidatingWebhookConfiguration
+            | Kind::ValidatingAdmissionPolicy
+            | Kind::ValidatingAdmissionPolicyBinding => "admissionregistration.k8s.io/v1",
         }
     }
 

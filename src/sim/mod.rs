@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod catalog;
+pub mod cel;
 pub mod client;
 pub mod cluster;
 pub mod controllers;

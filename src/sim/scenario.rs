@@ -292,10 +292,11 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario {
         id: "admission",
         title: "admission webhooks",
-        summary: "A validating webhook, policy.example.com, checks every pod created or updated; its server is the Deployment and Service `policy`, and it fails closed. Take the server away (`kubectl scale deploy policy --replicas=0`) and watch every new pod refused, its own included; read the refusal in `kubectl describe rs` and the request log (`webhook`); get out by failing open, by scoping the webhook (`policy-scoped.yaml`), or by deleting it.",
+        summary: "A validating webhook, policy.example.com, checks every pod created or updated; its server is the Deployment and Service `policy`, and it fails closed. Take the server away (`kubectl scale deploy policy --replicas=0`) and watch every new pod refused, its own included; read the refusal in `kubectl describe rs` and the request log (`webhook`); get out by failing open, by scoping the webhook (`policy-scoped.yaml`), or by deleting it. `max-replicas.yaml` is a ValidatingAdmissionPolicy (CEL, no webhook) that caps Deployments at 5 replicas.",
         files: &[
             ("web.yaml", WEB_YAML),
             ("policy-scoped.yaml", POLICY_SCOPED_YAML),
+            ("max-replicas.yaml", MAX_REPLICAS_YAML),
         ],
         origin: Origin::Created,
         nodes: PLAIN_NODES,
@@ -303,6 +304,9 @@ pub const SCENARIOS: &[Scenario] = &[
         setup: &["webhook add validating policy", "tick 5"],
     },
 ];
+
+/// A ValidatingAdmissionPolicy and its binding: at most 5 replicas a Deployment.
+const MAX_REPLICAS_YAML: &str = include_str!("manifests/max-replicas.yaml");
 
 /// The policy webhook scoped away from its own server's pods.
 const POLICY_SCOPED_YAML: &str = include_str!("manifests/policy-scoped.yaml");

@@ -20,6 +20,10 @@ pub enum Reason {
     Forbidden,
     /// 500 from apierrors.NewInternalError: a webhook that could not be called.
     InternalError,
+    /// 422 Invalid whose one cause has no field (a ValidatingAdmissionPolicy's denial):
+    /// the message is the Status message, `pods "x" is forbidden: ...`, which kubectl
+    /// prints as `The pods "x" is invalid: : ...`.
+    InvalidCause,
     /// A storage error the API server did not convert: a 500 whose Status has no reason,
     /// which kubectl prints as `Error from server: ...`.
     Unknown,
@@ -36,6 +40,7 @@ impl Reason {
             Reason::TooManyRequests => "TooManyRequests",
             Reason::Forbidden => "Forbidden",
             Reason::InternalError => "InternalError",
+            Reason::InvalidCause => "Invalid",
             Reason::Unknown => "",
         }
     }

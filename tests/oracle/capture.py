@@ -41,6 +41,8 @@ DUMPS = [
     ("horizontalpodautoscalers", "kubectl get hpa -o json"),
     ("mutatingwebhookconfigurations", "kubectl get mutatingwebhookconfigurations -o json"),
     ("validatingwebhookconfigurations", "kubectl get validatingwebhookconfigurations -o json"),
+    ("validatingadmissionpolicies", "kubectl get validatingadmissionpolicies -o json"),
+    ("validatingadmissionpolicybindings", "kubectl get validatingadmissionpolicybindings -o json"),
 ]
 def probe(target):
     """Two lines that read the simulated clock: a write to the scenario's workload (the

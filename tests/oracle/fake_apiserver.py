@@ -77,11 +77,16 @@ RESOURCES = {
                                       "MutatingWebhookConfiguration", [], []),
     "validatingwebhookconfigurations": ("admissionregistration.k8s.io", "v1",
                                         "ValidatingWebhookConfiguration", [], []),
+    "validatingadmissionpolicies": ("admissionregistration.k8s.io", "v1",
+                                    "ValidatingAdmissionPolicy", [], []),
+    "validatingadmissionpolicybindings": ("admissionregistration.k8s.io", "v1",
+                                          "ValidatingAdmissionPolicyBinding", [], []),
 }
 # Resources with a scale subresource, as discovery lists them.
 SCALABLE = {"deployments", "replicasets", "statefulsets"}
 # Cluster-scoped resources: no namespace in their paths.
-CLUSTER_SCOPED = {"nodes", "mutatingwebhookconfigurations", "validatingwebhookconfigurations"}
+CLUSTER_SCOPED = {"nodes", "mutatingwebhookconfigurations", "validatingwebhookconfigurations",
+                  "validatingadmissionpolicies", "validatingadmissionpolicybindings"}
 # The API groups served besides the core group, with their group/version paths.
 GROUPS = {"apps": "apps/v1", "coordination.k8s.io": "coordination.k8s.io/v1",
           "policy": "policy/v1", "discovery.k8s.io": "discovery.k8s.io/v1",
@@ -325,6 +330,19 @@ CRONJOB_COLUMNS = [
 WEBHOOK_COLUMNS = [
     col("Name", "string", fmt="name"),
     col("Webhooks", "integer"),
+    col("Age", "string"),
+]
+# validatingAdmissionPolicy(Binding)ColumnDefinitions.
+VAP_COLUMNS = [
+    col("Name", "string", fmt="name"),
+    col("Validations", "integer"),
+    col("ParamKind", "string"),
+    col("Age", "string"),
+]
+VAPB_COLUMNS = [
+    col("Name", "string", fmt="name"),
+    col("PolicyName", "string"),
+    col("ParamRef", "string"),
     col("Age", "string"),
 ]
 HPA_COLUMNS = [
@@ -712,6 +730,20 @@ class Tables:
         return [c["metadata"]["name"], len(c.get("webhooks") or []),
                 self.age(c["metadata"].get("creationTimestamp"))]
 
+    def vap_row(self, p):
+        """printValidatingAdmissionPolicy."""
+        spec = p.get("spec") or {}
+        kind = spec.get("paramKind")
+        pk = "%s/%s" % (kind.get("apiVersion", ""), kind.get("kind", "")) if kind else "<unset>"
+        return [p["metadata"]["name"], len(spec.get("validations") or []), pk,
+                self.age(p["metadata"].get("creationTimestamp"))]
+
+    def vapb_row(self, b):
+        """printValidatingAdmissionPolicyBinding (no paramRef in the demo)."""
+        spec = b.get("spec") or {}
+        return [b["metadata"]["name"], spec.get("policyName", ""), "<unset>",
+                self.age(b["metadata"].get("creationTimestamp"))]
+
     def lease_row(self, l):
         """printLease."""
         return [l["metadata"]["name"], (l.get("spec") or {}).get("holderIdentity", ""),
@@ -819,6 +851,8 @@ class Tables:
             "horizontalpodautoscalers": (HPA_COLUMNS, self.hpa_row),
             "mutatingwebhookconfigurations": (WEBHOOK_COLUMNS, self.webhook_row),
             "validatingwebhookconfigurations": (WEBHOOK_COLUMNS, self.webhook_row),
+            "validatingadmissionpolicies": (VAP_COLUMNS, self.vap_row),
+            "validatingadmissionpolicybindings": (VAPB_COLUMNS, self.vapb_row),
             "controllerrevisions": (CONTROLLER_REVISION_COLUMNS, self.controller_revision_row),
             "persistentvolumeclaims": (PVC_COLUMNS, self.pvc_row),
             "endpoints": (ENDPOINTS_COLUMNS, self.endpoints_row),

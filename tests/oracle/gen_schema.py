@@ -39,6 +39,8 @@ ROOTS = [
     ("HORIZONTAL_POD_AUTOSCALER", "HorizontalPodAutoscaler"),
     ("VALIDATING_WEBHOOK_CONFIGURATION", "ValidatingWebhookConfiguration"),
     ("MUTATING_WEBHOOK_CONFIGURATION", "MutatingWebhookConfiguration"),
+    ("VALIDATING_ADMISSION_POLICY", "ValidatingAdmissionPolicy"),
+    ("VALIDATING_ADMISSION_POLICY_BINDING", "ValidatingAdmissionPolicyBinding"),
 ]
 
 # Types with their own JSON form, which a decoder takes whole.

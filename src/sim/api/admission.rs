@@ -101,6 +101,11 @@ pub struct Admission {
     pub timeouts: u64,
     /// Patches mutating webhooks applied.
     pub mutated: u64,
+    /// Requests a ValidatingAdmissionPolicy's Deny action refused.
+    pub policy_denied: u64,
+    /// Warnings for the client (a policy's Warn action), taken by kubectl after each
+    /// command.
+    pub warnings: Vec<String>,
 }
 
 /// A webhook of a configuration, copied out of it for one request.
@@ -136,11 +141,23 @@ struct CallError {
 }
 
 /// The request's resource as rules name it: group, version, plural.
-fn resource_of(kind: Kind) -> (&'static str, &'static str, &'static str) {
+pub(super) fn resource_of(kind: Kind) -> (&'static str, &'static str, &'static str) {
     let gr = kind.group_resource();
     let (resource, group) = gr.split_once('.').unwrap_or((gr, ""));
     let version = kind.api_version().rsplit('/').next().unwrap_or("v1");
     (group, version, resource)
+}
+
+/// The admission configuration kinds, never sent to webhooks or policies, so that a
+/// broken one can always be fixed.
+pub(super) fn exempt(kind: Kind) -> bool {
+    matches!(
+        kind,
+        Kind::MutatingWebhookConfiguration
+            | Kind::ValidatingWebhookConfiguration
+            | Kind::ValidatingAdmissionPolicy
+            | Kind::ValidatingAdmissionPolicyBinding
+    )
 }
 
 /// Whether `list` holds `*` or `want`.
@@ -199,7 +216,7 @@ fn selects(selector: &Value, labels: &Value) -> bool {
 
 /// The request a write makes, as admission sees it.
 #[derive(Debug, Clone)]
-pub(super) struct Request {
+pub struct Request {
     pub op: Operation,
     pub kind: Kind,
     /// The namespace of the object (empty for a cluster-scoped kind).
@@ -214,6 +231,7 @@ impl ApiServer {
     pub(super) fn admission_active(&self) -> bool {
         self.count(Kind::MutatingWebhookConfiguration) > 0
             || self.count(Kind::ValidatingWebhookConfiguration) > 0
+            || self.count(Kind::ValidatingAdmissionPolicyBinding) > 0
     }
 
     fn hooks(&self, kind: Kind) -> Vec<Hook> {
@@ -226,44 +244,50 @@ impl ApiServer {
 
     /// ShouldCallHook: namespaceSelector, objectSelector, then the rules.
     fn should_call(&self, hook: &Hook, req: &Request, object: Option<&Value>) -> bool {
-        if matches!(
-            req.kind,
-            Kind::MutatingWebhookConfiguration | Kind::ValidatingWebhookConfiguration
-        ) {
-            return false;
-        }
+        !exempt(req.kind)
+            && self.selectors_match(&hook.spec, req, object)
+            && self.rules_match(
+                &hook.spec["rules"],
+                req,
+                hook.spec["matchPolicy"] != "Exact",
+            )
+    }
+
+    /// The namespace and object selectors of a webhook or of a policy's MatchResources.
+    pub(super) fn selectors_match(&self, m: &Value, req: &Request, object: Option<&Value>) -> bool {
         // A cluster-scoped request always passes the namespace selector; every namespace
         // carries its own name as the label kubernetes.io/metadata.name.
         if !req.namespace.is_empty() {
             let ns_labels = json!({"kubernetes.io/metadata.name": req.namespace});
-            if !selects(&hook.spec["namespaceSelector"], &ns_labels) {
+            if !selects(&m["namespaceSelector"], &ns_labels) {
                 return false;
             }
         }
-        let sel = &hook.spec["objectSelector"];
-        let labels = |o: Option<&Value>| {
-            o.and_then(|o| obj::path(o, &["metadata", "labels"]))
+        let sel = &m["objectSelector"];
+        let labels = |o: &Value| {
+            obj::path(o, &["metadata", "labels"])
                 .cloned()
                 .unwrap_or(json!({}))
         };
         // matchObjectSelector: the new object's labels or the old one's; a request with
         // neither (a DELETE before the object is read) matches only an empty selector.
-        let object_ok = empty_selector(sel)
+        empty_selector(sel)
             || [object, req.old.as_ref()]
                 .into_iter()
                 .flatten()
                 .filter(|o| o.is_object())
-                .any(|o| selects(sel, &labels(Some(o))));
-        if !object_ok {
-            return false;
-        }
+                .any(|o| selects(sel, &labels(o)))
+    }
+
+    /// Whether any of `rules` matches the request (with a policy rule's resourceNames,
+    /// when it lists any, naming the object).
+    pub(super) fn rules_match(&self, rules: &Value, req: &Request, equivalent: bool) -> bool {
         let sub = self.manager.1.as_deref().unwrap_or("");
-        let equivalent = hook.spec["matchPolicy"] != "Exact";
-        hook.spec["rules"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .any(|r| rule_matches(r, req.op, req.kind, sub, equivalent))
+        rules.as_array().into_iter().flatten().any(|r| {
+            let names = r["resourceNames"].as_array().map_or(&[][..], Vec::as_slice);
+            rule_matches(r, req.op, req.kind, sub, equivalent)
+                && (names.is_empty() || names.iter().any(|n| n == req.name.as_str()))
+        })
     }
 
     /// The URL the API server posts to: the Service's DNS name, port and path, with the
@@ -432,12 +456,15 @@ impl ApiServer {
             return Ok(());
         };
         self.stage("validation: ok".into());
-        let r = self.admit_validating(&req, object);
+        // ValidatingAdmissionPolicy comes before ValidatingAdmissionWebhook.
+        let r = self
+            .admit_policies(&req, object)
+            .and_then(|()| self.admit_validating(&req, object));
         self.admission.request = Some(req);
         r
     }
 
-    fn stage(&mut self, s: String) {
+    pub(super) fn stage(&mut self, s: String) {
         if let Some(t) = &mut self.admission.open {
             t.stages.push(s);
         }
@@ -553,7 +580,7 @@ impl ApiServer {
         }
     }
 
-    fn mark_matched(&mut self) {
+    pub(super) fn mark_matched(&mut self) {
         if let Some(t) = &mut self.admission.open {
             t.matched = true;
         }

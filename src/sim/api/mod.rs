@@ -11,6 +11,7 @@ mod delete;
 mod events;
 mod events_v1;
 pub mod eviction;
+mod policy;
 pub use admission::RequestTrace;
 pub use events_v1::EventV1;
 mod update;

@@ -201,7 +201,14 @@ impl Func {
             Func::Endpoints => Some(&["ready", "notready", "serving", "terminating"]),
             Func::Traffic => Some(&["answered", "failed"]),
             Func::Webhooks => Some(&["Fail", "Ignore", "reachable"]),
-            Func::Admission => Some(&["refused", "denied", "failed-open", "timeouts", "mutated"]),
+            Func::Admission => Some(&[
+                "refused",
+                "denied",
+                "failed-open",
+                "timeouts",
+                "mutated",
+                "policy-denied",
+            ]),
             Func::Claims => Some(&["bound", "terminating", "unused"]),
             Func::Jobs => Some(&[
                 "running",

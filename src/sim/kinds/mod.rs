@@ -24,6 +24,7 @@ mod lease;
 mod node;
 pub mod pdb;
 mod pod;
+mod policy;
 pub mod pvc;
 mod replicaset;
 pub mod service;
@@ -204,6 +205,8 @@ pub fn of(kind: Kind) -> &'static dyn Strategy {
         Kind::HorizontalPodAutoscaler => &hpa::HorizontalPodAutoscaler,
         Kind::MutatingWebhookConfiguration => &webhook::MUTATING,
         Kind::ValidatingWebhookConfiguration => &webhook::VALIDATING,
+        Kind::ValidatingAdmissionPolicy => &policy::POLICY,
+        Kind::ValidatingAdmissionPolicyBinding => &policy::BINDING,
     }
 }
 

@@ -102,6 +102,16 @@ impl Outcome {
         self.warn(text)
     }
 
+    /// [`Self::server_warnings`] that came with the command's first response: before
+    /// anything it printed.
+    pub(super) fn server_warnings_first(mut self, warnings: Vec<String>) -> Self {
+        let text: String = warnings.iter().map(|w| format!("Warning: {w}\n")).collect();
+        if !text.is_empty() {
+            self.warnings.insert(0, (0, text));
+        }
+        self
+    }
+
     pub(super) fn api_error(self, e: &ApiError, context: Option<String>) -> Self {
         self.api(e, context)
     }
@@ -110,6 +120,14 @@ impl Outcome {
         // kubectl prints validation failures as they come: `The Deployment "web" is invalid: ...`.
         let msg = match context {
             _ if e.reason == Reason::Invalid => format!("{}\n", e.message),
+            // checkErr's Invalid form from the details: the plural resource (no group),
+            // the name, and the one cause with its empty field.
+            _ if e.reason == Reason::InvalidCause => {
+                let (lhs, cause) = e.message.split_once(" is forbidden: ").unwrap_or(("", ""));
+                let (resource, name) = lhs.split_once(' ').unwrap_or((lhs, "\"\""));
+                let plural = resource.split('.').next().unwrap_or(resource);
+                format!("The {plural} {name} is invalid: : {cause}\n")
+            }
             // No reason: kubectl's StandardErrorMessage leaves out the parentheses.
             Some(c) if e.reason == Reason::Unknown => {
                 format!("Error from server: {c}{}\n", e.message)

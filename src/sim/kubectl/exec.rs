@@ -72,8 +72,13 @@ pub fn run(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
     }
     let (mgr, sub) = manager(cmd);
     cluster.api.set_manager(&mgr, sub);
-    let mut out = run_command(cluster, files, cmd);
+    cluster.api.admission.warnings.clear();
+    let out = run_command(cluster, files, cmd);
     cluster.api.reset_manager();
+    // Warnings the API server sent (a ValidatingAdmissionPolicy's Warn action), printed
+    // by client-go as the response arrives, before what kubectl prints of it.
+    let warnings = std::mem::take(&mut cluster.api.admission.warnings);
+    let mut out = out.server_warnings_first(warnings);
     if !out.failed
         && let Some(format) = cmd.printed_output()
     {

@@ -41,6 +41,14 @@ pub static ATTACHED_VOLUME: Type = Type {
     ],
 };
 
+pub static AUDIT_ANNOTATION: Type = Type {
+    name: "AuditAnnotation",
+    fields: &[
+        Field("key", Scalar),
+        Field("valueExpression", Scalar),
+    ],
+};
+
 pub static AZURE_DISK_VOLUME_SOURCE: Type = Type {
     name: "AzureDiskVolumeSource",
     fields: &[
@@ -591,6 +599,14 @@ pub static EXEC_ACTION: Type = Type {
     ],
 };
 
+pub static EXPRESSION_WARNING: Type = Type {
+    name: "ExpressionWarning",
+    fields: &[
+        Field("fieldRef", Scalar),
+        Field("warning", Scalar),
+    ],
+};
+
 pub static EXTERNAL_METRIC_SOURCE: Type = Type {
     name: "ExternalMetricSource",
     fields: &[
@@ -979,6 +995,17 @@ pub static MATCH_CONDITION: Type = Type {
     ],
 };
 
+pub static MATCH_RESOURCES: Type = Type {
+    name: "MatchResources",
+    fields: &[
+        Field("namespaceSelector", Struct(&LABEL_SELECTOR)),
+        Field("objectSelector", Struct(&LABEL_SELECTOR)),
+        Field("resourceRules", List(Elem::Struct(&NAMED_RULE_WITH_OPERATIONS))),
+        Field("excludeResourceRules", List(Elem::Struct(&NAMED_RULE_WITH_OPERATIONS))),
+        Field("matchPolicy", Scalar),
+    ],
+};
+
 pub static METRIC_IDENTIFIER: Type = Type {
     name: "MetricIdentifier",
     fields: &[
@@ -1072,6 +1099,18 @@ pub static NFS_VOLUME_SOURCE: Type = Type {
         Field("server", Scalar),
         Field("path", Scalar),
         Field("readOnly", Scalar),
+    ],
+};
+
+pub static NAMED_RULE_WITH_OPERATIONS: Type = Type {
+    name: "NamedRuleWithOperations",
+    fields: &[
+        Field("resourceNames", List(Elem::Scalar)),
+        Field("operations", List(Elem::Scalar)),
+        Field("apiGroups", List(Elem::Scalar)),
+        Field("apiVersions", List(Elem::Scalar)),
+        Field("resources", List(Elem::Scalar)),
+        Field("scope", Scalar),
     ],
 };
 
@@ -1302,6 +1341,24 @@ pub static OWNER_REFERENCE: Type = Type {
         Field("uid", Scalar),
         Field("controller", Scalar),
         Field("blockOwnerDeletion", Scalar),
+    ],
+};
+
+pub static PARAM_KIND: Type = Type {
+    name: "ParamKind",
+    fields: &[
+        Field("apiVersion", Scalar),
+        Field("kind", Scalar),
+    ],
+};
+
+pub static PARAM_REF: Type = Type {
+    name: "ParamRef",
+    fields: &[
+        Field("name", Scalar),
+        Field("namespace", Scalar),
+        Field("selector", Struct(&LABEL_SELECTOR)),
+        Field("parameterNotFoundAction", Scalar),
     ],
 };
 
@@ -2218,6 +2275,13 @@ pub static TOPOLOGY_SPREAD_CONSTRAINT: Type = Type {
     ],
 };
 
+pub static TYPE_CHECKING: Type = Type {
+    name: "TypeChecking",
+    fields: &[
+        Field("expressionWarnings", List(Elem::Struct(&EXPRESSION_WARNING))),
+    ],
+};
+
 pub static TYPED_LOCAL_OBJECT_REFERENCE: Type = Type {
     name: "TypedLocalObjectReference",
     fields: &[
@@ -2245,6 +2309,59 @@ pub static UNCOUNTED_TERMINATED_PODS: Type = Type {
     ],
 };
 
+pub static VALIDATING_ADMISSION_POLICY: Type = Type {
+    name: "ValidatingAdmissionPolicy",
+    fields: &[
+        Field("kind", Scalar),
+        Field("apiVersion", Scalar),
+        Field("metadata", Struct(&OBJECT_META)),
+        Field("spec", Struct(&VALIDATING_ADMISSION_POLICY_SPEC)),
+        Field("status", Struct(&VALIDATING_ADMISSION_POLICY_STATUS)),
+    ],
+};
+
+pub static VALIDATING_ADMISSION_POLICY_BINDING: Type = Type {
+    name: "ValidatingAdmissionPolicyBinding",
+    fields: &[
+        Field("kind", Scalar),
+        Field("apiVersion", Scalar),
+        Field("metadata", Struct(&OBJECT_META)),
+        Field("spec", Struct(&VALIDATING_ADMISSION_POLICY_BINDING_SPEC)),
+    ],
+};
+
+pub static VALIDATING_ADMISSION_POLICY_BINDING_SPEC: Type = Type {
+    name: "ValidatingAdmissionPolicyBindingSpec",
+    fields: &[
+        Field("policyName", Scalar),
+        Field("paramRef", Struct(&PARAM_REF)),
+        Field("matchResources", Struct(&MATCH_RESOURCES)),
+        Field("validationActions", List(Elem::Scalar)),
+    ],
+};
+
+pub static VALIDATING_ADMISSION_POLICY_SPEC: Type = Type {
+    name: "ValidatingAdmissionPolicySpec",
+    fields: &[
+        Field("paramKind", Struct(&PARAM_KIND)),
+        Field("matchConstraints", Struct(&MATCH_RESOURCES)),
+        Field("validations", List(Elem::Struct(&VALIDATION))),
+        Field("failurePolicy", Scalar),
+        Field("auditAnnotations", List(Elem::Struct(&AUDIT_ANNOTATION))),
+        Field("matchConditions", List(Elem::Struct(&MATCH_CONDITION))),
+        Field("variables", List(Elem::Struct(&VARIABLE))),
+    ],
+};
+
+pub static VALIDATING_ADMISSION_POLICY_STATUS: Type = Type {
+    name: "ValidatingAdmissionPolicyStatus",
+    fields: &[
+        Field("observedGeneration", Scalar),
+        Field("typeChecking", Struct(&TYPE_CHECKING)),
+        Field("conditions", List(Elem::Struct(&CONDITION))),
+    ],
+};
+
 pub static VALIDATING_WEBHOOK: Type = Type {
     name: "ValidatingWebhook",
     fields: &[
@@ -2269,6 +2386,24 @@ pub static VALIDATING_WEBHOOK_CONFIGURATION: Type = Type {
         Field("apiVersion", Scalar),
         Field("metadata", Struct(&OBJECT_META)),
         Field("webhooks", List(Elem::Struct(&VALIDATING_WEBHOOK))),
+    ],
+};
+
+pub static VALIDATION: Type = Type {
+    name: "Validation",
+    fields: &[
+        Field("expression", Scalar),
+        Field("message", Scalar),
+        Field("reason", Scalar),
+        Field("messageExpression", Scalar),
+    ],
+};
+
+pub static VARIABLE: Type = Type {
+    name: "Variable",
+    fields: &[
+        Field("name", Scalar),
+        Field("expression", Scalar),
     ],
 };
 

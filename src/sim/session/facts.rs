@@ -113,6 +113,7 @@ impl Facts for Session {
                     "failed-open" => a.failed_open,
                     "timeouts" => a.timeouts,
                     "mutated" => a.mutated,
+                    "policy-denied" => a.policy_denied,
                     _ => a.refused,
                 })
             }

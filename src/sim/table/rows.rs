@@ -270,6 +270,36 @@ pub fn webhook_configuration<T: Lookup + ?Sized>(c: &T, now: u64) -> Vec<String>
     ]
 }
 
+/// printValidatingAdmissionPolicy: the validations, and the kind of its parameters.
+pub fn admission_policy<T: Lookup + ?Sized>(p: &T, now: u64) -> Vec<String> {
+    let param = at(p, &["spec", "paramKind"])
+        .filter(|k| k.is_object())
+        .map_or("<unset>".to_string(), |k| {
+            format!(
+                "{}/{}",
+                k["apiVersion"].as_str().unwrap_or(""),
+                k["kind"].as_str().unwrap_or("")
+            )
+        });
+    vec![
+        name(p),
+        array_at(p, &["spec", "validations"]).len().to_string(),
+        param,
+        age(p, now),
+    ]
+}
+
+/// printValidatingAdmissionPolicyBinding: its policy, and where its parameters come from
+/// (the demo has none).
+pub fn admission_policy_binding<T: Lookup + ?Sized>(b: &T, now: u64) -> Vec<String> {
+    vec![
+        name(b),
+        str_at(b, &["spec", "policyName"]).to_string(),
+        "<unset>".to_string(),
+        age(b, now),
+    ]
+}
+
 pub fn pdb<T: Lookup + ?Sized>(p: &T, now: u64) -> Vec<String> {
     vec![
         name(p),

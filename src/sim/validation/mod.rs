@@ -12,6 +12,7 @@ mod job;
 mod meta;
 mod pdb;
 mod pod;
+mod policy;
 mod service;
 mod statefulset;
 mod webhook;
@@ -21,6 +22,7 @@ pub use daemonset::daemon_set;
 pub use hpa::horizontal_pod_autoscaler;
 pub use job::job;
 pub use pdb::pdb;
+pub use policy::{admission_policy, admission_policy_binding};
 pub use service::{headless, service};
 pub use statefulset::{controller_revision, persistent_volume_claim, stateful_set};
 pub use webhook::webhook_configuration;
@@ -283,7 +285,9 @@ fn quantities(kind: Kind, o: &Value) -> Result<(), ApiError> {
         | Kind::PersistentVolumeClaim
         | Kind::HorizontalPodAutoscaler
         | Kind::MutatingWebhookConfiguration
-        | Kind::ValidatingWebhookConfiguration => return Ok(()),
+        | Kind::ValidatingWebhookConfiguration
+        | Kind::ValidatingAdmissionPolicy
+        | Kind::ValidatingAdmissionPolicyBinding => return Ok(()),
     };
     let lists = ["containers", "initContainers"]
         .iter()

@@ -93,7 +93,7 @@ pub fn webhook_configuration(kind: Kind, o: &Value) -> Result<(), ApiError> {
     invalid(kind, o, errs)
 }
 
-fn strings(v: &Value) -> Vec<&str> {
+pub(super) fn strings(v: &Value) -> Vec<&str> {
     v.as_array()
         .into_iter()
         .flatten()
@@ -107,7 +107,7 @@ fn go_list(items: &[&str]) -> String {
     format!("[]string{{{}}}", quoted.join(", "))
 }
 
-fn not_supported(errs: &mut Vec<String>, at: &str, v: &str, supported: &[&str]) {
+pub(super) fn not_supported(errs: &mut Vec<String>, at: &str, v: &str, supported: &[&str]) {
     let list: Vec<String> = supported.iter().map(|s| go_quote(s)).collect();
     errs.push(format!(
         "{at}: Unsupported value: {}: supported values: {}",
@@ -194,7 +194,7 @@ fn webhook(errs: &mut Vec<String>, at: &str, hook: &Value, mutating: bool) {
 }
 
 /// validateRuleWithOperations and validateRule (subresources allowed).
-fn rule_errors(errs: &mut Vec<String>, at: &str, rule: &Value) {
+pub(super) fn rule_errors(errs: &mut Vec<String>, at: &str, rule: &Value) {
     let ops = strings(&rule["operations"]);
     if ops.is_empty() {
         errs.push(format!("{at}.operations: Required value"));
@@ -299,7 +299,7 @@ fn resources(errs: &mut Vec<String>, at: &str, list: &[&str]) {
 }
 
 /// ValidateLabelSelector's operator and values checks.
-fn selector(errs: &mut Vec<String>, at: &str, sel: &Value) {
+pub(super) fn selector(errs: &mut Vec<String>, at: &str, sel: &Value) {
     for (i, e) in sel["matchExpressions"]
         .as_array()
         .into_iter()

@@ -1,6 +1,7 @@
-//! The demo's lines for admission webhooks in the admission scenario (or wherever
-//! `webhook add` made one): each webhook with its failurePolicy and whether its server
-//! would answer now, and the last request a webhook saw. `demo_view.rs` puts them under
+//! The demo's lines for admission in the admission scenario (or wherever `webhook add`
+//! made a webhook): each webhook with its failurePolicy and whether its server would
+//! answer now, each ValidatingAdmissionPolicy binding with its actions, and the last
+//! request admission saw. `demo_view.rs` puts them under
 //! the Deployment's conditions.
 
 use ratatui::text::{Line, Span};
@@ -49,6 +50,23 @@ pub fn admission_lines(d: &Demo, theme: &Theme) -> Vec<Line<'static>> {
                 ]));
             }
         }
+    }
+    // Each ValidatingAdmissionPolicy binding: its policy and what a failure does.
+    for b in d.session.objects(Kind::ValidatingAdmissionPolicyBinding) {
+        let actions: Vec<&str> = b["spec"]["validationActions"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|a| a.as_str())
+            .collect();
+        lines.push(Line::from(vec![
+            Span::styled("policy ", theme.header),
+            Span::raw(format!(
+                "{} ",
+                b["spec"]["policyName"].as_str().unwrap_or("")
+            )),
+            Span::styled(actions.join(","), theme.dim),
+        ]));
     }
     if let Some(t) = api.admission.log.back().filter(|_| !lines.is_empty()) {
         let refused = t.outcome.starts_with("refused");

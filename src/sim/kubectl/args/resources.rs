@@ -112,7 +112,10 @@ pub(super) fn unknown_type(s: &str) -> UsageError {
             .iter()
             .map(|k| match k.kind_name() {
                 "Endpoints" => "Endpoints".to_string(),
-                n => format!("{n}s"),
+                n => match n.strip_suffix('y') {
+                    Some(stem) => format!("{stem}ies"),
+                    None => format!("{n}s"),
+                },
             })
             .collect();
         let (last, rest) = kinds.split_last().unwrap_or((&kinds[0], &[]));

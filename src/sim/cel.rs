@@ -1,0 +1,144 @@
+//! CEL as the API server evaluates it for ValidatingAdmissionPolicies: an expression is
+//! compiled once per request and run with the request's variables bound (`object`,
+//! `oldObject`, `request`, `params`, `namespaceObject`). The language is the `cel` crate
+//! (cel-rust); Kubernetes' own extension libraries (quantities, URLs, authorizer checks)
+//! are not there, and an expression that calls one fails to run, which the policy's
+//! failurePolicy then decides. Expressions are not type-checked against the schema
+//! (kube-apiserver reports that in the policy's status.typeChecking).
+
+use cel::objects::Value as Cel;
+use cel::{Context, ExecutionError, Program};
+use serde_json::Value;
+
+/// A compiled expression.
+pub struct Expression(Program);
+
+/// Compiles `source`, or says why not in cel-go's format (`ERROR: <input>:1:24: ...`).
+pub fn compile(source: &str) -> Result<Expression, String> {
+    // cel-go indents the source and caret lines one space more than cel-rust.
+    Program::compile(source)
+        .map(Expression)
+        .map_err(|e| e.to_string().replace("\n| ", "\n | "))
+}
+
+/// A JSON value as CEL sees a decoded object: maps, lists, int64 where the number is
+/// whole, double otherwise.
+fn to_cel(v: &Value) -> Cel {
+    match v {
+        Value::Null => Cel::Null,
+        Value::Bool(b) => Cel::Bool(*b),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => Cel::Int(i),
+            None => Cel::Float(n.as_f64().unwrap_or(0.0)),
+        },
+        Value::String(s) => Cel::String(s.clone().into()),
+        Value::Array(a) => Cel::List(a.iter().map(to_cel).collect::<Vec<_>>().into()),
+        Value::Object(m) => {
+            let map: std::collections::HashMap<String, Cel> =
+                m.iter().map(|(k, v)| (k.clone(), to_cel(v))).collect();
+            Cel::Map(map.into())
+        }
+    }
+}
+
+/// A CEL value back as JSON (a variable's value, a messageExpression's string); what JSON
+/// cannot hold (bytes, durations, functions) is null.
+fn to_json(c: &Cel) -> Value {
+    match c {
+        Cel::Null => Value::Null,
+        Cel::Bool(b) => Value::Bool(*b),
+        Cel::Int(i) => Value::from(*i),
+        Cel::UInt(u) => Value::from(*u),
+        Cel::Float(f) => serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number),
+        Cel::String(s) => Value::String(s.to_string()),
+        Cel::List(l) => Value::Array(l.iter().map(to_json).collect()),
+        Cel::Map(m) => Value::Object(
+            m.map
+                .iter()
+                .map(|(k, v)| (key_string(k), to_json(v)))
+                .collect(),
+        ),
+        _ => Value::Null,
+    }
+}
+
+fn key_string(k: &cel::objects::Key) -> String {
+    match k {
+        cel::objects::Key::String(s) => s.to_string(),
+        cel::objects::Key::Int(i) => i.to_string(),
+        cel::objects::Key::Uint(u) => u.to_string(),
+        cel::objects::Key::Bool(b) => b.to_string(),
+    }
+}
+
+/// cel-go's words for a runtime error where they differ from cel-rust's.
+fn runtime_error(e: &ExecutionError) -> String {
+    match e {
+        ExecutionError::NoSuchKey(k) => format!("no such key: {k}"),
+        other => other.to_string(),
+    }
+}
+
+impl Expression {
+    /// Runs the expression; `Ok(value)` is what it evaluated to, as JSON.
+    pub fn eval(&self, vars: &[(&str, &Value)]) -> Result<Cel, String> {
+        let mut ctx = Context::default();
+        for (name, value) in vars {
+            ctx.add_variable_from_value(*name, to_cel(value));
+        }
+        self.0.execute(&ctx).map_err(|e| runtime_error(&e))
+    }
+
+    /// Runs the expression, its value as JSON.
+    pub fn eval_json(&self, vars: &[(&str, &Value)]) -> Result<Value, String> {
+        self.eval(vars).map(|c| to_json(&c))
+    }
+
+    /// Runs a validation: true, false, or why it could not say (including a value that
+    /// is not a bool).
+    pub fn check(&self, vars: &[(&str, &Value)]) -> Result<bool, String> {
+        match self.eval(vars)? {
+            Cel::Bool(b) => Ok(b),
+            other => Err(format!("expected bool, got {other:?}")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn validations_read_the_object_as_json() {
+        let obj = json!({"metadata": {"labels": {"app": "web"}},
+            "spec": {"replicas": 7, "template": {"spec": {"containers": [{"image": "nginx:1.27"}]}}}});
+        let run = |src: &str| compile(src).unwrap().check(&[("object", &obj)]);
+        assert_eq!(run("object.spec.replicas <= 5"), Ok(false));
+        assert_eq!(run("has(object.metadata.labels.team)"), Ok(false));
+        assert_eq!(run("'app' in object.metadata.labels"), Ok(true));
+        assert_eq!(
+            run("object.spec.template.spec.containers.all(c, c.image.startsWith('nginx'))"),
+            Ok(true)
+        );
+        assert_eq!(
+            run("object.metadata.name.matches('^w')").map_err(|_| ()),
+            Err(())
+        );
+        assert_eq!(
+            run("object.metadata.labels.team == 'x'"),
+            Err("no such key: team".into())
+        );
+        assert_eq!(
+            run("object.spec.replicas").map_err(|e| e.starts_with("expected bool")),
+            Err(true)
+        );
+    }
+
+    #[test]
+    fn a_syntax_error_names_line_and_column() {
+        let e = compile("object.spec.replicas + ").err().unwrap();
+        assert!(e.starts_with("ERROR: <input>:1:24: Syntax error"), "{e}");
+    }
+}
