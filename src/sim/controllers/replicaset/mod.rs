@@ -6,6 +6,13 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
+mod status;
+
+use status::{
+    LabelMemo, backoff_seconds, status_for, status_for_failure, status_of_active, with_failure,
+    write_status,
+};
+
 use crate::sim::api::{ApiServer, EventType, Note};
 use crate::sim::client::RateLimit;
 use crate::sim::directive::Trigger;
@@ -13,7 +20,6 @@ use crate::sim::informer::{Delta, Informer, RunState};
 use crate::sim::kind::Kind;
 use crate::sim::obj;
 use crate::sim::stored::Stored;
-use crate::sim::time::sim_unix;
 
 use super::controller::Controller;
 use super::pods::{deletion_order, is_active};
@@ -113,79 +119,6 @@ fn claim<'a>(informer: &'a Informer, rs: &Value) -> (Vec<&'a Stored>, Vec<Op>) {
     (owned, writes)
 }
 
-/// Answers about label sets, by the shared copy's address: a sync sees a handful.
-#[derive(Default)]
-struct LabelMemo(Vec<(*const Value, bool)>);
-
-impl LabelMemo {
-    fn check(&mut self, labels: &Arc<Value>, f: impl FnOnce(&Value) -> bool) -> bool {
-        let at = Arc::as_ptr(labels);
-        if let Some((_, answer)) = self.0.iter().find(|(p, _)| *p == at) {
-            return *answer;
-        }
-        let answer = f(labels);
-        self.0.push((at, answer));
-        answer
-    }
-}
-
-/// C2: the status the claimed pods add up to.
-fn status_for(rs: &Value, pods: &[&Stored], now: u64) -> Value {
-    let active: Vec<&Stored> = pods.iter().copied().filter(|p| p.pod().active).collect();
-    status_of_active(rs, &active, now)
-}
-
-/// [`status_for`] from the claimed pods that are active.
-fn status_of_active(rs: &Value, active: &[&Stored], now: u64) -> Value {
-    let min_ready = obj::int(rs, &["spec", "minReadySeconds"]).unwrap_or(0);
-    let template_labels = &rs["spec"]["template"]["metadata"]["labels"];
-    let mut seen = LabelMemo::default();
-    let fully = active
-        .iter()
-        .filter(|p| {
-            seen.check(&p.facts().labels, |labels| {
-                template_labels
-                    .as_object()
-                    .is_none_or(|m| m.iter().all(|(k, v)| labels.get(k) == Some(v)))
-            })
-        })
-        .count();
-    let now_unix = sim_unix(now);
-    let ready = active.iter().filter(|p| p.pod().ready).count();
-    // Available is Ready for minReadySeconds (H3): with none, every Ready pod.
-    let available = active
-        .iter()
-        .filter(|p| p.pod().available(min_ready, now_unix))
-        .count();
-    let mut status = json!({
-        "observedGeneration": obj::int(rs, &["metadata", "generation"]).unwrap_or(1),
-        "replicas": active.len(),
-    });
-    // The API omits zero counts (omitempty); only `replicas` is always there.
-    if fully > 0 {
-        status["fullyLabeledReplicas"] = json!(fully);
-    }
-    if ready > 0 {
-        status["readyReplicas"] = json!(ready);
-    }
-    if available > 0 {
-        status["availableReplicas"] = json!(available);
-    }
-    status
-}
-
-/// The status a failed sync writes when it had planned none: the one it read.
-fn status_for_failure(rs: &Stored) -> Value {
-    rs.value()["status"].clone()
-}
-
-/// Writes a status the caller found changed (see [`status_op`]).
-fn write_status(api: &mut ApiServer, rs: &Value, status: Value) {
-    let _ = api.update_status_with(Kind::ReplicaSet, obj::name(rs), |next| {
-        next["status"] = status;
-    });
-}
-
 /// One request a sync still has to make. A real worker makes them in this order (adoption
 /// and release, then the slow-start batches or the concurrent deletes, then status), each
 /// waiting in the client's rate limiter; the demo keeps the ones still waiting.
@@ -209,30 +142,6 @@ struct Busy {
     ops: VecDeque<Op>,
     /// Whether a create of this sync failed: the sync returns an error.
     failed: bool,
-}
-
-/// workqueue.DefaultControllerRateLimiter's per-item back-off: 5 ms doubling per failure
-/// of the key, at most 1000 s; in whole simulated seconds, at least the next one.
-fn backoff_seconds(failures: u32) -> u64 {
-    let ms = 5u64.saturating_mul(1u64 << failures.min(40));
-    ms.min(1_000_000).div_ceil(1000).max(1)
-}
-
-/// calculateStatus of a sync whose manageReplicas failed: a ReplicaFailure condition is
-/// added with the error, unless one is there already (its message is not refreshed).
-fn with_failure(rs: &Value, mut status: Value, message: &str, now: u64) -> Value {
-    let existing = rs["status"]["conditions"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|c| c["type"] == "ReplicaFailure")
-        .cloned();
-    let cond = existing.unwrap_or_else(|| {
-        json!({"lastTransitionTime": crate::sim::time::rfc3339(now), "message": message,
-            "reason": "FailedCreate", "status": "True", "type": "ReplicaFailure"})
-    });
-    status["conditions"] = json!([cond]);
-    status
 }
 
 /// `--concurrent-replicaset-syncs`: ReplicaSets synced at once.
