@@ -154,3 +154,25 @@ fn a_policy_refuses_a_controllers_pod_by_its_generated_name() {
     let ready = run(&mut s, "kubectl get deploy web");
     assert!(ready.contains("3/3"), "Ignore admits: {ready}");
 }
+
+/// DELETEs are admitted too: the kubelet's final removal of a pod whose grace period has
+/// ended is refused while a webhook on pod DELETEs cannot be called, and the pod stays
+/// Terminating until it can.
+#[test]
+fn a_webhook_on_deletes_keeps_a_pod_terminating_while_it_is_down() {
+    let mut s = session(&[
+        r#"kubectl patch validatingwebhookconfiguration policy --type=json -p '[{"op":"replace","path":"/webhooks/0/rules/0/operations","value":["CREATE","UPDATE","DELETE"]}]'"#,
+    ]);
+    let out = run(&mut s, "kubectl delete pod -l app=web --wait=false");
+    assert!(out.contains("deleted"), "{out}");
+    run(&mut s, "webhook policy down");
+    run(&mut s, "tick 40");
+    let pods = run(&mut s, "kubectl get pods -l app=web");
+    assert_eq!(pods.matches("Terminating").count(), 3, "{pods}");
+    let out = run(&mut s, "kubectl delete pod -l app=web --wait=false");
+    assert!(out.contains("failed calling webhook"), "{out}");
+    run(&mut s, "webhook policy up");
+    run(&mut s, "tick 3");
+    let pods = run(&mut s, "kubectl get pods -l app=web");
+    assert!(!pods.contains("Terminating"), "{pods}");
+}

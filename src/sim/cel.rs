@@ -13,6 +13,63 @@ use serde_json::Value;
 /// A compiled expression.
 pub struct Expression(Program);
 
+/// The first standalone occurrence of identifier `name` in `source` (not after a `.`).
+fn position(source: &str, name: &str) -> usize {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    source
+        .match_indices(name)
+        .find(|(i, _)| {
+            let before = source[..*i].chars().next_back();
+            let after = source[i + name.len()..].chars().next();
+            before.is_none_or(|c| !ident(c) && c != '.') && after.is_none_or(|c| !ident(c))
+        })
+        .map_or(0, |(i, _)| i)
+}
+
+/// The variables a comprehension binds (`list.all(c, ...)`): declared inside it.
+fn comprehension_variables(source: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for m in ["all(", "exists(", "exists_one(", "map(", "filter("] {
+        for (i, _) in source.match_indices(m) {
+            let rest = &source[i + m.len()..];
+            if let Some((name, _)) = rest.split_once(',') {
+                let name = name.trim();
+                if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                    out.push(name);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Compiles `source` in an environment that declares `declared`: a reference to any
+/// other variable is refused as cel-go's checker refuses it.
+pub fn compile_declared(source: &str, declared: &[&str]) -> Result<Expression, String> {
+    let e = compile(source)?;
+    let bound = comprehension_variables(source);
+    let references = e.0.references();
+    let mut undeclared: Vec<&str> = references
+        .variables()
+        .into_iter()
+        .filter(|v| !declared.contains(v) && !bound.contains(v))
+        .collect();
+    undeclared.sort_by_key(|v| position(source, v));
+    if let Some(v) = undeclared.first() {
+        let at = position(source, v);
+        let line = source[..at].matches('\n').count() + 1;
+        let line_start = source[..at].rfind('\n').map_or(0, |i| i + 1);
+        let col = at - line_start;
+        let text = source.lines().nth(line - 1).unwrap_or("");
+        return Err(format!(
+            "ERROR: <input>:{line}:{}: undeclared reference to '{v}' (in container '')\n | {text}\n | {}^",
+            col + 1,
+            ".".repeat(col)
+        ));
+    }
+    Ok(e)
+}
+
 /// Compiles `source`, or says why not in cel-go's format (`ERROR: <input>:1:24: ...`).
 pub fn compile(source: &str) -> Result<Expression, String> {
     // cel-go indents the source and caret lines one space more than cel-rust.
@@ -99,7 +156,9 @@ impl Expression {
     pub fn check(&self, vars: &[(&str, &Value)]) -> Result<bool, String> {
         match self.eval(vars)? {
             Cel::Bool(b) => Ok(b),
-            other => Err(format!("expected bool, got {other:?}")),
+            // A validation's static type is bool in Kubernetes; a dyn value that is not
+            // true counts as a failure.
+            _ => Ok(false),
         }
     }
 }
@@ -131,8 +190,23 @@ mod tests {
             Err("no such key: team".into())
         );
         assert_eq!(
-            run("object.spec.replicas").map_err(|e| e.starts_with("expected bool")),
-            Err(true)
+            run("object.spec.replicas"),
+            Ok(false),
+            "not true: a failure"
+        );
+    }
+
+    #[test]
+    fn an_undeclared_variable_is_refused_and_comprehension_variables_are_not() {
+        let vars = ["object", "oldObject"];
+        let ok = "object.spec.containers.all(c, c.image != '')";
+        assert!(compile_declared(ok, &vars).is_ok());
+        let e = compile_declared("object.spec.replicas > 1 && variables.x", &vars)
+            .err()
+            .unwrap();
+        assert_eq!(
+            e,
+            "ERROR: <input>:1:29: undeclared reference to 'variables' (in container '')\n | object.spec.replicas > 1 && variables.x\n | ............................^"
         );
     }
 

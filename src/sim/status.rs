@@ -24,6 +24,8 @@ pub enum Reason {
     /// the message is the Status message, `pods "x" is forbidden: ...`, which kubectl
     /// prints as `The pods "x" is invalid: : ...`.
     InvalidCause,
+    /// 413, a ValidatingAdmissionPolicy validation's own reason.
+    RequestEntityTooLarge,
     /// A storage error the API server did not convert: a 500 whose Status has no reason,
     /// which kubectl prints as `Error from server: ...`.
     Unknown,
@@ -41,6 +43,7 @@ impl Reason {
             Reason::Forbidden => "Forbidden",
             Reason::InternalError => "InternalError",
             Reason::InvalidCause => "Invalid",
+            Reason::RequestEntityTooLarge => "RequestEntityTooLarge",
             Reason::Unknown => "",
         }
     }

@@ -39,7 +39,7 @@ pub enum Operation {
 }
 
 impl Operation {
-    fn as_str(self) -> &'static str {
+    pub(super) fn as_str(self) -> &'static str {
         match self {
             Operation::Create => "CREATE",
             Operation::Update => "UPDATE",
@@ -90,7 +90,7 @@ pub struct Admission {
     open: Option<RequestTrace>,
     /// The request under way, while admission runs for it.
     request: Option<Request>,
-    /// Requests admission refused: a webhook that could not be called under
+    /// Requests a webhook refused: one that could not be called under
     /// `failurePolicy: Fail`, or a denial.
     pub refused: u64,
     /// Of those, the denials.
@@ -106,6 +106,9 @@ pub struct Admission {
     /// Warnings for the client (a policy's Warn action), taken by kubectl after each
     /// command.
     pub warnings: Vec<String>,
+    /// Whether the requests under way are a kubectl command's (its warnings are printed;
+    /// a controller's client only logs them).
+    pub from_kubectl: bool,
 }
 
 /// A webhook of a configuration, copied out of it for one request.
@@ -362,19 +365,31 @@ impl ApiServer {
             Mode::Allow | Mode::Slow(_) => Ok(Answer::Allowed),
             Mode::Deny(m) => Ok(Answer::Denied(m.clone())),
             Mode::Label(k, v) if mutating => Ok(Answer::Label(k.clone(), v.clone())),
-            Mode::Label(..) => Ok(Answer::Allowed),
+            // A patch in a validating webhook's answer is an invalid response, a call error.
+            Mode::Label(..) => Err(CallError {
+                cause: "received invalid webhook response: validating webhook may not return response.patch".into(),
+                seconds: 0,
+            }),
         }
     }
 
-    /// ErrCallingWebhook under `failurePolicy: Fail`: a 500.
+    /// ErrCallingWebhook under `failurePolicy: Fail`: a 500. A transport error names the
+    /// POST; an answer that was not a valid AdmissionReview says so alone.
     fn call_error(hook: &Hook, e: &CallError) -> ApiError {
+        let reason = if e.cause.starts_with("received invalid webhook response") {
+            e.cause.clone()
+        } else {
+            format!(
+                "failed to call webhook: Post {}: {}",
+                go_quote(&Self::url(hook)),
+                e.cause
+            )
+        };
         ApiError {
             reason: Reason::InternalError,
             message: format!(
-                "Internal error occurred: failed calling webhook {}: failed to call webhook: Post {}: {}",
-                go_quote(hook.name()),
-                go_quote(&Self::url(hook)),
-                e.cause
+                "Internal error occurred: failed calling webhook {}: {reason}",
+                go_quote(hook.name())
             ),
         }
     }
@@ -436,16 +451,8 @@ impl ApiServer {
         let Some(req) = self.admission.request.take() else {
             return Ok(());
         };
-        // A DELETE is admitted for mutation before the stored object is read.
-        let r = if req.op == Operation::Delete {
-            let bare = Request {
-                old: None,
-                ..req.clone()
-            };
-            self.admit_mutating(&bare, object)
-        } else {
-            self.admit_mutating(&req, object)
-        };
+        // A DELETE is admitted with the stored object as oldObject, mutation included.
+        let r = self.admit_mutating(&req, object);
         self.admission.request = Some(req);
         r
     }
@@ -475,13 +482,6 @@ impl ApiServer {
         let Some(mut t) = self.admission.open.take() else {
             return;
         };
-        if let Err(e) = result
-            && matches!(e.reason, Reason::InternalError | Reason::Forbidden)
-            && t.matched
-        {
-            self.admission.refused += 1;
-            self.admission.denied += u64::from(e.message.contains("denied the request"));
-        }
         t.outcome = match result {
             Ok(_) => "stored".into(),
             Err(e) if e.reason == Reason::Invalid => {
@@ -505,6 +505,9 @@ impl ApiServer {
         let hooks = self.hooks(Kind::MutatingWebhookConfiguration);
         let mut notes = Vec::new();
         let result = self.mutate_all(&hooks, req, object, &mut notes);
+        if let Err(e) = &result {
+            self.count_webhook_refusal(e);
+        }
         if !notes.is_empty() {
             self.mark_matched();
             self.stage(format!("mutating admission: {}", notes.join(", ")));
@@ -580,6 +583,12 @@ impl ApiServer {
         }
     }
 
+    /// A request a webhook refused: a call that failed closed (500) or a denial (403).
+    fn count_webhook_refusal(&mut self, e: &ApiError) {
+        self.admission.refused += 1;
+        self.admission.denied += u64::from(e.reason == Reason::Forbidden);
+    }
+
     pub(super) fn mark_matched(&mut self) {
         if let Some(t) = &mut self.admission.open {
             t.matched = true;
@@ -649,7 +658,10 @@ impl ApiServer {
         self.stage(format!("validating admission: {}", notes.join(", ")));
         failures.sort_by_key(|(s, i, _)| (*s, *i));
         match failures.into_iter().next() {
-            Some((_, _, e)) => Err(e),
+            Some((_, _, e)) => {
+                self.count_webhook_refusal(&e);
+                Err(e)
+            }
             None => Ok(()),
         }
     }

@@ -286,12 +286,6 @@ impl ApiServer {
         pod_spec: Option<Arc<Value>>,
         now: u64,
     ) -> Result<Arc<Stored>, ApiError> {
-        let mut name = obj::name(&obj).to_string();
-        if name.is_empty() {
-            let prefix = obj::str(&obj, &["metadata", "generateName"]).unwrap_or("");
-            name = self.generate_name(kind, prefix)?;
-            obj::set(&mut obj, &["metadata", "name"], json!(name));
-        }
         let strategy = kinds::of(kind);
         // rest.BeforeCreate: a cluster-scoped object's namespace is cleared.
         if let Some(ns) = strategy.namespace() {
@@ -310,6 +304,13 @@ impl ApiServer {
             strategy.default(&mut obj);
         }
         self.mutate(&mut obj)?;
+        // Store.create draws a generated name after mutating admission.
+        let mut name = obj::name(&obj).to_string();
+        if name.is_empty() {
+            let prefix = obj::str(&obj, &["metadata", "generateName"]).unwrap_or("");
+            name = self.generate_name(kind, prefix)?;
+            obj::set(&mut obj, &["metadata", "name"], json!(name));
+        }
         let early_uid = strategy.uid_before_create().then(|| self.uid());
         if let Some(uid) = &early_uid {
             obj::set(&mut obj, &["metadata", "uid"], json!(uid));

@@ -62,17 +62,39 @@ impl ApiServer {
         now: u64,
     ) -> Result<Arc<Stored>, ApiError> {
         let old = self.get_shared(kind, name)?;
-        let mut req = super::update::update_request(kind, &old);
-        req.op = super::admission::Operation::Delete;
-        self.admitted(
-            || req,
-            now,
-            |api| {
-                api.mutate(&mut Value::Null)?;
-                api.validate_admitted(None)?;
-                api.delete_checked(kind, name, old, grace, propagation, now)
-            },
-        )
+        let read = Arc::clone(&old);
+        let request = move || {
+            let mut req = super::update::update_request(kind, &read);
+            req.op = super::admission::Operation::Delete;
+            req
+        };
+        self.admitted(request, now, |api| {
+            api.mutate(&mut Value::Null)?;
+            api.validate_admitted(None)?;
+            api.delete_checked(kind, name, old, grace, propagation, now)
+        })
+    }
+
+    /// The kubelet's final DELETE of a pod whose containers are gone (grace period 0):
+    /// admitted like any other, so a webhook that refuses DELETEs keeps the pod
+    /// Terminating. Whether it may go.
+    pub fn admit_removal(&mut self, kind: Kind, name: &str, now: u64) -> bool {
+        if !self.admission_active() {
+            return true;
+        }
+        let Ok(old) = self.get_shared(kind, name) else {
+            return true;
+        };
+        let request = || {
+            let mut req = super::update::update_request(kind, &old);
+            req.op = super::admission::Operation::Delete;
+            req
+        };
+        self.admitted(request, now, |api| {
+            api.mutate(&mut Value::Null)?;
+            api.validate_admitted(None)
+        })
+        .is_ok()
     }
 
     /// [`Self::delete_propagating_shared`] once admitted.

@@ -11,7 +11,7 @@
 use serde_json::{Map, Value, json};
 
 use super::ApiServer;
-use super::admission::{Operation, Request, exempt, resource_of};
+use super::admission::{Request, exempt, resource_of};
 use crate::sim::cel;
 use crate::sim::kind::Kind;
 use crate::sim::obj;
@@ -23,13 +23,21 @@ struct Failure {
     reason: Option<String>,
 }
 
-/// The CEL variables of a request (params are not simulated).
-fn variables(req: &Request, object: Option<&Value>) -> Map<String, Value> {
+/// The CEL variables of a request (params are not simulated). The user is the demo's
+/// admin for kubectl, and kube-controller-manager's own name for its controllers (a real
+/// one gives each controller a service account of its own).
+fn variables(
+    req: &Request,
+    object: Option<&Value>,
+    subresource: &str,
+    kubectl: bool,
+) -> Map<String, Value> {
     let (group, version, resource) = resource_of(req.kind);
-    let op = match req.op {
-        Operation::Create => "CREATE",
-        Operation::Update => "UPDATE",
-        Operation::Delete => "DELETE",
+    let op = req.op.as_str();
+    let user = if kubectl {
+        json!({"username": "kubernetes-admin", "groups": ["kubeadm:cluster-admins", "system:authenticated"]})
+    } else {
+        json!({"username": "system:kube-controller-manager", "groups": ["system:authenticated"]})
     };
     let mut vars = Map::new();
     vars.insert("object".into(), object.cloned().unwrap_or(Value::Null));
@@ -38,7 +46,11 @@ fn variables(req: &Request, object: Option<&Value>) -> Map<String, Value> {
         "request".into(),
         json!({"operation": op, "name": req.name, "namespace": req.namespace,
             "kind": {"group": group, "version": version, "kind": req.kind.kind_name()},
-            "resource": {"group": group, "version": version, "resource": resource}}),
+            "resource": {"group": group, "version": version, "resource": resource},
+            "requestKind": {"group": group, "version": version, "kind": req.kind.kind_name()},
+            "requestResource": {"group": group, "version": version, "resource": resource},
+            "subResource": subresource, "requestSubResource": subresource,
+            "userInfo": user, "dryRun": false}),
     );
     vars.insert(
         "namespaceObject".into(),
@@ -123,43 +135,50 @@ impl ApiServer {
             }
             let fail_closed = spec["failurePolicy"] != "Ignore";
             let before = notes.len();
-            let mut vars = variables(req, object);
-            // Variables in order, each seeing the ones before it.
+            let subresource = self.manager.1.clone().unwrap_or_default();
+            let mut vars = variables(req, object, &subresource, self.admission.from_kubectl);
+            // Variables in order, each seeing the ones before it; one that cannot be
+            // evaluated fails the expressions that use it, with its own error.
             let mut values = Map::new();
+            let mut broken: Vec<(String, String)> = Vec::new();
             for v in spec["variables"].as_array().into_iter().flatten() {
                 let name = v["name"].as_str().unwrap_or("").to_string();
                 let expr = v["expression"].as_str().unwrap_or("");
                 vars.insert("variables".into(), Value::Object(values.clone()));
                 let bound: Vec<(&str, &Value)> =
                     vars.iter().map(|(k, v)| (k.as_str(), v)).collect();
-                let value = cel::compile(expr)
-                    .and_then(|e| e.eval_json(&bound))
-                    .unwrap_or(Value::Null);
-                values.insert(name, value);
-            }
-            vars.insert("variables".into(), Value::Object(values));
-            // matchConditions: all must be true; one that errs is decided by the policy.
-            let mut skip = false;
-            for c in spec["matchConditions"].as_array().into_iter().flatten() {
-                let expr = c["expression"].as_str().unwrap_or("");
-                match check(expr, &vars) {
-                    Ok(true) => {}
-                    Ok(false) => skip = true,
-                    Err(e) if fail_closed => {
-                        denied.get_or_insert((
-                            p.clone(),
-                            b.clone(),
-                            Failure {
-                                message: format!("expression '{expr}' resulted in error: {e}"),
-                                reason: None,
-                            },
-                        ));
-                        skip = true;
+                match cel::compile(expr).and_then(|e| e.eval_json(&bound)) {
+                    Ok(value) => {
+                        values.insert(name, value);
                     }
-                    Err(_) => skip = true,
+                    Err(e) => {
+                        broken.push((name, format!("expression '{expr}' resulted in error: {e}")))
+                    }
                 }
             }
-            if skip {
+            vars.insert("variables".into(), Value::Object(values));
+            let run = |expr: &str| -> Result<bool, String> {
+                if let Some((_, e)) = broken
+                    .iter()
+                    .find(|(n, _)| expr.contains(&format!("variables.{n}")))
+                {
+                    return Err(e.clone());
+                }
+                check(expr, &vars)
+                    .map_err(|e| format!("expression '{expr}' resulted in error: {e}"))
+            };
+            // matchConditions: any false and the policy does not apply; errors (with none
+            // false) are a failure under Fail, and skip the policy under Ignore.
+            let mut errors = Vec::new();
+            let mut applies = true;
+            for c in spec["matchConditions"].as_array().into_iter().flatten() {
+                match run(c["expression"].as_str().unwrap_or("")) {
+                    Ok(true) => {}
+                    Ok(false) => applies = false,
+                    Err(e) => errors.push(e),
+                }
+            }
+            if !applies || (!errors.is_empty() && !fail_closed) {
                 continue;
             }
             let actions: Vec<&str> = binding["spec"]["validationActions"]
@@ -168,23 +187,34 @@ impl ApiServer {
                 .flatten()
                 .filter_map(Value::as_str)
                 .collect();
-            for v in spec["validations"].as_array().into_iter().flatten() {
-                let expr = v["expression"].as_str().unwrap_or("");
-                let failure = match check(expr, &vars) {
-                    Ok(true) => continue,
-                    Ok(false) => Failure {
-                        message: self.failure_message(v, &vars),
-                        reason: v["reason"].as_str().map(str::to_string),
-                    },
-                    Err(e) if fail_closed => Failure {
-                        message: format!("expression '{expr}' resulted in error: {e}"),
-                        reason: None,
-                    },
-                    Err(_) => continue,
-                };
+            let mut failures: Vec<Failure> = errors
+                .into_iter()
+                .map(|message| Failure {
+                    message,
+                    reason: None,
+                })
+                .collect();
+            if failures.is_empty() {
+                for v in spec["validations"].as_array().into_iter().flatten() {
+                    let failure = match run(v["expression"].as_str().unwrap_or("")) {
+                        Ok(true) => continue,
+                        Ok(false) => Failure {
+                            message: self.failure_message(v, &vars),
+                            reason: v["reason"].as_str().map(str::to_string),
+                        },
+                        Err(message) if fail_closed => Failure {
+                            message,
+                            reason: None,
+                        },
+                        Err(_) => continue,
+                    };
+                    failures.push(failure);
+                }
+            }
+            for failure in failures {
                 notes.push(format!("{p} ({b}) failed: {}", failure.message));
                 // A controller's client logs warnings; only kubectl's reach a person.
-                if actions.contains(&"Warn") && self.manager.0.starts_with("kubectl") {
+                if actions.contains(&"Warn") && self.admission.from_kubectl {
                     self.admission.warnings.push(format!(
                         "Validation failed for ValidatingAdmissionPolicy '{p}' with binding '{b}': {}",
                         failure.message
@@ -256,6 +286,7 @@ impl ApiServer {
         );
         let reason = match failure.reason.as_deref() {
             Some("Forbidden") => Reason::Forbidden,
+            Some("RequestEntityTooLarge") => Reason::RequestEntityTooLarge,
             _ => Reason::InvalidCause,
         };
         ApiError { reason, message }

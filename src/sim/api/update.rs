@@ -21,8 +21,6 @@ pub fn precondition(o: &Value) -> Option<&str> {
     obj::str(o, &["metadata", "resourceVersion"]).filter(|rv| !rv.is_empty())
 }
 
-/// A2: a write moves `metadata.generation` when its kind's strategy says the change
-/// counts (`kinds::Generation`); kinds that keep none are left alone.
 /// The UPDATE a write of `old`'s object makes, for admission.
 pub(super) fn update_request(kind: Kind, old: &Stored) -> super::admission::Request {
     super::admission::Request {
@@ -38,6 +36,8 @@ pub(super) fn update_request(kind: Kind, old: &Stored) -> super::admission::Requ
     }
 }
 
+/// A2: a write moves `metadata.generation` when its kind's strategy says the change
+/// counts (`kinds::Generation`); kinds that keep none are left alone.
 pub(super) fn set_generation(kind: Kind, old: &Value, new: &mut Value) {
     let counts = match kinds::of(kind).generation() {
         Generation::None => return,

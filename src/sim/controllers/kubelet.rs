@@ -259,6 +259,11 @@ impl Kubelet {
             }
             let killed = stop.killed <= now_unix && app::ignores_sigterm(&pod);
             if !finalizers {
+                // The kubelet's grace-0 DELETE goes through admission; refused, the pod
+                // stays Terminating and the kubelet tries again.
+                if !api.admit_removal(Kind::Pod, &name, now) {
+                    continue;
+                }
                 api.remove(Kind::Pod, &name);
                 self.untrack_terminating(&name);
             } else if !matches!(pod.pod_phase(), Some("Succeeded" | "Failed")) {

@@ -73,7 +73,9 @@ pub fn run(cluster: &mut Cluster, files: &Files, cmd: &Command) -> Outcome {
     let (mgr, sub) = manager(cmd);
     cluster.api.set_manager(&mgr, sub);
     cluster.api.admission.warnings.clear();
+    cluster.api.admission.from_kubectl = true;
     let out = run_command(cluster, files, cmd);
+    cluster.api.admission.from_kubectl = false;
     cluster.api.reset_manager();
     // Warnings the API server sent (a ValidatingAdmissionPolicy's Warn action), printed
     // by client-go as the response arrives, before what kubectl prints of it.

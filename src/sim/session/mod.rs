@@ -103,7 +103,8 @@ pub struct Session {
     survivors: std::collections::HashSet<String>,
     saved: Saved,
     /// Webhook configurations `webhook add` registers once their servers are ready.
-    webhook_installs: Vec<(Kind, Value)>,
+    /// With the error of the last try, if one was refused.
+    webhook_installs: Vec<(Kind, Value, Option<String>)>,
 }
 
 /// When a challenge was met, and the line run last before it.

@@ -115,7 +115,7 @@ impl Session {
             })
             .map_err(|e| format!("error: {}\n", e.message))?;
         self.cluster.api.webhooks.set(name, Mode::Allow);
-        self.webhook_installs.push((kind, config));
+        self.webhook_installs.push((kind, config, None));
         Ok(format!(
             "webhook server {name} starting (Deployment and Service {name}); the {} {name} is registered once a pod of it is ready\n",
             kind.kind_name()
@@ -130,16 +130,20 @@ impl Session {
         }
         let now = self.cluster.now();
         let pending = std::mem::take(&mut self.webhook_installs);
-        for (kind, config) in pending {
+        for (kind, config, _) in pending {
             let name = obj::name(&config).to_string();
             if !self.cluster.api.has_ready_endpoint(&name) {
-                self.webhook_installs.push((kind, config));
+                self.webhook_installs.push((kind, config, None));
                 continue;
             }
-            let _ = self
-                .cluster
-                .api
-                .as_manager("kubectl-create", None, |api| api.create(kind, config, now));
+            let created = self.cluster.api.as_manager("kubectl-create", None, |api| {
+                api.create(kind, config.clone(), now)
+            });
+            // Refused (say, by another webhook): tried again each second, and the report
+            // says why.
+            if let Err(e) = created {
+                self.webhook_installs.push((kind, config, Some(e.message)));
+            }
         }
     }
 
@@ -189,12 +193,19 @@ impl Session {
                 }
             }
         }
-        for (kind, config) in &self.webhook_installs {
-            out += &format!(
-                "{} {}: waiting for its server to be ready\n",
-                kind.kind_name(),
-                obj::name(config)
-            );
+        for (kind, config, error) in &self.webhook_installs {
+            out += &match error {
+                None => format!(
+                    "{} {}: waiting for its server to be ready\n",
+                    kind.kind_name(),
+                    obj::name(config)
+                ),
+                Some(e) => format!(
+                    "{} {}: could not be registered: {e}\n",
+                    kind.kind_name(),
+                    obj::name(config)
+                ),
+            };
         }
         for (svc, mode) in api.webhooks.iter() {
             out += &format!("server {svc}: {}\n", mode.describe());

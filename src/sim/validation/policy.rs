@@ -23,9 +23,34 @@ fn refuse_params(o: &Value, field: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// What each kind of expression may refer to (createEnvForOpts): validations and
+/// variables everything, messageExpression no authorizer, matchConditions no variables.
+const FULL: &[&str] = &[
+    "object",
+    "oldObject",
+    "request",
+    "namespaceObject",
+    "authorizer",
+    "variables",
+];
+const MESSAGE: &[&str] = &[
+    "object",
+    "oldObject",
+    "request",
+    "namespaceObject",
+    "variables",
+];
+const CONDITION: &[&str] = &[
+    "object",
+    "oldObject",
+    "request",
+    "namespaceObject",
+    "authorizer",
+];
+
 /// An expression compiled, or the field error kube-apiserver gives.
-fn expression(errs: &mut Vec<String>, at: &str, expr: &str) {
-    if let Err(e) = cel::compile(expr) {
+fn expression(errs: &mut Vec<String>, at: &str, expr: &str, declared: &[&str]) {
+    if let Err(e) = cel::compile_declared(expr, declared) {
         errs.push(format!(
             "{at}: Invalid value: {}: compilation failed: {e}",
             go_quote(expr)
@@ -58,6 +83,10 @@ fn match_resources(errs: &mut Vec<String>, at: &str, m: &Value) {
 
 pub fn admission_policy(o: &Value) -> Result<(), ApiError> {
     refuse_params(o, "paramKind")?;
+    let m = &o["spec"]["matchConstraints"];
+    for list in ["resourceRules", "excludeResourceRules"] {
+        super::webhook::unmodelled_rules(&m[list])?;
+    }
     let spec = &o["spec"];
     let mut errs = Vec::new();
     meta::object_meta(&mut errs, o);
@@ -82,12 +111,12 @@ pub fn admission_policy(o: &Value) -> Result<(), ApiError> {
         .enumerate()
     {
         let at = format!("spec.matchConditions[{i}]");
-        if c["name"].as_str().unwrap_or("").is_empty() {
-            errs.push(format!("{at}.name: Required value"));
-        }
         match c["expression"].as_str().unwrap_or("") {
             "" => errs.push(format!("{at}.expression: Required value")),
-            e => expression(&mut errs, &format!("{at}.expression"), e),
+            e => expression(&mut errs, &format!("{at}.expression"), e, CONDITION),
+        }
+        if c["name"].as_str().unwrap_or("").is_empty() {
+            errs.push(format!("{at}.name: Required value"));
         }
     }
     for (i, v) in spec["variables"]
@@ -104,7 +133,7 @@ pub fn admission_policy(o: &Value) -> Result<(), ApiError> {
             "" => errs.push(format!(
                 "{at}.expression: Required value: expression is not specified"
             )),
-            e => expression(&mut errs, &format!("{at}.expression"), e),
+            e => expression(&mut errs, &format!("{at}.expression"), e, FULL),
         }
     }
     let validations = spec["validations"]
@@ -129,29 +158,34 @@ pub fn admission_policy(o: &Value) -> Result<(), ApiError> {
                 "{at}.expression: Required value: expression is not specified"
             ));
         } else {
-            expression(&mut errs, &format!("{at}.expression"), expr);
+            expression(&mut errs, &format!("{at}.expression"), expr, FULL);
         }
-        if let Some(m) = v.get("message").and_then(Value::as_str) {
-            if m.trim().is_empty() {
-                errs.push(format!(
-                    "{at}.message: Invalid value: {}: message must be non-empty if specified",
-                    go_quote(m)
-                ));
-            } else if m.contains(['\n', '\r']) {
-                errs.push(format!(
-                    "{at}.message: Invalid value: {}: message must not contain line breaks",
-                    go_quote(m)
-                ));
-            }
-        }
-        if let Some(me) = v.get("messageExpression").and_then(Value::as_str) {
+        if let Some(me) = v.get("messageExpression").and_then(Value::as_str)
+            && !me.is_empty()
+        {
             if me.trim().is_empty() {
                 errs.push(format!(
                     "{at}.messageExpression: Invalid value: {}: must be non-empty if specified",
                     go_quote(me)
                 ));
             } else {
-                expression(&mut errs, &format!("{at}.messageExpression"), me);
+                expression(&mut errs, &format!("{at}.messageExpression"), me, MESSAGE);
+            }
+        }
+        // An empty message is no message; one of spaces, or with a line break, is refused.
+        if let Some(m) = v.get("message").and_then(Value::as_str)
+            && !m.is_empty()
+        {
+            if m.trim().is_empty() {
+                errs.push(format!(
+                    "{at}.message: Invalid value: {}: message must be non-empty if specified",
+                    go_quote(m)
+                ));
+            } else if m.trim().contains(['\n', '\r']) {
+                errs.push(format!(
+                    "{at}.message: Invalid value: {}: message must not contain line breaks",
+                    go_quote(m)
+                ));
             }
         }
         if let Some(r) = v.get("reason").and_then(Value::as_str)
@@ -170,6 +204,10 @@ pub fn admission_policy(o: &Value) -> Result<(), ApiError> {
 
 pub fn admission_policy_binding(o: &Value) -> Result<(), ApiError> {
     refuse_params(o, "paramRef")?;
+    let m = &o["spec"]["matchResources"];
+    for list in ["resourceRules", "excludeResourceRules"] {
+        super::webhook::unmodelled_rules(&m[list])?;
+    }
     let spec = &o["spec"];
     let mut errs = Vec::new();
     meta::object_meta(&mut errs, o);

@@ -13,6 +13,34 @@ use crate::sim::status::ApiError;
 /// supportedOperations.List(): sorted.
 const OPERATIONS: [&str; 5] = ["*", "CONNECT", "CREATE", "DELETE", "UPDATE"];
 
+/// Rules the demo cannot apply: on subresources other than /scale (status writes would
+/// reach them), or on `*`, events, leases or nodes (writes that skip the demo's admission).
+pub(super) fn unmodelled_rules(rules: &Value) -> Result<(), ApiError> {
+    for rule in rules.as_array().into_iter().flatten() {
+        for r in rule["resources"].as_array().into_iter().flatten() {
+            let r = r.as_str().unwrap_or("");
+            let (res, sub) = r.split_once('/').unwrap_or((r, ""));
+            let what = if (res == "*" && sub.is_empty())
+                || ["events", "leases", "nodes"].contains(&res)
+            {
+                format!(
+                    "does not send admission the events, leases and nodes its components write, so a rule on {r:?} cannot be simulated: name the resources (pods, deployments, ...)"
+                )
+            } else if !sub.is_empty() && sub != "scale" {
+                format!(
+                    "sends admission writes to whole objects and to /scale only, not to the {r:?} a rule names (status writes would reach it)"
+                )
+            } else {
+                continue;
+            };
+            return Err(ApiError::invalid(format!(
+                "error: kubedrill's demo {what}; this is valid on a real cluster (1.32)"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// What the demo's API server cannot do with a webhook: call a URL outside the cluster,
 /// evaluate CEL match conditions, or send it writes to subresources other than /scale.
 fn unmodelled(o: &Value) -> Result<(), ApiError> {
@@ -35,28 +63,11 @@ fn unmodelled(o: &Value) -> Result<(), ApiError> {
             .is_some_and(|a| !a.is_empty())
         {
             return refuse(
-                "does not evaluate CEL, so a webhook's matchConditions cannot be simulated".into(),
+                "does not evaluate a webhook's matchConditions (only a ValidatingAdmissionPolicy's CEL)"
+                    .into(),
             );
         }
-        for rule in hook["rules"].as_array().into_iter().flatten() {
-            for r in rule["resources"].as_array().into_iter().flatten() {
-                let r = r.as_str().unwrap_or("");
-                // Events and the kubelets' Lease and Node writes skip the demo's admission.
-                let (res, sub) = r.split_once('/').unwrap_or((r, ""));
-                if (res == "*" && sub.is_empty()) || ["events", "leases", "nodes"].contains(&res) {
-                    return refuse(format!(
-                        "does not send webhooks the events, leases and nodes its components write, so a rule on {r:?} cannot be simulated: name the resources (pods, deployments, ...)"
-                    ));
-                }
-                if let Some((_, sub)) = r.split_once('/')
-                    && sub != "scale"
-                {
-                    return refuse(format!(
-                        "sends webhooks writes to whole objects and to /scale only, not to the {r:?} a rule names (status writes would reach it)"
-                    ));
-                }
-            }
-        }
+        unmodelled_rules(&hook["rules"])?;
     }
     Ok(())
 }
@@ -347,20 +358,46 @@ fn client_config(errs: &mut Vec<String>, at: &str, cc: &Value) {
             "{at}.namespace: Required value: service namespace is required"
         ));
     }
-    if let Some(p) = svc.get("path").and_then(Value::as_str)
-        && !p.starts_with('/')
-    {
-        errs.push(format!(
-            "{at}.path: Invalid value: {}: must start with a '/'",
-            go_quote(p)
-        ));
-    }
     if let Some(port) = svc.get("port").and_then(Value::as_i64)
         && !(1..=65535).contains(&port)
     {
         errs.push(format!(
             "{at}.port: Invalid value: {port}: port is not valid: must be between 1 and 65535, inclusive"
         ));
+    }
+    if let Some(p) = svc.get("path").and_then(Value::as_str) {
+        service_path(errs, &format!("{at}.path"), p);
+    }
+}
+
+/// ValidateWebhookService's path: `/` or empty is the root; otherwise it starts with `/`
+/// and each segment is a DNS subdomain.
+fn service_path(errs: &mut Vec<String>, at: &str, path: &str) {
+    if path.is_empty() || path == "/" {
+        return;
+    }
+    let q = go_quote(path);
+    if path == "//" {
+        errs.push(format!(
+            "{at}: Invalid value: {q}: segment[0] may not be empty"
+        ));
+        return;
+    }
+    if !path.starts_with('/') {
+        errs.push(format!("{at}: Invalid value: {q}: must start with a '/'"));
+    }
+    let rest = path.get(1..).unwrap_or("");
+    let rest = rest.strip_suffix('/').unwrap_or(rest);
+    for (i, step) in rest.split('/').enumerate() {
+        if step.is_empty() {
+            errs.push(format!(
+                "{at}: Invalid value: {q}: segment[{i}] may not be empty"
+            ));
+            continue;
+        }
+        for m in meta::dns1123_subdomain(step) {
+            errs.push(format!("{at}: Invalid value: {q}: segment[{i}]: {m}"));
+        }
     }
 }
 

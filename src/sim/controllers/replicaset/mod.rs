@@ -283,6 +283,8 @@ impl ReplicaSetController {
         self.expectations.clear();
         self.busy.clear();
         self.dirty.clear();
+        // A new process starts with a new rate limiter.
+        self.failures.clear();
     }
 
     /// Runs the workers while the rate limiter lets them: first the requests of syncs
