@@ -126,8 +126,16 @@ pub fn admission_policy(o: &Value) -> Result<(), ApiError> {
         .enumerate()
     {
         let at = format!("spec.variables[{i}]");
-        if v["name"].as_str().unwrap_or("").is_empty() {
+        let name = v["name"].as_str().unwrap_or("");
+        let identifier = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if name.is_empty() {
             errs.push(format!("{at}.name: Required value: name is not specified"));
+        } else if !identifier {
+            errs.push(format!(
+                "{at}.name: Invalid value: {}: name is not a valid CEL identifier",
+                go_quote(name)
+            ));
         }
         match v["expression"].as_str().unwrap_or("").trim() {
             "" => errs.push(format!(
@@ -286,6 +294,16 @@ mod tests {
         assert!(e.starts_with("The ValidatingAdmissionPolicy \"max-replicas\" is invalid: spec.validations[0].expression: Invalid value: \"object.spec.replicas <= \": compilation failed: ERROR: <input>:1:"), "{e}");
         let none = policy(json!([]));
         assert!(msg(admission_policy(&none)).contains("* spec.auditAnnotations: Required value: validations or auditAnnotations must contain at least one item"));
+    }
+
+    #[test]
+    fn a_variable_is_named_as_a_cel_identifier() {
+        let mut p = policy(json!([{"expression": "variables.max >= 1"}]));
+        p["spec"]["variables"] = json!([{"name": "max-replicas", "expression": "5"}]);
+        let e = msg(admission_policy(&p));
+        assert!(e.ends_with("spec.variables[0].name: Invalid value: \"max-replicas\": name is not a valid CEL identifier"), "{e}");
+        p["spec"]["variables"] = json!([{"name": "max", "expression": "5"}]);
+        assert_eq!(msg(admission_policy(&p)), "ok");
     }
 
     #[test]

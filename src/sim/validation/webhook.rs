@@ -309,8 +309,9 @@ fn resources(errs: &mut Vec<String>, at: &str, list: &[&str]) {
     }
 }
 
-/// ValidateLabelSelector's operator and values checks.
+/// ValidateLabelSelector: matchLabels, then each requirement's operator and values.
 pub(super) fn selector(errs: &mut Vec<String>, at: &str, sel: &Value) {
+    meta::labels(errs, &format!("{at}.matchLabels"), sel.get("matchLabels"));
     for (i, e) in sel["matchExpressions"]
         .as_array()
         .into_iter()
@@ -334,7 +335,6 @@ pub(super) fn selector(errs: &mut Vec<String>, at: &str, sel: &Value) {
             )),
         }
     }
-    meta::labels(errs, &format!("{at}.matchLabels"), sel.get("matchLabels"));
 }
 
 /// Exactly one of url or service; a service needs its name and namespace, a path that
@@ -401,6 +401,22 @@ fn service_path(errs: &mut Vec<String>, at: &str, path: &str) {
     }
 }
 
+/// IsDNS1035Label: at most 63 characters, `[a-z]([-a-z0-9]*[a-z0-9])?`.
+fn dns1035_label(v: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if v.len() > 63 {
+        errs.push("must be no more than 63 characters".to_string());
+    }
+    let ok = v.starts_with(|c: char| c.is_ascii_lowercase())
+        && v.ends_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && v.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+    if !ok {
+        errs.push("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')".to_string());
+    }
+    errs
+}
+
 /// validateAdmissionReviewVersions: v1 requires the list, with one the server knows.
 fn review_versions(errs: &mut Vec<String>, at: &str, v: &Value) {
     let list = strings(v);
@@ -421,6 +437,9 @@ fn review_versions(errs: &mut Vec<String>, at: &str, v: &Value) {
             continue;
         }
         seen.push(v);
+        for m in dns1035_label(v) {
+            errs.push(format!("{at}[{i}]: Invalid value: {}: {m}", go_quote(v)));
+        }
     }
     if !list.iter().any(|v| ["v1", "v1beta1"].contains(v)) {
         errs.push(format!(
@@ -485,6 +504,13 @@ mod tests {
             json!({"rules": [{"operations": ["*", "CREATE"], "apiGroups": [""], "apiVersions": ["v1"], "resources": ["pods"]}]}),
         ));
         assert!(e.ends_with("webhooks[0].rules[0].operations: Invalid value: []string{\"*\", \"CREATE\"}: if '*' is present, must not specify other operations"), "{e}");
+    }
+
+    #[test]
+    fn review_versions_are_dns_labels_and_one_must_be_known() {
+        let e = check(hook(json!({"admissionReviewVersions": ["V1"]})));
+        assert!(e.contains("* webhooks[0].admissionReviewVersions[0]: Invalid value: \"V1\": a DNS-1035 label must consist of lower case alphanumeric characters"), "{e}");
+        assert!(e.ends_with("* webhooks[0].admissionReviewVersions: Invalid value: []string{\"V1\"}: must include at least one of v1, v1beta1"), "{e}");
     }
 
     #[test]
