@@ -5,6 +5,8 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
+use super::admission::Operation;
+use super::update::write_request;
 use super::*;
 use crate::sim::deletion::Propagation;
 use crate::sim::kind::Kind;
@@ -63,11 +65,7 @@ impl ApiServer {
     ) -> Result<Arc<Stored>, ApiError> {
         let old = self.get_shared(kind, name)?;
         let read = Arc::clone(&old);
-        let request = move || {
-            let mut req = super::update::update_request(kind, &read);
-            req.op = super::admission::Operation::Delete;
-            req
-        };
+        let request = move || write_request(kind, &read, Operation::Delete);
         self.admitted(request, now, |api| {
             api.mutate(&mut Value::Null)?;
             api.validate_admitted(None)?;
@@ -85,11 +83,7 @@ impl ApiServer {
         let Ok(old) = self.get_shared(kind, name) else {
             return true;
         };
-        let request = || {
-            let mut req = super::update::update_request(kind, &old);
-            req.op = super::admission::Operation::Delete;
-            req
-        };
+        let request = || write_request(kind, &old, Operation::Delete);
         self.admitted(request, now, |api| {
             api.mutate(&mut Value::Null)?;
             api.validate_admitted(None)

@@ -64,12 +64,16 @@ fn variables(
     vars
 }
 
+/// The variables as the CEL bridge binds them.
+fn bound(vars: &Map<String, Value>) -> Vec<(&str, &Value)> {
+    vars.iter().map(|(k, v)| (k.as_str(), v)).collect()
+}
+
 /// Runs `expr` with `vars` bound; compile errors cannot happen for a stored policy (it
 /// was validated), but are reported as evaluation errors all the same.
 fn check(expr: &str, vars: &Map<String, Value>) -> Result<bool, String> {
     let program = cel::compile(expr)?;
-    let bound: Vec<(&str, &Value)> = vars.iter().map(|(k, v)| (k.as_str(), v)).collect();
-    program.check(&bound)
+    program.check(&bound(vars))
 }
 
 impl ApiServer {
@@ -145,9 +149,7 @@ impl ApiServer {
                 let name = v["name"].as_str().unwrap_or("").to_string();
                 let expr = v["expression"].as_str().unwrap_or("");
                 vars.insert("variables".into(), Value::Object(values.clone()));
-                let bound: Vec<(&str, &Value)> =
-                    vars.iter().map(|(k, v)| (k.as_str(), v)).collect();
-                match cel::compile(expr).and_then(|e| e.eval_json(&bound)) {
+                match cel::compile(expr).and_then(|e| e.eval_json(&bound(&vars))) {
                     Ok(value) => {
                         values.insert(name, value);
                     }
@@ -243,8 +245,7 @@ impl ApiServer {
     /// messageExpression's string, else the message, else the expression itself.
     fn failure_message(&self, v: &Value, vars: &Map<String, Value>) -> String {
         let from_expression = v["messageExpression"].as_str().and_then(|me| {
-            let bound: Vec<(&str, &Value)> = vars.iter().map(|(k, v)| (k.as_str(), v)).collect();
-            let out = cel::compile(me).ok()?.eval_json(&bound).ok()?;
+            let out = cel::compile(me).ok()?.eval_json(&bound(vars)).ok()?;
             let s = out.as_str()?.trim().to_string();
             (!s.is_empty() && !s.contains('\n') && s.len() <= 5120).then_some(s)
         });

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
+use super::admission::Operation;
 use super::*;
 use crate::sim::HashMap;
 use crate::sim::controllers::podstatus::Starting;
@@ -21,10 +22,14 @@ pub fn precondition(o: &Value) -> Option<&str> {
     obj::str(o, &["metadata", "resourceVersion"]).filter(|rv| !rv.is_empty())
 }
 
-/// The UPDATE a write of `old`'s object makes, for admission.
-pub(super) fn update_request(kind: Kind, old: &Stored) -> super::admission::Request {
+/// The request a write of `old`'s object (an UPDATE or a DELETE) makes, for admission.
+pub(super) fn write_request(
+    kind: Kind,
+    old: &Stored,
+    op: super::admission::Operation,
+) -> super::admission::Request {
     super::admission::Request {
-        op: super::admission::Operation::Update,
+        op,
         kind,
         namespace: old
             .meta("namespace")
@@ -144,7 +149,7 @@ impl ApiServer {
         let old = self.get_shared(kind, &name)?;
         let now = self.clock;
         self.admitted(
-            || update_request(kind, &old),
+            || write_request(kind, &old, Operation::Update),
             now,
             |api| api.put_applied_checked(kind, name, old.clone(), obj),
         )
@@ -210,7 +215,7 @@ impl ApiServer {
         let old = self.get_shared(kind, &name)?;
         let now = self.clock;
         self.admitted(
-            || update_request(kind, &old),
+            || write_request(kind, &old, Operation::Update),
             now,
             |api| api.update_checked(kind, name, old.clone(), obj),
         )
@@ -374,7 +379,7 @@ impl ApiServer {
         f(&mut obj);
         let now = self.clock;
         self.admitted(
-            || update_request(kind, &old),
+            || write_request(kind, &old, Operation::Update),
             now,
             |api| {
                 api.mutate(&mut obj)?;
