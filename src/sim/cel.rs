@@ -137,6 +137,11 @@ fn runtime_error(e: &ExecutionError) -> String {
 }
 
 impl Expression {
+    /// Whether the expression reads the variable `name`.
+    pub fn references(&self, name: &str) -> bool {
+        self.0.references().has_variable(name)
+    }
+
     /// Runs the expression; `Ok(value)` is what it evaluated to, as JSON.
     pub fn eval(&self, vars: &[(&str, &Value)]) -> Result<Cel, String> {
         let mut ctx = Context::default();

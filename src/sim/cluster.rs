@@ -96,6 +96,8 @@ pub struct Cluster {
     pub kcm: Option<super::kcm::Kcm>,
     /// The replica whose controllers ran last.
     kcm_leader: Option<usize>,
+    /// The WebApp operator of the `operator` scenario, once installed.
+    pub operator: Option<super::operator::Operator>,
 }
 
 /// The components that run inside kube-controller-manager, with the garbage collector.
@@ -143,6 +145,7 @@ impl Cluster {
             kubectl_watch: None,
             kcm: None,
             kcm_leader: None,
+            operator: None,
         }
     }
 
@@ -251,6 +254,9 @@ impl Cluster {
             c.client_mut().tick();
         }
         self.gc_client.tick();
+        if let Some(op) = self.operator.as_mut() {
+            op.tick(now);
+        }
         self.nodes.tick(&mut self.api, now);
         self.kubelet.tick(&mut self.api, now);
         let all = controllers_mut!(self);
@@ -277,6 +283,8 @@ impl Cluster {
             let before = self.api.next_seq();
             let mut owners_deleted = false;
             let now = self.now;
+            // The API server's own CRD controllers (naming, establishing, finalizing).
+            crate::sim::controllers::apiextensions::reconcile(&mut self.api, now);
             let api = &mut self.api;
             // A pod can own only a StatefulSet's claim: its deletion matters to the
             // collector only where there are claims.
@@ -295,6 +303,7 @@ impl Cluster {
                                 | Kind::DaemonSet
                                 | Kind::Job
                                 | Kind::CronJob
+                                | Kind::Custom(_)
                         ) || (x.kind == Kind::Pod && has_claims))
                 });
                 c.handle(deltas);
@@ -316,6 +325,9 @@ impl Cluster {
             {
                 self.collect_garbage();
             }
+            if let Some(op) = self.operator.as_mut() {
+                worked += op.process(&mut self.api, now);
+            }
             if worked == 0 && self.api.next_seq() == before {
                 break;
             }
@@ -330,7 +342,8 @@ impl Cluster {
             .min()
             .unwrap_or(u64::MAX)
             .min(self.kubelet.cursor())
-            .min(self.kubectl_watch.unwrap_or(u64::MAX));
+            .min(self.kubectl_watch.unwrap_or(u64::MAX))
+            .min(self.operator.as_ref().map_or(u64::MAX, |o| o.cursor()));
         self.api.compact(low);
     }
 

@@ -154,6 +154,9 @@ kubectl logs traffic | grep -c failed
 "
                 )
             }
+            Directive::Operator(_) => format!(
+                "# {line}: the demo's WebApp operator is simulated; on a real cluster build one with kubebuilder (controller-runtime) for the CRD in webapp-crd.yaml and run it as the Deployment webapp-operator\n"
+            ),
             Directive::Webhook(_) => format!(
                 "# {line}: cannot be staged as it stands: a real webhook needs a server that answers AdmissionReview over TLS, with its caBundle in the configuration\n"
             ),

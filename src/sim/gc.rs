@@ -26,14 +26,27 @@ const OWNERS: [Kind; 7] = [
     Kind::Job,
     Kind::CronJob,
 ];
-const DEPENDENTS: [Kind; 6] = [
+const DEPENDENTS: [Kind; 8] = [
     Kind::ReplicaSet,
     Kind::Job,
     Kind::Pod,
     Kind::EndpointSlice,
     Kind::ControllerRevision,
     Kind::PersistentVolumeClaim,
+    // An operator's: a custom object owns them.
+    Kind::Deployment,
+    Kind::Service,
 ];
+
+/// The kinds that can own something: the built-in owners and every served custom kind
+/// (an operator's custom object owns what it creates).
+fn owner_kinds(api: &ApiServer) -> impl Iterator<Item = Kind> + '_ {
+    OWNERS.into_iter().chain(
+        api.definitions()
+            .filter(|d| d.established)
+            .filter_map(|d| d.kind().map(Kind::Custom)),
+    )
+}
 
 fn refs(o: &Value) -> impl Iterator<Item = &Value> {
     obj::path(o, &["metadata", "ownerReferences"])
@@ -58,8 +71,8 @@ fn dependents(api: &ApiServer, uid: &str) -> Vec<(Kind, String, bool)> {
 
 /// True while some owner waits for the collector (so `settle` keeps running it).
 pub fn pending(api: &ApiServer) -> bool {
-    OWNERS.iter().any(|k| {
-        api.list(*k).any(|o| {
+    owner_kinds(api).any(|k| {
+        api.list(k).any(|o| {
             obj::is_deleting(o) && (has_finalizer(o, ORPHAN) || has_finalizer(o, FOREGROUND))
         })
     })
@@ -91,7 +104,8 @@ pub fn collect(api: &mut ApiServer, now: u64, client: &mut RateLimit) -> bool {
         client.spend((api.resource_version() - before).max(1));
         true
     };
-    for kind in OWNERS {
+    let owners: Vec<Kind> = owner_kinds(api).collect();
+    for kind in owners {
         let waiting: Vec<(String, String, bool)> = api
             .list(kind)
             .filter(|o| obj::is_deleting(o))
@@ -127,9 +141,8 @@ pub fn collect(api: &mut ApiServer, now: u64, client: &mut RateLimit) -> bool {
             }
             // Foreground: dependents that own something are deleted in the foreground
             // too, the rest in the background; the owner goes once nothing blocks it.
-            let owners: HashSet<String> = OWNERS
-                .iter()
-                .flat_map(|k| api.list(*k).map(|o| obj::uid(o).to_string()))
+            let owners: HashSet<String> = owner_kinds(api)
+                .flat_map(|k| api.list(k).map(|o| obj::uid(o).to_string()))
                 .collect();
             for (k, n, _) in &deps {
                 let Ok(d) = api.get(*k, n) else { continue };
@@ -174,10 +187,9 @@ pub fn collect(api: &mut ApiServer, now: u64, client: &mut RateLimit) -> bool {
 /// H6: what background cascading deletion deletes: dependents whose controller owner
 /// no longer exists (the collector deletes them, pods gracefully).
 fn garbage(api: &ApiServer) -> Vec<(Kind, String)> {
-    let live: std::collections::HashSet<&str> = OWNERS
-        .iter()
-        .chain(&[Kind::Pod])
-        .flat_map(|k| api.list_shared(*k).map(|o| o.uid()))
+    let live: std::collections::HashSet<&str> = owner_kinds(api)
+        .chain([Kind::Pod])
+        .flat_map(|k| api.list_shared(k).map(|o| o.uid()))
         .collect();
     DEPENDENTS
         .into_iter()

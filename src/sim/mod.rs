@@ -2,6 +2,7 @@
 //! advances), no IO, and one seeded RNG, so the same input gives the same output.
 
 pub mod api;
+pub mod apiextensions;
 pub mod catalog;
 pub mod cel;
 pub mod client;
@@ -27,6 +28,7 @@ pub mod metrics;
 pub mod names;
 pub mod obj;
 pub mod objects;
+pub mod operator;
 pub mod output;
 pub mod qos;
 pub mod quantity;

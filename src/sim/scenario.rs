@@ -25,6 +25,7 @@ pub const SCENARIO_IDS: &[&str] = &[
     "hpa",
     "leader-election",
     "admission",
+    "operator",
 ];
 
 /// How the starting Deployment got into the cluster, which shows in its annotations.
@@ -303,7 +304,33 @@ pub const SCENARIOS: &[Scenario] = &[
         warm_up: WARM_UP,
         setup: &["webhook add validating policy", "tick 5"],
     },
+    Scenario {
+        id: "operator",
+        title: "a CRD and its operator",
+        summary: "The CustomResourceDefinition webapps.example.com (webapp-crd.yaml) adds the kind WebApp: a structural schema with defaults, a CEL rule, the status subresource and printer columns. Apply it, then shop.yaml, and read `kubectl get webapps` and `kubectl describe crd webapps.example.com`.",
+        files: &[
+            ("web.yaml", WEB_YAML),
+            ("webapp-crd.yaml", WEBAPP_CRD_YAML),
+            ("shop.yaml", SHOP_YAML),
+        ],
+        origin: Origin::Created,
+        nodes: PLAIN_NODES,
+        warm_up: WARM_UP,
+        setup: &[
+            "kubectl apply -f webapp-crd.yaml",
+            "operator install",
+            "tick 3",
+            "kubectl apply -f shop.yaml",
+            "tick 5",
+        ],
+    },
 ];
+
+/// The CustomResourceDefinition of the WebApp kind.
+const WEBAPP_CRD_YAML: &str = include_str!("manifests/webapp-crd.yaml");
+
+/// A WebApp.
+const SHOP_YAML: &str = include_str!("manifests/shop.yaml");
 
 /// A ValidatingAdmissionPolicy and its binding: at most 5 replicas a Deployment.
 const MAX_REPLICAS_YAML: &str = include_str!("manifests/max-replicas.yaml");

@@ -26,6 +26,8 @@ pub enum Reason {
     InvalidCause,
     /// 413, a ValidatingAdmissionPolicy validation's own reason.
     RequestEntityTooLarge,
+    /// 405: a create of a custom object while its CRD is being deleted.
+    MethodNotAllowed,
     /// A storage error the API server did not convert: a 500 whose Status has no reason,
     /// which kubectl prints as `Error from server: ...`.
     Unknown,
@@ -44,6 +46,7 @@ impl Reason {
             Reason::InternalError => "InternalError",
             Reason::InvalidCause => "Invalid",
             Reason::RequestEntityTooLarge => "RequestEntityTooLarge",
+            Reason::MethodNotAllowed => "MethodNotAllowed",
             Reason::Unknown => "",
         }
     }

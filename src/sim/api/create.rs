@@ -219,6 +219,9 @@ impl ApiServer {
             .entry(kind)
             .or_default()
             .insert(name, Arc::clone(&obj));
+        if kind == Kind::CustomResourceDefinition {
+            self.refresh_definition(name);
+        }
         obj
     }
 
@@ -303,6 +306,7 @@ impl ApiServer {
         if pod_spec.is_none() {
             strategy.default(&mut obj);
         }
+        self.decode_custom_object(kind, &mut obj, None)?;
         self.mutate(&mut obj)?;
         // Store.create draws a generated name after mutating admission.
         let mut name = obj::name(&obj).to_string();
@@ -322,6 +326,7 @@ impl ApiServer {
             Some(_) => crate::sim::validation::object_meta(kind, &obj)?,
             None => strategy.validate(&obj, None)?,
         }
+        self.validate_custom(kind, &obj, None)?;
         self.validate_admitted(Some(&obj))?;
         // etcd3 store.Create refuses a resourceVersion before it writes, with a plain
         // error (storage.ErrResourceVersionSetOnCreate) that reaches the client as a 500.

@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use super::{ApiError, Reason};
+use super::{ApiError, Fields, Reason};
 use crate::sim::kind::Kind;
 use crate::sim::output::{go_print, go_quote};
 use crate::sim::schema::{self, FieldPath, decoder_path};
@@ -59,9 +59,13 @@ fn drop_or_warn(messages: Vec<String>, validation: FieldValidation) -> Warnings 
 /// transformDecodeError): unknown fields are named in the order the decoder meets them.
 pub fn decode_body(
     kind: Kind,
+    fields: &Fields,
     obj: &mut Value,
     validation: FieldValidation,
 ) -> Result<Warnings, ApiError> {
+    if let Fields::Custom { schema, version } = fields {
+        return super::decode_custom(kind, schema, version, obj, validation);
+    }
     let found = schema::prune(crate::sim::kinds::of(kind).schema(), obj);
     if found.is_empty() {
         return Ok(Vec::new());
@@ -106,9 +110,29 @@ pub fn decode_patched(
 /// JSON decoder over the patched document). The Invalid value is the patched JSON.
 pub fn decode_json_patched(
     kind: Kind,
+    fields: &Fields,
     patched: &mut Value,
     validation: FieldValidation,
 ) -> Result<Warnings, ApiError> {
+    if let Fields::Custom { schema, .. } = fields {
+        let mut pruned = patched.clone();
+        let found = crate::sim::apiextensions::schema::prune(schema, &mut pruned);
+        if found.is_empty() {
+            return Ok(Vec::new());
+        }
+        let messages: Vec<String> = found
+            .iter()
+            .map(|p| format!("unknown field {}", go_quote(p)))
+            .collect();
+        if validation == FieldValidation::Strict {
+            return Err(invalid_patch(
+                &patched.to_string(),
+                &strict_error(&messages),
+            ));
+        }
+        *patched = pruned;
+        return Ok(drop_or_warn(messages, validation));
+    }
     let found = schema::unknown(crate::sim::kinds::of(kind).schema(), patched);
     if found.is_empty() {
         return Ok(Vec::new());
@@ -143,7 +167,7 @@ mod tests {
     #[test]
     fn strict_names_every_unknown_field_and_stores_nothing() {
         let mut d = json!({"spec": {"foo": 1, "template": {"spec": {"containers": [{"name": "a", "imagee": "x"}]}}}});
-        let e = decode_body(Kind::Deployment, &mut d, FieldValidation::Strict).unwrap_err();
+        let e = decode_body(Kind::Deployment, &Fields::Builtin, &mut d, FieldValidation::Strict).unwrap_err();
         assert_eq!(e.reason, Reason::BadRequest);
         assert_eq!(
             e.message,
@@ -154,11 +178,11 @@ mod tests {
     #[test]
     fn warn_drops_and_warns_ignore_drops_silently() {
         let mut d = json!({"spec": {"replicas": 2, "foo": 1}});
-        let w = decode_body(Kind::Deployment, &mut d, FieldValidation::Warn).unwrap();
+        let w = decode_body(Kind::Deployment, &Fields::Builtin, &mut d, FieldValidation::Warn).unwrap();
         assert_eq!(w, ["unknown field \"spec.foo\""]);
         assert_eq!(d, json!({"spec": {"replicas": 2}}));
         let mut d = json!({"spec": {"replicas": 2, "foo": 1}});
-        let w = decode_body(Kind::Deployment, &mut d, FieldValidation::Ignore).unwrap();
+        let w = decode_body(Kind::Deployment, &Fields::Builtin, &mut d, FieldValidation::Ignore).unwrap();
         assert!(w.is_empty());
         assert_eq!(d, json!({"spec": {"replicas": 2}}));
     }

@@ -101,6 +101,12 @@ impl ApiServer {
         propagation: Propagation,
         now: u64,
     ) -> Result<Arc<Stored>, ApiError> {
+        if !old.facts().deleting {
+            let mut obj = old.value().clone();
+            if crate::sim::kinds::of(kind).prepare_for_delete(&mut obj, now) {
+                old = Arc::new(Stored::from_draft(kind, obj.into(), &mut self.labels));
+            }
+        }
         if let Some(f) = propagation.finalizer()
             && !old.facts().deleting
         {
@@ -167,6 +173,9 @@ impl ApiServer {
         self.rv += 1;
         crate::sim::kinds::of(kind).after_delete(obj.value(), &mut self.cluster_ips);
         self.emit(kind, EventType::Deleted, &obj);
+        if kind == Kind::CustomResourceDefinition {
+            self.refresh_definition(name);
+        }
         obj
     }
 }

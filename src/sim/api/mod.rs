@@ -6,6 +6,7 @@
 mod admission;
 mod binding;
 mod create;
+mod custom;
 pub mod decode;
 mod delete;
 mod events;
@@ -13,6 +14,7 @@ mod events_v1;
 pub mod eviction;
 mod policy;
 pub use admission::RequestTrace;
+pub use custom::{Fields, decode_custom, not_served};
 pub use events_v1::EventV1;
 mod update;
 
@@ -204,6 +206,9 @@ pub struct ApiServer {
     pub webhooks: super::webhooks::WebhookServers,
     /// Dynamic admission's request log and the request under way.
     pub admission: admission::Admission,
+    /// What each CustomResourceDefinition serves, by CRD name, kept in step with the
+    /// stored CRDs.
+    definitions: BTreeMap<String, Arc<crate::sim::apiextensions::Definition>>,
 }
 
 pub use super::names::NAME_ALPHABET;
@@ -231,6 +236,7 @@ impl ApiServer {
             metrics: super::metrics::MetricsServer::default(),
             webhooks: super::webhooks::WebhookServers::default(),
             admission: admission::Admission::default(),
+            definitions: BTreeMap::new(),
         }
     }
 

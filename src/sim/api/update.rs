@@ -48,6 +48,13 @@ pub(super) fn set_generation(kind: Kind, old: &Value, new: &mut Value) {
         Generation::None => return,
         Generation::Spec => old.get("spec") != new.get("spec"),
         Generation::Field(f) => old.get(f) != new.get(f),
+        Generation::AllButMetadata => {
+            fn rest(v: &Value) -> Option<Vec<(&String, &Value)>> {
+                v.as_object()
+                    .map(|m| m.iter().filter(|(k, _)| *k != "metadata").collect())
+            }
+            rest(old) != rest(new)
+        }
         Generation::SpecOrAnnotations => {
             old.get("spec") != new.get("spec")
                 || obj::path(old, &["metadata", "annotations"])
@@ -243,16 +250,20 @@ impl ApiServer {
                 }
             }
         }
-        match old.get("status") {
-            Some(s) => obj::set(&mut obj, &["status"], s.clone()),
-            None => {
-                obj::remove(&mut obj, &["status"]);
+        if self.status_is_subresource(kind) {
+            match old.get("status") {
+                Some(s) => obj::set(&mut obj, &["status"], s.clone()),
+                None => {
+                    obj::remove(&mut obj, &["status"]);
+                }
             }
         }
         kinds::of(kind).begin_update(&mut obj, &old);
         kinds::of(kind).default(&mut obj);
+        self.decode_custom_object(kind, &mut obj, Some(&old))?;
         self.mutate(&mut obj)?;
         kinds::of(kind).validate(&obj, Some(&old))?;
+        self.validate_custom(kind, &obj, Some(&old))?;
         self.validate_admitted(Some(&obj))?;
         crate::sim::deletion::check_finalizers(kind, &old, &obj)?;
         self.track_update(kind, &old, &mut obj);
@@ -265,6 +276,9 @@ impl ApiServer {
     pub fn update_status(&mut self, kind: Kind, mut obj: Value) -> Result<Value, ApiError> {
         let name = obj::name(&obj).to_string();
         let old = self.get_shared(kind, &name)?;
+        if matches!(kind, Kind::Custom(_)) {
+            return self.update_custom_status(kind, &name, old, obj).map(unshare);
+        }
         let mut keep = old.value().clone();
         if let Some(s) = obj.get("status") {
             obj::set(&mut keep, &["status"], s.clone());
@@ -407,6 +421,19 @@ impl ApiServer {
     /// [`Self::store_modified`] for a write its caller knows changes the object: a
     /// pod's deep comparison is a fifth of a rollout's cost.
     pub(super) fn store_changed(
+        &mut self,
+        kind: Kind,
+        name: &str,
+        obj: Draft,
+    ) -> Result<Arc<Stored>, ApiError> {
+        let stored = self.store_draft(kind, name, obj);
+        if kind == Kind::CustomResourceDefinition {
+            self.refresh_definition(name);
+        }
+        stored
+    }
+
+    fn store_draft(
         &mut self,
         kind: Kind,
         name: &str,

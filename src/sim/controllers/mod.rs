@@ -3,6 +3,7 @@
 //! cluster runs them all through it (kube-controller-manager's loop: deliver watch events
 //! to handlers, work the queue, resync).
 
+pub mod apiextensions;
 pub mod app;
 pub mod claim;
 mod controller;

@@ -3,8 +3,10 @@
 
 use std::fmt;
 
+mod operator;
 mod webhook;
 
+pub use operator::OperatorCmd;
 pub use webhook::{WebhookCmd, WebhookSpec};
 
 /// The components a directive can address.
@@ -198,6 +200,8 @@ pub enum Directive {
     Kcm(KcmCmd),
     /// Admission webhooks: declare one with its server, or set what its server does.
     Webhook(WebhookCmd),
+    /// The WebApp operator: install it, switch its bugs, read its report.
+    Operator(OperatorCmd),
 }
 
 /// A kube-controller-manager replica a `kcm` directive names: kcm-1, kcm-2, or whichever
@@ -302,6 +306,12 @@ kubedrill sim: one command per line.
                               refused), slow answers after SECONDS (a shorter timeout cuts
                               it), label is a mutating server's patch; `webhook` alone shows
                               the configurations, the servers and the last requests
+  operator | operator install | operator bug hot-loop|status-update|no-finalizer |
+  operator fix BUG|all        the WebApp operator (operator scenario): install creates its
+                              Deployment webapp-operator, which reconciles WebApps once a
+                              pod of it is available; each bug is a classic operator mistake;
+                              `operator` alone shows its bugs, request rate, DNS records
+                              and log
   api-qps QPS [BURST]         kube-controller-manager's client rate limit, per controller
                               (default 20 requests per second, bursts of 30)
   files | cat FILE            list the scenario's manifest files / print one
@@ -452,6 +462,7 @@ pub fn parse(words: &[String]) -> Option<Result<Directive, String>> {
         "metrics" => metrics(args),
         "kcm" => kcm(args),
         "webhook" => webhook::parse(args).map(Directive::Webhook),
+        "operator" => operator::parse(args).map(Directive::Operator),
         "files" => Ok(Directive::Files),
         "cat" => args
             .first()

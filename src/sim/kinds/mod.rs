@@ -12,6 +12,8 @@
 //! <- `kinds` <- `api`.
 
 mod controllerrevision;
+mod crd;
+mod custom;
 pub mod cronjob;
 pub mod daemonset;
 mod deployment;
@@ -53,6 +55,9 @@ pub enum Generation {
     SpecOrAnnotations,
     /// A change of the named top-level field (a webhook configuration's `webhooks`).
     Field(&'static str),
+    /// A change of anything but metadata (a custom object: with the status subresource,
+    /// status is kept from the stored object, so then that is its spec and the rest).
+    AllButMetadata,
 }
 
 /// What a describer reads beside the object: the stored objects of another kind.
@@ -102,6 +107,13 @@ pub trait Strategy: Sync {
     /// BeginUpdate: what the storage carries over from the stored object when a write
     /// leaves it out (a Service's allocated cluster IP), before defaults and validation.
     fn begin_update(&self, _obj: &mut Value, _old: &Value) {}
+
+    /// The registry's Delete before the object is marked deleting, on the first DELETE
+    /// only (a CRD's cleanup finalizer and Terminating condition); whether it changed
+    /// `obj`.
+    fn prepare_for_delete(&self, _obj: &mut Value, _now: u64) -> bool {
+        false
+    }
 
     /// AfterDelete: gives back what `begin_create` allocated.
     fn after_delete(&self, _obj: &Value, _ips: &mut ClusterIps) {}
@@ -207,6 +219,9 @@ pub fn of(kind: Kind) -> &'static dyn Strategy {
         Kind::ValidatingWebhookConfiguration => &webhook::VALIDATING,
         Kind::ValidatingAdmissionPolicy => &policy::POLICY,
         Kind::ValidatingAdmissionPolicyBinding => &policy::BINDING,
+        Kind::CustomResourceDefinition => &crd::CustomResourceDefinition,
+        Kind::Custom(c) if c.names().namespaced => &custom::NAMESPACED,
+        Kind::Custom(_) => &custom::CLUSTER,
     }
 }
 

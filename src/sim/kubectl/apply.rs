@@ -5,12 +5,15 @@ use serde_json::{Value, json};
 
 use super::cmdutil::{Outcome, each_object, strip_server_fields};
 use super::ssa::Failure;
-use crate::sim::api::decode::{FieldValidation, decode_body, decode_patched};
+use crate::sim::api::decode::{
+    FieldValidation, decode_body, decode_json_patched, decode_patched,
+};
 use crate::sim::api::precondition;
 use crate::sim::cluster::Cluster;
 use crate::sim::kind::Kind;
 use crate::sim::merge::{
-    LAST_APPLIED_ANNOTATION, strategic_merge_patch, three_way_patch, with_last_applied,
+    LAST_APPLIED_ANNOTATION, merge_patch, strategic_merge_patch, three_way_json_merge_patch,
+    three_way_patch, with_last_applied,
 };
 use crate::sim::obj;
 
@@ -27,7 +30,12 @@ pub fn apply(
         strip_server_fields(&mut config);
         let name = obj::name(&config).to_string();
         let kg = kind.kind_group();
-        let result = if server_side {
+        let result = if server_side && matches!(kind, Kind::Custom(_)) {
+            Err(Failure::Conflict(format!(
+                "error: kubedrill's demo does not run server-side apply on custom resources ({}); apply without --server-side\n",
+                kind.group_resource()
+            )))
+        } else if server_side {
             super::ssa::server_side_apply(
                 cluster,
                 kind,
@@ -90,7 +98,7 @@ fn client_side(
     let Ok(live) = cluster.api.get(kind, &name).cloned() else {
         let now = cluster.now();
         let mut annotated = annotated;
-        let w = decode_body(kind, &mut annotated, validate).map_err(Failure::Api)?;
+        let w = decode_body(kind, &cluster.api.fields(kind, &annotated), &mut annotated, validate).map_err(Failure::Api)?;
         warnings.extend(w.iter().map(|w| format!("Warning: {w}\n")));
         return cluster
             .api
@@ -107,12 +115,28 @@ fn client_side(
             kind.group_resource().split('.').next().unwrap_or("")
         ));
     }
-    let patch = three_way_patch(last.as_ref(), &annotated, &live);
+    // A custom kind has no strategic merge schema: kubectl sends a JSON merge patch.
+    let custom = matches!(kind, Kind::Custom(_));
+    let patch = if custom {
+        three_way_json_merge_patch(last.as_ref(), &annotated, &live)
+    } else {
+        three_way_patch(last.as_ref(), &annotated, &live)
+    };
     if patch.as_object().is_some_and(|m| m.is_empty()) {
         return Ok("unchanged");
     }
-    let mut next = strategic_merge_patch(&live, &patch);
-    match decode_patched(kind, &mut next, &patch, validate) {
+    let mut next = if custom {
+        merge_patch(&live, &patch)
+    } else {
+        strategic_merge_patch(&live, &patch)
+    };
+    let decoded = if custom {
+        let fields = cluster.api.fields(kind, &next);
+        decode_json_patched(kind, &fields, &mut next, validate)
+    } else {
+        decode_patched(kind, &mut next, &patch, validate)
+    };
+    match decoded {
         Ok(w) => warnings.extend(w.iter().map(|w| format!("Warning: {w}\n"))),
         Err(e) => return Err(Failure::Patch(e, patch.to_string())),
     }
@@ -134,8 +158,9 @@ fn patch_context(kind: Kind, name: &str, patch: &str, file: &str) -> String {
         Some((r, g)) => (g, r),
         None => ("", kind.group_resource()),
     };
+    let version = kind.api_version().rsplit('/').next().unwrap_or("v1");
     format!(
-        "error when applying patch:\n{patch}\nto:\nResource: \"{group}/v1, Resource={resource}\", GroupVersionKind: \"{group}/v1, Kind={}\"\nName: \"{name}\", Namespace: \"default\"\nfor: \"{file}\": error when patching \"{file}\": ",
+        "error when applying patch:\n{patch}\nto:\nResource: \"{group}/{version}, Resource={resource}\", GroupVersionKind: \"{group}/{version}, Kind={}\"\nName: \"{name}\", Namespace: \"default\"\nfor: \"{file}\": error when patching \"{file}\": ",
         kind.kind_name()
     )
 }

@@ -320,7 +320,7 @@ pub(super) fn create_file(
     each_object(objs, |kind, mut x, o| {
         strip_server_fields(&mut x);
         let name = obj::name(&x).to_string();
-        let o = match decode_body(kind, &mut x, validate) {
+        let o = match decode_body(kind, &cluster.api.fields(kind, &x), &mut x, validate) {
             Ok(warnings) => o.server_warnings(warnings),
             Err(e) => return o.api(&e, Some(format!("error when creating \"{file}\": "))),
         };

@@ -67,6 +67,14 @@ fn joined(cluster: &Cluster, kind: Kind, objs: &[&Value]) -> String {
 }
 
 fn one(cluster: &Cluster, kind: Kind, x: &Value) -> String {
+    // A custom object is read at the version kubectl asks for.
+    let read;
+    let x = if matches!(kind, Kind::Custom(_)) {
+        read = cluster.api.read_custom(kind, x);
+        &read
+    } else {
+        x
+    };
     // `args` refuses kinds without a describer before this runs.
     crate::sim::kinds::of(kind)
         .describe(x, &cluster.api, cluster.now())

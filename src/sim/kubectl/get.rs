@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::args::{GetPrint, Output};
 use super::cmdutil::{Outcome, hide_managed_fields};
 use crate::sim::api::ApiError;
+use crate::sim::apiextensions::columns;
 use crate::sim::cluster::Cluster;
 use crate::sim::jsonpath::{self, JsonPath};
 use crate::sim::kind::Kind;
@@ -78,10 +79,15 @@ pub fn get(
         }
     }
     let whole = matches!(output, Output::Json | Output::Yaml | Output::JsonPath(_));
+    // A custom object is read at the version kubectl asks for (the preferred one).
+    let read = |k: Kind, s: &Arc<Stored>| match k {
+        Kind::Custom(_) => cluster.api.read_custom(k, &s.to_value()),
+        _ => s.to_value(),
+    };
     let all: Vec<Value> = match whole {
         true => found
             .iter()
-            .flat_map(|(_, v)| v.iter().map(|s| s.to_value()))
+            .flat_map(|(k, v)| v.iter().map(move |s| read(*k, s)))
             .collect(),
         false => Vec::new(),
     };
@@ -105,7 +111,15 @@ pub fn get(
             let tables: Vec<String> = found
                 .iter()
                 .filter(|(_, v)| !v.is_empty())
-                .map(|(k, v)| get_table(*k, v, now, &opts))
+                .map(|(k, v)| match cluster.api.definition(*k) {
+                    // The server builds a custom kind's table from its CRD's columns.
+                    Some(d) => {
+                        let columns = d.preferred().map(|v| v.columns.clone()).unwrap_or_default();
+                        let objs: Vec<Value> = v.iter().map(|s| read(*k, s)).collect();
+                        columns::table(&columns, k.kind_group(), &objs, now, &opts)
+                    }
+                    None => get_table(*k, v, now, &opts),
+                })
                 .collect();
             // A blank line between kinds comes with their headers (separatorWriterWrapper).
             o = o.out(tables.join(if print.no_headers { "" } else { "\n" }));

@@ -8,6 +8,7 @@ pub mod cmdutil;
 pub mod create;
 pub mod delete;
 pub mod describe;
+pub mod discovery;
 pub mod drain;
 pub mod duration;
 pub mod exec;

@@ -31,6 +31,12 @@ pub(super) fn patch_cmd(
             return Outcome::default().err(format!("error: unable to parse \"{patch}\": {e}\n"));
         }
     };
+    // The custom resource handler takes JSON patches and merge patches only.
+    if patch_type == PatchType::Strategic && matches!(t.kind, crate::sim::kind::Kind::Custom(_)) {
+        return Outcome::default().err(
+            "Error from server (UnsupportedMediaType): the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml\n",
+        );
+    }
     let mut next = match patch_type {
         PatchType::Merge => merge::merge_patch(&cur, &parsed),
         PatchType::Strategic => merge::strategic_merge_patch(&cur, &parsed),
@@ -54,7 +60,12 @@ pub(super) fn patch_cmd(
     let decoded = match patch_type {
         PatchType::Strategic => decode_patched(t.kind, &mut next, &parsed, FieldValidation::Warn),
         PatchType::Merge | PatchType::Json => {
-            decode_json_patched(t.kind, &mut next, FieldValidation::Warn)
+            decode_json_patched(
+                t.kind,
+                &cluster.api.fields(t.kind, &next),
+                &mut next,
+                FieldValidation::Warn,
+            )
         }
     };
     let mut o = match decoded {

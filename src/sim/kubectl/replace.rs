@@ -20,7 +20,7 @@ pub(super) fn replace_file(
         let rv = crate::sim::api::precondition(&x).map(str::to_string);
         strip_server_fields(&mut x);
         // The update handler decodes the body before it looks at the stored object.
-        let o = match decode_body(kind, &mut x, validate) {
+        let o = match decode_body(kind, &cluster.api.fields(kind, &x), &mut x, validate) {
             Ok(warnings) => o.server_warnings(warnings),
             Err(e) => return o.api(&e, Some(format!("error when replacing \"{file}\": "))),
         };

@@ -509,6 +509,66 @@ pub fn three_way_patch(last_applied: Option<&Value>, config: &Value, live: &Valu
     Value::Object(combine_patches(deletions, delta, Level::Root))
 }
 
+/// The JSON merge patch `kubectl apply` (client side) sends for a kind with no strategic
+/// merge schema (a custom resource), as `CreateThreeWayJSONMergePatch` computes it: keys
+/// of `last_applied` that `config` dropped become `null`, and what differs between `live`
+/// and `config` is set, lists whole. `{}` when nothing changes.
+pub fn three_way_json_merge_patch(
+    last_applied: Option<&Value>,
+    config: &Value,
+    live: &Value,
+) -> Value {
+    fn delta(live: &Value, config: &Value) -> Map<String, Value> {
+        let mut out = Map::new();
+        let (Some(c), live) = (config.as_object(), live.as_object()) else {
+            return out;
+        };
+        for (k, v) in c {
+            match live.and_then(|l| l.get(k)) {
+                Some(lv) if lv.is_object() && v.is_object() => {
+                    let inner = delta(lv, v);
+                    if !inner.is_empty() {
+                        out.insert(k.clone(), Value::Object(inner));
+                    }
+                }
+                Some(lv) if lv == v => {}
+                _ => {
+                    out.insert(k.clone(), v.clone());
+                }
+            }
+        }
+        out
+    }
+    fn deletions(original: &Value, config: &Value, out: &mut Map<String, Value>) {
+        let (Some(o), c) = (original.as_object(), config.as_object()) else {
+            return;
+        };
+        for (k, ov) in o {
+            match c.and_then(|c| c.get(k)) {
+                None => {
+                    out.insert(k.clone(), Value::Null);
+                }
+                Some(cv) if ov.is_object() && cv.is_object() => {
+                    let mut inner = match out.remove(k) {
+                        Some(Value::Object(m)) => m,
+                        _ => Map::new(),
+                    };
+                    deletions(ov, cv, &mut inner);
+                    if !inner.is_empty() {
+                        out.insert(k.clone(), Value::Object(inner));
+                    }
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    let mut patch = delta(live, config);
+    if let Some(original) = last_applied {
+        deletions(original, config, &mut patch);
+    }
+    Value::Object(patch)
+}
+
 /// `config` with the last-applied annotation set to `config` itself (serialized without the
 /// annotation), as kubectl writes it on every client-side apply.
 pub fn with_last_applied(config: &Value) -> Value {

@@ -20,6 +20,7 @@ mod components;
 mod kcm;
 mod load;
 mod metrics;
+mod operator;
 mod webhooks;
 mod writers;
 
@@ -321,9 +322,19 @@ impl Session {
             return Output::default();
         };
         if first == "kubectl" || first == "k" {
-            return match args::parse(&words[1..]) {
-                Ok(cmd) => {
-                    let mut o = exec::run(&mut self.cluster, &self.files, &cmd);
+            // The command reads discovery as it stood when it started.
+            let served = crate::sim::kubectl::discovery::discover(&self.cluster.api);
+            let cluster = &mut self.cluster;
+            let files = &self.files;
+            let parsed = crate::sim::kubectl::discovery::with_served(served, || {
+                args::parse(&words[1..]).map(|cmd| {
+                    let o = exec::run(cluster, files, &cmd);
+                    (cmd, o)
+                })
+            });
+            return match parsed {
+                Ok((cmd, o)) => {
+                    let mut o = o;
                     // While kubectl watches, the whole demo moves on: writers run and
                     // goals are checked each second, so a state that held only while it
                     // waited still counts.
@@ -470,6 +481,10 @@ impl Session {
                 ))
             }
             Directive::Kcm(cmd) => match self.kcm_directive(cmd) {
+                Ok(s) => say(s),
+                Err(e) => fail(e),
+            },
+            Directive::Operator(cmd) => match self.operator_directive(cmd) {
                 Ok(s) => say(s),
                 Err(e) => fail(e),
             },

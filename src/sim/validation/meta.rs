@@ -65,6 +65,22 @@ pub fn dns1123_label(s: &str) -> Vec<String> {
     errs
 }
 
+/// IsDNS1035Label: at most 63 characters, `[a-z]([-a-z0-9]*[a-z0-9])?`.
+pub fn dns1035_label(v: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if v.len() > 63 {
+        errs.push("must be no more than 63 characters".to_string());
+    }
+    let ok = v.starts_with(|c: char| c.is_ascii_lowercase())
+        && v.ends_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && v.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+    if !ok {
+        errs.push("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')".to_string());
+    }
+    errs
+}
+
 /// IsQualifiedName: `[prefix/]name`, the prefix a DNS subdomain, the name at most 63
 /// characters.
 pub fn qualified_name(value: &str) -> Vec<String> {

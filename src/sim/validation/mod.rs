@@ -27,7 +27,9 @@ pub use service::{headless, service};
 pub use statefulset::{controller_revision, persistent_volume_claim, stateful_set};
 pub use webhook::webhook_configuration;
 
-pub use meta::{LABEL_VALUE_RULE, qualified_name, valid_label_value};
+pub use meta::{
+    LABEL_VALUE_RULE, dns1035_label, dns1123_subdomain, qualified_name, valid_label_value,
+};
 
 /// Whether `name` is a DNS-1123 label (a node name the demo accepts).
 pub fn dns1123_label_ok(name: &str) -> bool {
@@ -131,6 +133,21 @@ pub fn object_meta(kind: Kind, o: &Value) -> Result<(), ApiError> {
     let mut errs = Vec::new();
     meta::object_meta(&mut errs, o);
     invalid(kind, o, errs)
+}
+
+/// A custom object's metadata (the custom resource strategy's ValidateObjectMeta): its
+/// name a DNS-1123 subdomain, its labels and annotations.
+pub fn custom_object_meta(errs: &mut Vec<String>, o: &Value) {
+    let name = obj::name(o);
+    if !name.is_empty() {
+        for m in meta::dns1123_subdomain(name) {
+            errs.push(format!(
+                "metadata.name: Invalid value: {}: {m}",
+                crate::sim::output::go_quote(name)
+            ));
+        }
+    }
+    meta::object_meta(errs, o);
 }
 
 /// ValidatePod: its metadata and its spec.
@@ -287,7 +304,9 @@ fn quantities(kind: Kind, o: &Value) -> Result<(), ApiError> {
         | Kind::MutatingWebhookConfiguration
         | Kind::ValidatingWebhookConfiguration
         | Kind::ValidatingAdmissionPolicy
-        | Kind::ValidatingAdmissionPolicyBinding => return Ok(()),
+        | Kind::ValidatingAdmissionPolicyBinding
+        | Kind::CustomResourceDefinition
+        | Kind::Custom(_) => return Ok(()),
     };
     let lists = ["containers", "initContainers"]
         .iter()
@@ -482,7 +501,7 @@ fn daemonset_status(o: &Value) -> Result<(), ApiError> {
 }
 
 /// kubectl's words for a 422 with these causes (checkErr, MultilineError).
-fn invalid(kind: Kind, o: &Value, errs: Vec<String>) -> Result<(), ApiError> {
+pub(crate) fn invalid(kind: Kind, o: &Value, errs: Vec<String>) -> Result<(), ApiError> {
     let prefix = format!("The {} \"{}\" is invalid: ", kind.kind_name(), obj::name(o));
     match errs.as_slice() {
         [] => Ok(()),

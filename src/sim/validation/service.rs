@@ -5,31 +5,11 @@
 use serde_json::Value;
 
 use super::invalid;
-use super::meta::{dns1123_label, labels, object_meta};
+use super::meta::{dns1035_label, dns1123_label, labels, object_meta};
 use super::pod::{PORT_RANGE, not_supported, one_of, port_name};
 use crate::sim::kind::Kind;
 use crate::sim::output::go_quote;
 use crate::sim::status::ApiError;
-
-const DNS1035: &str = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
-
-/// IsDNS1035Label (ValidateServiceName).
-fn dns1035_label(s: &str) -> Vec<String> {
-    let mut errs = Vec::new();
-    if s.len() > 63 {
-        errs.push("must be no more than 63 characters".to_string());
-    }
-    let b = s.as_bytes();
-    let ok = !b.is_empty()
-        && b[0].is_ascii_lowercase()
-        && b.iter()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
-        && b[b.len() - 1] != b'-';
-    if !ok {
-        errs.push(DNS1035.to_string());
-    }
-    errs
-}
 
 /// Go's `%#v` of a `[]string`.
 fn go_strings(v: &Value) -> String {

@@ -6,6 +6,7 @@
 
 use serde_json::Value;
 
+use super::meta::dns1035_label;
 use super::{Kind, invalid, meta};
 use crate::sim::output::go_quote;
 use crate::sim::status::ApiError;
@@ -399,22 +400,6 @@ fn service_path(errs: &mut Vec<String>, at: &str, path: &str) {
             errs.push(format!("{at}: Invalid value: {q}: segment[{i}]: {m}"));
         }
     }
-}
-
-/// IsDNS1035Label: at most 63 characters, `[a-z]([-a-z0-9]*[a-z0-9])?`.
-fn dns1035_label(v: &str) -> Vec<String> {
-    let mut errs = Vec::new();
-    if v.len() > 63 {
-        errs.push("must be no more than 63 characters".to_string());
-    }
-    let ok = v.starts_with(|c: char| c.is_ascii_lowercase())
-        && v.ends_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
-        && v.chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
-    if !ok {
-        errs.push("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')".to_string());
-    }
-    errs
 }
 
 /// validateAdmissionReviewVersions: v1 requires the list, with one the server knows.

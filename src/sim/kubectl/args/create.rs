@@ -127,7 +127,7 @@ fn create_job(rest: &[String]) -> Result<Command, UsageError> {
         }
         (None, Some(from)) => {
             let (kind, name) = from.split_once('/').unwrap_or((from, ""));
-            match crate::sim::kind::Kind::parse(kind) {
+            match crate::sim::kubectl::discovery::resolve(kind) {
                 Some(k) if !name.is_empty() => super::JobSource::From(k, name.to_string()),
                 Some(_) => return Err(usage("error: from must be an existing cronjob")),
                 None => {

@@ -266,7 +266,7 @@ pub(super) fn taint(rest: &[String]) -> Result<Command, UsageError> {
         Some((k, n)) => (k.to_string(), vec![n.to_string()]),
         None => (resources[0].clone(), resources[1..].to_vec()),
     };
-    if Kind::parse(&kind_word) != Some(Kind::Node) {
+    if crate::sim::kubectl::discovery::resolve(&kind_word) != Some(Kind::Node) {
         return Err(usage(format!(
             "error: invalid resource type {kind_word}, only node types are supported"
         )));

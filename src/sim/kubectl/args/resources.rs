@@ -141,7 +141,7 @@ pub(super) fn target(words: &[String]) -> Result<Option<Target>, UsageError> {
             let Some((t, n)) = w.split_once('/') else {
                 return Err(usage("error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'".to_string()));
             };
-            let k = Kind::parse(t).ok_or_else(|| unknown_type(t))?;
+            let k = crate::sim::kubectl::discovery::resolve(t).ok_or_else(|| unknown_type(t))?;
             if kind.is_some_and(|prev| prev != k) {
                 return Err(usage(
                     "error: kubedrill's demo takes one resource type per command",
@@ -152,7 +152,7 @@ pub(super) fn target(words: &[String]) -> Result<Option<Target>, UsageError> {
         }
         return Ok(kind.map(|kind| Target { kind, names }));
     }
-    let kind = Kind::parse(first).ok_or_else(|| unknown_type(first))?;
+    let kind = crate::sim::kubectl::discovery::resolve(first).ok_or_else(|| unknown_type(first))?;
     Ok(Some(Target {
         kind,
         names: words[1..].to_vec(),

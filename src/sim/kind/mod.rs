@@ -1,5 +1,8 @@
 //! The resource kinds the demo serves, and their names in every spelling kubectl uses.
 
+mod custom;
+pub use custom::{CustomKind, MAX_DEFINITIONS, Names};
+
 /// The resource kinds the demo serves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kind {
@@ -24,10 +27,14 @@ pub enum Kind {
     ValidatingWebhookConfiguration,
     ValidatingAdmissionPolicy,
     ValidatingAdmissionPolicyBinding,
+    CustomResourceDefinition,
+    /// A kind a CustomResourceDefinition serves.
+    Custom(CustomKind),
 }
 
 impl Kind {
-    pub const ALL: [Kind; 21] = [
+    /// The built-in kinds (custom kinds come and go with their definitions).
+    pub const ALL: [Kind; 22] = [
         Kind::Deployment,
         Kind::ReplicaSet,
         Kind::Pod,
@@ -49,6 +56,7 @@ impl Kind {
         Kind::ValidatingWebhookConfiguration,
         Kind::ValidatingAdmissionPolicy,
         Kind::ValidatingAdmissionPolicyBinding,
+        Kind::CustomResourceDefinition,
     ];
 
     /// Resolves what a user may type: short names, singular, plural, with group.
@@ -63,6 +71,8 @@ impl Kind {
             .or_else(|| lower.strip_suffix(".autoscaling/v2"))
             .or_else(|| lower.strip_suffix(".admissionregistration.k8s.io"))
             .or_else(|| lower.strip_suffix(".admissionregistration.k8s.io/v1"))
+            .or_else(|| lower.strip_suffix(".apiextensions.k8s.io"))
+            .or_else(|| lower.strip_suffix(".apiextensions.k8s.io/v1"))
             .unwrap_or(&lower);
         match base {
             "deploy" | "deployment" | "deployments" => Some(Kind::Deployment),
@@ -111,6 +121,9 @@ impl Kind {
             "validatingadmissionpolicybinding" | "validatingadmissionpolicybindings" => {
                 Some(Kind::ValidatingAdmissionPolicyBinding)
             }
+            "crd" | "crds" | "customresourcedefinition" | "customresourcedefinitions" => {
+                Some(Kind::CustomResourceDefinition)
+            }
             _ => None,
         }
     }
@@ -147,6 +160,8 @@ impl Kind {
             Kind::ValidatingAdmissionPolicyBinding => {
                 "validatingadmissionpolicybindings.admissionregistration.k8s.io"
             }
+            Kind::CustomResourceDefinition => "customresourcedefinitions.apiextensions.k8s.io",
+            Kind::Custom(c) => &c.interned().group_resource,
         }
     }
 
@@ -182,6 +197,8 @@ impl Kind {
             Kind::ValidatingAdmissionPolicyBinding => {
                 "ValidatingAdmissionPolicyBinding.admissionregistration.k8s.io"
             }
+            Kind::CustomResourceDefinition => "CustomResourceDefinition.apiextensions.k8s.io",
+            Kind::Custom(c) => &c.interned().group_kind,
         }
     }
 
@@ -217,6 +234,8 @@ impl Kind {
             Kind::ValidatingAdmissionPolicyBinding => {
                 "validatingadmissionpolicybinding.admissionregistration.k8s.io"
             }
+            Kind::CustomResourceDefinition => "customresourcedefinition.apiextensions.k8s.io",
+            Kind::Custom(c) => &c.interned().kind_group,
         }
     }
 
@@ -243,6 +262,8 @@ impl Kind {
             Kind::ValidatingWebhookConfiguration => "ValidatingWebhookConfiguration",
             Kind::ValidatingAdmissionPolicy => "ValidatingAdmissionPolicy",
             Kind::ValidatingAdmissionPolicyBinding => "ValidatingAdmissionPolicyBinding",
+            Kind::CustomResourceDefinition => "CustomResourceDefinition",
+            Kind::Custom(c) => &c.names().kind,
         }
     }
 
@@ -269,6 +290,8 @@ impl Kind {
             | Kind::ValidatingWebhookConfiguration
             | Kind::ValidatingAdmissionPolicy
             | Kind::ValidatingAdmissionPolicyBinding => "admissionregistration.k8s.io/v1",
+            Kind::CustomResourceDefinition => "apiextensions.k8s.io/v1",
+            Kind::Custom(c) => &c.interned().api_version,
         }
     }
 

@@ -1,0 +1,288 @@
+//! Serving the kinds CustomResourceDefinitions add (apiextensions-apiserver
+//! `customresource_handler.go` and `pkg/registry/customresource`): which CRDs are
+//! served, resolving a word kubectl typed to one of their kinds, and what the handler
+//! does to a custom object on every write: the apiVersion and kind checks, conversion to
+//! the storage version (strategy None: only apiVersion changes), pruning, defaulting and
+//! validation against the schema with its CEL rules.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use super::decode::{FieldValidation, Warnings};
+use super::{ApiError, ApiServer, Reason};
+use crate::sim::apiextensions::schema::{self, Schema};
+use crate::sim::apiextensions::{Definition, validate};
+use crate::sim::kind::{CustomKind, Kind};
+use crate::sim::obj;
+use crate::sim::output::go_quote;
+use crate::sim::stored::Stored;
+
+/// What a request body is checked against: a built-in kind's Go type, or a custom
+/// kind's structural schema at the version the request names.
+pub enum Fields {
+    Builtin,
+    Custom {
+        schema: Arc<Schema>,
+        version: String,
+    },
+}
+
+impl ApiServer {
+    /// The definition serving `kind`, if it is a custom kind whose CRD exists.
+    pub fn definition(&self, kind: Kind) -> Option<&Arc<Definition>> {
+        match kind {
+            Kind::Custom(c) => self.definitions.get(c.crd_name()),
+            _ => None,
+        }
+    }
+
+    /// Every CRD's definition, by CRD name.
+    pub fn definitions(&self) -> impl Iterator<Item = &Arc<Definition>> {
+        self.definitions.values()
+    }
+
+    /// The kind `word` names among the custom kinds discovery lists (Established CRDs
+    /// with a served version), as kubectl's RESTMapper resolves it.
+    pub fn resolve_custom(&self, word: &str) -> Option<Kind> {
+        self.definitions
+            .values()
+            .filter(|d| d.established)
+            .filter_map(|d| d.kind())
+            .find(|k| k.matches(word))
+            .map(Kind::Custom)
+    }
+
+    /// The kind a manifest's `apiVersion` and `kind` name among served custom kinds.
+    pub fn custom_kind_of(&self, api_version: &str, kind: &str) -> Option<CustomKind> {
+        let (group, version) = api_version.split_once('/')?;
+        self.definitions
+            .values()
+            .filter(|d| d.established && d.group == group && d.kind == kind)
+            .find(|d| d.version(version).is_some_and(|v| v.served))
+            .and_then(|d| d.kind())
+    }
+
+    /// Keeps the served definition of CRD `name` in step with what is stored.
+    pub(super) fn refresh_definition(&mut self, name: &str) {
+        let def = self
+            .get(Kind::CustomResourceDefinition, name)
+            .ok()
+            .and_then(Definition::from_crd);
+        match def {
+            Some(d) => {
+                self.definitions.insert(name.to_string(), Arc::new(d));
+            }
+            None => {
+                self.definitions.remove(name);
+            }
+        }
+    }
+
+    /// Whether `status` of `kind` is written only through `/status` (every built-in kind
+    /// with a status here; a custom kind when its CRD enables the subresource).
+    pub(super) fn status_is_subresource(&self, kind: Kind) -> bool {
+        match self.definition(kind) {
+            Some(d) => d.storage().is_some_and(|v| v.status),
+            None => !matches!(kind, Kind::Custom(_)),
+        }
+    }
+
+    /// What the request body of a write to `kind` is decoded against.
+    pub fn fields(&self, kind: Kind, body: &Value) -> Fields {
+        let Some(d) = self.definition(kind) else {
+            return Fields::Builtin;
+        };
+        let version = obj::str(body, &["apiVersion"])
+            .and_then(|av| av.rsplit_once('/'))
+            .map(|(_, v)| v.to_string())
+            .unwrap_or_default();
+        match d.version(&version).or_else(|| d.storage()) {
+            Some(v) => Fields::Custom {
+                schema: Arc::clone(&v.schema),
+                version: v.name.clone(),
+            },
+            None => Fields::Builtin,
+        }
+    }
+
+    /// The custom resource handler's decoding of a create or update of `obj` (`old` the
+    /// stored object): a served version of an Established CRD, the kind and apiVersion
+    /// the body names, then conversion to the storage version, pruning and defaulting,
+    /// in place. Built-in kinds pass untouched.
+    pub(super) fn decode_custom_object(
+        &self,
+        kind: Kind,
+        obj: &mut Value,
+        old: Option<&Arc<Stored>>,
+    ) -> Result<(), ApiError> {
+        let Kind::Custom(ck) = kind else {
+            return Ok(());
+        };
+        let name = obj::name(obj).to_string();
+        let Some(d) = self.definition(kind).filter(|d| d.established) else {
+            return Err(not_served(kind, &name));
+        };
+        if d.terminating && old.is_none() {
+            return Err(ApiError {
+                reason: Reason::MethodNotAllowed,
+                message: "create not allowed while custom resource definition is terminating"
+                    .into(),
+            });
+        }
+        let requested = obj::str(obj, &["apiVersion"]).unwrap_or("").to_string();
+        let expected_kind = &ck.names().kind;
+        let mut errs = Vec::new();
+        let kind_field = obj::str(obj, &["kind"]).unwrap_or("");
+        if kind_field != expected_kind {
+            errs.push(format!(
+                "kind: Invalid value: {}: must be {expected_kind}",
+                go_quote(kind_field)
+            ));
+        }
+        let served = requested
+            .strip_prefix(&format!("{}/", d.group))
+            .and_then(|v| d.version(v))
+            .is_some_and(|v| v.served);
+        if !served {
+            let shown = d.preferred().map_or(String::new(), |v| v.name.clone());
+            errs.push(format!(
+                "apiVersion: Invalid value: {}: must be {}/{shown}",
+                go_quote(&requested),
+                d.group
+            ));
+        }
+        crate::sim::validation::invalid(kind, obj, errs)?;
+        let Some(storage) = d.storage() else {
+            return Err(not_served(kind, &name));
+        };
+        // Conversion None: only apiVersion changes; the storage version's schema then
+        // prunes and defaults what it does not declare.
+        obj::set(obj, &["apiVersion"], json!(format!("{}/{}", d.group, storage.name)));
+        schema::prune(&storage.schema, obj);
+        schema::default(&storage.schema, obj);
+        Ok(())
+    }
+
+    /// The custom resource strategy's Validate / ValidateUpdate: metadata, then the
+    /// storage version's schema and its CEL rules.
+    pub(super) fn validate_custom(
+        &self,
+        kind: Kind,
+        obj: &Value,
+        old: Option<&Arc<Stored>>,
+    ) -> Result<(), ApiError> {
+        let Some(d) = self.definition(kind) else {
+            return Ok(());
+        };
+        let Some(storage) = d.storage() else {
+            return Ok(());
+        };
+        let mut errs: Vec<String> = Vec::new();
+        crate::sim::validation::custom_object_meta(&mut errs, obj);
+        let old = old.map(|o| o.value());
+        errs.extend(
+            validate::validate(&storage.schema, obj, old)
+                .iter()
+                .map(validate::FieldError::text),
+        );
+        crate::sim::validation::invalid(kind, obj, errs)
+    }
+
+    /// PUT on a custom object's `/status`: only with the subresource enabled (else the
+    /// handler finds no such resource); spec and metadata stay as stored, status is
+    /// pruned, defaulted and validated; generation does not move.
+    pub(super) fn update_custom_status(
+        &mut self,
+        kind: Kind,
+        name: &str,
+        old: Arc<Stored>,
+        obj: Value,
+    ) -> Result<Arc<Stored>, ApiError> {
+        if !self.status_is_subresource(kind) {
+            return Err(ApiError {
+                reason: Reason::NotFound,
+                message: format!(
+                    "the server could not find the requested resource (put {} {name})",
+                    kind.group_resource()
+                ),
+            });
+        }
+        let mut keep = old.value().clone();
+        match obj.get("status") {
+            Some(s) => obj::set(&mut keep, &["status"], s.clone()),
+            None => {
+                obj::remove(&mut keep, &["status"]);
+            }
+        }
+        if let Some(storage) = self.definition(kind).and_then(|d| d.storage()) {
+            let schema = Arc::clone(&storage.schema);
+            schema::prune(&schema, &mut keep);
+            schema::default(&schema, &mut keep);
+        }
+        self.validate_custom(kind, &keep, Some(&old))?;
+        self.store_modified(kind, name.to_string(), old, keep)
+    }
+
+    /// A stored custom object as a client reads it at the version it asked for (the
+    /// preferred one, kubectl's): conversion None rewrites apiVersion, then the target
+    /// version's schema prunes and defaults (defaults added to a CRD since the object was
+    /// written show here without a write).
+    pub fn read_custom(&self, kind: Kind, obj: &Value) -> Value {
+        let Some(d) = self.definition(kind) else {
+            return obj.clone();
+        };
+        let Some(v) = d.preferred() else {
+            return obj.clone();
+        };
+        let mut out = obj.clone();
+        obj::set(&mut out, &["apiVersion"], json!(format!("{}/{}", d.group, v.name)));
+        schema::prune(&v.schema, &mut out);
+        schema::default(&v.schema, &mut out);
+        out
+    }
+}
+
+/// What a request to a kind no established CRD serves gets: the handler passes it on and
+/// it ends as a plain-text 404 (`the server could not find the requested resource`).
+pub fn not_served(kind: Kind, name: &str) -> ApiError {
+    ApiError {
+        reason: Reason::NotFound,
+        message: format!(
+            "the server could not find the requested resource (post {} {name})",
+            kind.group_resource()
+        ),
+    }
+}
+
+/// A create or update body of a custom kind (the schemaCoercingDecoder): undeclared
+/// fields are refused under Strict (kubectl's default), dropped with a warning under
+/// Warn, dropped silently under Ignore.
+pub fn decode_custom(
+    kind: Kind,
+    schema: &Schema,
+    version: &str,
+    obj: &mut Value,
+    validation: FieldValidation,
+) -> Result<Warnings, ApiError> {
+    let found = schema::prune(schema, obj);
+    if found.is_empty() {
+        return Ok(Vec::new());
+    }
+    let messages: Vec<String> = found
+        .iter()
+        .map(|p| format!("unknown field {}", go_quote(p)))
+        .collect();
+    match validation {
+        FieldValidation::Strict => Err(ApiError {
+            reason: Reason::BadRequest,
+            message: format!(
+                "{k} in version \"{version}\" cannot be handled as a {k}: strict decoding error: {}",
+                messages.join(", "),
+                k = kind.kind_name(),
+            ),
+        }),
+        FieldValidation::Warn => Ok(messages),
+        FieldValidation::Ignore => Ok(Vec::new()),
+    }
+}

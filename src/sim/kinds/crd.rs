@@ -1,0 +1,87 @@
+//! CustomResourceDefinitions (apiextensions.k8s.io/v1): apiextensions-apiserver
+//! `pkg/registry/customresourcedefinition` (strategy.go, etcd.go). Cluster-scoped; status
+//! is written by the API server's own controllers (naming, establishing, finalizer), a
+//! client's is ignored; `metadata.generation` moves with the spec; the storage version
+//! joins `status.storedVersions` on every write and never leaves it by itself; the first
+//! DELETE adds the cleanup finalizer and the Terminating condition. The table is the
+//! default one (NAME, CREATED AT) and kubectl has no describer for it (generic).
+
+use serde_json::{Value, json};
+
+use super::{Generation, Kind, Reader, Strategy};
+use crate::sim::apiextensions::crd;
+use crate::sim::status::ApiError;
+use crate::sim::table::{Lookup, describe_generic};
+
+pub struct CustomResourceDefinition;
+
+impl Strategy for CustomResourceDefinition {
+    fn namespace(&self) -> Option<&'static str> {
+        None
+    }
+
+    fn default(&self, obj: &mut Value) {
+        crd::defaults(obj);
+    }
+
+    fn prepare_for_create(&self, obj: &mut Value, _template_spec: Option<&Value>) {
+        if let Some(m) = obj.as_object_mut() {
+            m.remove("status");
+        }
+        crd::record_storage_version(obj);
+    }
+
+    fn begin_update(&self, obj: &mut Value, _old: &Value) {
+        crd::record_storage_version(obj);
+    }
+
+    fn prepare_for_delete(&self, obj: &mut Value, now: u64) -> bool {
+        let finalizers = obj
+            .pointer_mut("/metadata")
+            .and_then(Value::as_object_mut)
+            .map(|m| m.entry("finalizers").or_insert_with(|| json!([])));
+        if let Some(Value::Array(a)) = finalizers
+            && !a.iter().any(|f| f == crd::CLEANUP_FINALIZER)
+        {
+            a.push(json!(crd::CLEANUP_FINALIZER));
+        }
+        crate::sim::controllers::apiextensions::set_condition(
+            obj,
+            "Terminating",
+            "True",
+            "InstanceDeletionPending",
+            "CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon",
+            now,
+        );
+        true
+    }
+
+    fn validate(&self, obj: &Value, old: Option<&Value>) -> Result<(), ApiError> {
+        crate::sim::validation::invalid(
+            Kind::CustomResourceDefinition,
+            obj,
+            crd::validate(obj, old),
+        )
+    }
+
+    fn generation(&self) -> Generation {
+        Generation::Spec
+    }
+
+    fn columns(&self, _wide: bool) -> &'static [&'static str] {
+        &["NAME", "CREATED AT"]
+    }
+
+    fn row(&self, obj: &dyn Lookup, _now: u64, _wide: bool) -> Vec<String> {
+        let s = |p: &[&str]| obj.lookup(p).and_then(Value::as_str).unwrap_or("").to_string();
+        vec![
+            s(&["metadata", "name"]),
+            s(&["metadata", "creationTimestamp"]),
+        ]
+    }
+
+    fn describe(&self, obj: &Value, reader: &dyn Reader, now: u64) -> Option<String> {
+        let events: Vec<Value> = reader.objects(Kind::Event).into_iter().cloned().collect();
+        Some(describe_generic(obj, "CustomResourceDefinition", &events, now))
+    }
+}
