@@ -121,7 +121,7 @@ pub enum Command {
     Sim {
         /// spec-status, self-healing, apply-semantics, field-fight, ownership, rollout,
         /// scheduling, node-failure, drain-pdb, service-endpoints, graceful-rollout, probes,
-        /// statefulset, daemonset, jobs, hpa, leader-election or admission
+        /// statefulset, daemonset, jobs, hpa, leader-election, admission or operator
         scenario: Option<String>,
         /// Print each input line (as `$ line`) before its output, like a terminal session
         #[arg(long)]

@@ -312,6 +312,9 @@ pub const SCENARIOS: &[Scenario] = &[
             ("web.yaml", WEB_YAML),
             ("webapp-crd.yaml", WEBAPP_CRD_YAML),
             ("shop.yaml", SHOP_YAML),
+            ("blog.yaml", BLOG_YAML),
+            ("webapp-crd-v2.yaml", WEBAPP_CRD_V2_YAML),
+            ("webapp-crd-v2-only.yaml", WEBAPP_CRD_V2_ONLY_YAML),
         ],
         origin: Origin::Created,
         nodes: PLAIN_NODES,
@@ -329,8 +332,17 @@ pub const SCENARIOS: &[Scenario] = &[
 /// The CustomResourceDefinition of the WebApp kind.
 const WEBAPP_CRD_YAML: &str = include_str!("manifests/webapp-crd.yaml");
 
-/// A WebApp.
+/// The WebApp the operator scenario starts with.
 const SHOP_YAML: &str = include_str!("manifests/shop.yaml");
+
+/// A second WebApp, with the default replica count.
+const BLOG_YAML: &str = include_str!("manifests/blog.yaml");
+
+/// The CRD with v2 (a `tls` field) as the storage version and v1 still served, deprecated.
+const WEBAPP_CRD_V2_YAML: &str = include_str!("manifests/webapp-crd-v2.yaml");
+
+/// The CRD with v1 removed.
+const WEBAPP_CRD_V2_ONLY_YAML: &str = include_str!("manifests/webapp-crd-v2-only.yaml");
 
 /// A ValidatingAdmissionPolicy and its binding: at most 5 replicas a Deployment.
 const MAX_REPLICAS_YAML: &str = include_str!("manifests/max-replicas.yaml");

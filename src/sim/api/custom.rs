@@ -63,6 +63,14 @@ impl ApiServer {
             .and_then(|d| d.kind())
     }
 
+    /// The custom kind `kind` of `group` at whichever version is served.
+    pub fn custom_kind_named(&self, group: &str, kind: &str) -> Option<CustomKind> {
+        self.definitions
+            .values()
+            .filter(|d| d.established && d.group == group && d.kind == kind)
+            .find_map(|d| d.kind())
+    }
+
     /// Keeps the served definition of CRD `name` in step with what is stored.
     pub(super) fn refresh_definition(&mut self, name: &str) {
         let def = self
@@ -111,7 +119,7 @@ impl ApiServer {
     /// the body names, then conversion to the storage version, pruning and defaulting,
     /// in place. Built-in kinds pass untouched.
     pub(super) fn decode_custom_object(
-        &self,
+        &mut self,
         kind: Kind,
         obj: &mut Value,
         old: Option<&Arc<Stored>>,
@@ -153,6 +161,15 @@ impl ApiServer {
             ));
         }
         crate::sim::validation::invalid(kind, obj, errs)?;
+        let version = requested.rsplit('/').next().unwrap_or("");
+        if let Some(w) = d.deprecation(version)
+            && self.admission.from_kubectl
+        {
+            self.admission.warnings.push(w);
+        }
+        let Some(d) = self.definition(kind).cloned() else {
+            return Err(not_served(kind, &name));
+        };
         let Some(storage) = d.storage() else {
             return Err(not_served(kind, &name));
         };
@@ -229,7 +246,7 @@ impl ApiServer {
     /// version's schema prunes and defaults (defaults added to a CRD since the object was
     /// written show here without a write).
     pub fn read_custom(&self, kind: Kind, obj: &Value) -> Value {
-        let Some(d) = self.definition(kind) else {
+        let Some(d) = self.definition(kind).filter(|_| matches!(kind, Kind::Custom(_))) else {
             return obj.clone();
         };
         let Some(v) = d.preferred() else {

@@ -135,6 +135,27 @@ impl Definition {
         served.first().copied()
     }
 
+    /// The warning a request to `version` gets if it is deprecated: its own, or
+    /// defaultDeprecationWarning's, which names the highest-priority served version
+    /// newer than it that is not deprecated.
+    pub fn deprecation(&self, version: &str) -> Option<String> {
+        let v = self.version(version).filter(|v| v.deprecated)?;
+        if let Some(w) = &v.deprecation_warning {
+            return Some(w.clone());
+        }
+        let mut msg = format!("{}/{version} {} is deprecated", self.group, self.kind);
+        let newer = self
+            .versions
+            .iter()
+            .filter(|x| x.served && !x.deprecated)
+            .filter(|x| version_priority(&x.name) < version_priority(version))
+            .min_by(|a, b| version_priority(&a.name).cmp(&version_priority(&b.name)));
+        if let Some(n) = newer {
+            msg += &format!("; use {}/{} {}", self.group, n.name, self.kind);
+        }
+        Some(msg)
+    }
+
     /// The kind, as the demo's kubectl resolves it.
     pub fn kind(&self) -> Option<CustomKind> {
         let version = self.preferred()?.name.clone();

@@ -307,9 +307,11 @@ kubedrill sim: one command per line.
                               it), label is a mutating server's patch; `webhook` alone shows
                               the configurations, the servers and the last requests
   operator | operator install | operator bug hot-loop|status-update|no-finalizer |
-  operator fix BUG|all        the WebApp operator (operator scenario): install creates its
+  operator fix BUG|all | operator use VERSION
+                              the WebApp operator (operator scenario): install creates its
                               Deployment webapp-operator, which reconciles WebApps once a
                               pod of it is available; each bug is a classic operator mistake;
+                              use rebuilds it against another WebApp version (v1 at first);
                               `operator` alone shows its bugs, request rate, DNS records
                               and log
   api-qps QPS [BURST]         kube-controller-manager's client rate limit, per controller

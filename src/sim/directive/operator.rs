@@ -12,12 +12,14 @@ pub enum OperatorCmd {
     Bug(Bug),
     /// One bug off, or all of them.
     Fix(Option<Bug>),
+    /// A build whose client asks for WebApps at this version.
+    Use(String),
 }
 
 pub(super) fn parse(args: &[String]) -> Result<OperatorCmd, String> {
     let bugs: Vec<&str> = Bug::ALL.iter().map(|b| b.name()).collect();
     let usage = format!(
-        "error: usage: `operator` to show it; `operator install`; `operator bug {}`; `operator fix BUG|all`",
+        "error: usage: `operator` to show it; `operator install`; `operator bug {}`; `operator fix BUG|all`; `operator use VERSION`",
         bugs.join("|")
     );
     let bug = |w: &str| {
@@ -35,6 +37,9 @@ pub(super) fn parse(args: &[String]) -> Result<OperatorCmd, String> {
         ["bug", b] => bug(b).map(OperatorCmd::Bug),
         ["fix", "all"] => Ok(OperatorCmd::Fix(None)),
         ["fix", b] => bug(b).map(|b| OperatorCmd::Fix(Some(b))),
+        ["use", v] if crate::sim::validation::dns1035_label(v).is_empty() => {
+            Ok(OperatorCmd::Use(v.to_string()))
+        }
         _ => Err(usage),
     }
 }

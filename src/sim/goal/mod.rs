@@ -32,6 +32,10 @@ pub enum Root {
     Ds,
     /// The HorizontalPodAutoscaler `web` (the hpa and field-fight scenarios).
     Hpa,
+    /// The WebApp `shop` (the operator scenario).
+    WebApp,
+    /// The CustomResourceDefinition webapps.example.com (the operator scenario).
+    Crd,
 }
 
 impl Root {
@@ -44,6 +48,8 @@ impl Root {
         ("sts", Root::Sts),
         ("ds", Root::Ds),
         ("hpa", Root::Hpa),
+        ("webapp", Root::WebApp),
+        ("crd", Root::Crd),
     ];
 }
 
@@ -134,6 +140,9 @@ pub enum Func {
     Takeovers,
     Webhooks,
     Admission,
+    Operator,
+    Stored,
+    Served,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -180,6 +189,9 @@ impl Func {
         ("takeovers", Func::Takeovers, &[]),
         ("webhooks", Func::Webhooks, &[Arg::OptStr]),
         ("admission", Func::Admission, &[Arg::Str]),
+        ("operator", Func::Operator, &[Arg::Str]),
+        ("stored", Func::Stored, &[Arg::Str]),
+        ("served", Func::Served, &[Arg::Str]),
     ];
 
     /// Allowed string arguments, where the set is closed.
@@ -208,6 +220,15 @@ impl Func {
                 "timeouts",
                 "mutated",
                 "policy-denied",
+            ]),
+            Func::Operator => Some(&[
+                "rate",
+                "leaked",
+                "running",
+                "throttled",
+                "hot-loop",
+                "status-update",
+                "no-finalizer",
             ]),
             Func::Claims => Some(&["bound", "terminating", "unused"]),
             Func::Jobs => Some(&[

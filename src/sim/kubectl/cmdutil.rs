@@ -230,12 +230,14 @@ pub(super) fn update_then(cluster: &mut Cluster, kind: Kind, next: Value, line: 
     }
 }
 
-pub(super) fn one<'a>(cluster: &'a Cluster, t: &Target) -> Result<(&'a Value, String), Outcome> {
+/// The object a command reads before it writes, as kubectl GETs it: a custom object at
+/// the version kubectl prefers, so the write goes back at that version.
+pub(super) fn one(cluster: &Cluster, t: &Target) -> Result<(Value, String), Outcome> {
     let name = t.names.first().cloned().unwrap_or_default();
     cluster
         .api
         .get(t.kind, &name)
-        .map(|v| (v, name.clone()))
+        .map(|v| (cluster.api.read_custom(t.kind, v), name.clone()))
         .map_err(|e| Outcome::default().api(&e, None))
 }
 

@@ -400,7 +400,7 @@ fn view_last_applied(cluster: &Cluster, t: &Target, json: bool) -> Outcome {
         Err(o) => return o,
     };
     let Some(text) = obj::str(
-        cur,
+        &cur,
         &[
             "metadata",
             "annotations",

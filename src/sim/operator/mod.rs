@@ -116,6 +116,10 @@ impl Requests {
 #[derive(Debug, Clone)]
 pub struct Operator {
     pub bugs: BTreeSet<Bug>,
+    /// The version of WebApp its client was built against (`example.com/v1`).
+    pub version: String,
+    /// It could not find its kind at its version last time it looked (logged once).
+    unmapped: bool,
     client: RateLimit,
     /// The watch log read so far.
     cursor: u64,
@@ -137,6 +141,8 @@ impl Operator {
     pub fn new(cursor: u64) -> Operator {
         Operator {
             bugs: BTreeSet::new(),
+            version: "v1".into(),
+            unmapped: false,
             client: RateLimit::new(QPS, BURST),
             cursor,
             queue: BTreeSet::new(),
@@ -150,10 +156,11 @@ impl Operator {
         }
     }
 
-    /// A new build of the operator rolled out (a bug switched on or off): the process
-    /// starts again and lists every WebApp.
+    /// A new build of the operator rolled out (a bug switched on or off, another API
+    /// version): the process starts again and lists every WebApp.
     pub fn restart(&mut self) {
         self.up = false;
+        self.unmapped = false;
     }
 
     /// The watch log position the operator still has to read from.
@@ -170,7 +177,7 @@ impl Operator {
 
     /// DNS records whose WebApp is gone: what a missing finalizer leaks.
     pub fn leaked(&self, api: &ApiServer) -> Vec<String> {
-        let kind = webapp_kind(api);
+        let kind = api.custom_kind_named(GROUP, KIND).map(Kind::Custom);
         self.dns
             .iter()
             .filter(|(_, app)| kind.is_none_or(|k| api.get(k, app).is_err()))
@@ -205,11 +212,22 @@ impl Operator {
     /// limit allows; the number of reconciles run.
     pub fn process(&mut self, api: &mut ApiServer, now: u64) -> usize {
         let running = Operator::running(api);
-        let Some(kind) = webapp_kind(api) else {
+        let Some(kind) = self.kind(api) else {
+            if running && !self.unmapped && api.custom_kind_named(GROUP, KIND).is_some() {
+                self.unmapped = true;
+                let v = self.version.clone();
+                self.say(
+                    now,
+                    format!(
+                        "ERROR no matches for kind \"{KIND}\" in version \"{GROUP}/{v}\": its informer cannot list WebApps"
+                    ),
+                );
+            }
             self.cursor = api.next_seq();
-            self.up = running;
+            self.up = false;
             return 0;
         };
+        self.unmapped = false;
         if !running {
             // The process is gone, and its cache and queue with it.
             if self.up {
@@ -293,9 +311,12 @@ impl Operator {
     }
 }
 
-/// The WebApp kind, if its CRD is Established.
-pub fn webapp_kind(api: &ApiServer) -> Option<Kind> {
-    api.custom_kind_of(&format!("{GROUP}/v1"), KIND).map(Kind::Custom)
+impl Operator {
+    /// The WebApp kind at the version its client asks for, if the CRD serves it.
+    pub fn kind(&self, api: &ApiServer) -> Option<Kind> {
+        api.custom_kind_of(&format!("{GROUP}/{}", self.version), KIND)
+            .map(Kind::Custom)
+    }
 }
 
 /// The WebApp that controls `o`, by its ownerReferences.

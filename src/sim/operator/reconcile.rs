@@ -12,8 +12,8 @@ use crate::sim::obj;
 use crate::sim::time::rfc3339;
 
 /// The ownerReference a WebApp's Deployment and Service carry (SetControllerReference).
-fn owner_ref(app: &Value) -> Value {
-    json!({"apiVersion": format!("{GROUP}/v1"), "kind": KIND, "name": obj::name(app),
+fn owner_ref(app: &Value, version: &str) -> Value {
+    json!({"apiVersion": format!("{GROUP}/{version}"), "kind": KIND, "name": obj::name(app),
         "uid": obj::uid(app), "controller": true, "blockOwnerDeletion": true})
 }
 
@@ -94,7 +94,7 @@ impl Operator {
         match api.get(Kind::Deployment, name).cloned() {
             Err(_) => {
                 let mut d = crate::sim::scenario::deployment(name, &image, replicas);
-                obj::set(&mut d, &["metadata", "ownerReferences"], json!([owner_ref(&app)]));
+                obj::set(&mut d, &["metadata", "ownerReferences"], json!([owner_ref(&app, &self.version)]));
                 self.write(api, now, name, |api| api.create(Kind::Deployment, d, now).map(|_| ()));
             }
             Ok(live) if !owned_by(&live, &uid) => {
@@ -115,7 +115,7 @@ impl Operator {
         }
         if api.get(Kind::Service, name).is_err() && blocked.is_none() {
             let svc = json!({"apiVersion": "v1", "kind": "Service",
-                "metadata": {"name": name, "labels": {"app": name}, "ownerReferences": [owner_ref(&app)]},
+                "metadata": {"name": name, "labels": {"app": name}, "ownerReferences": [owner_ref(&app, &self.version)]},
                 "spec": {"selector": {"app": name}, "ports": [{"port": 80, "targetPort": 80, "protocol": "TCP"}]}});
             self.write(api, now, name, |api| api.create(Kind::Service, svc, now).map(|_| ()));
         }

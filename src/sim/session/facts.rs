@@ -23,6 +23,15 @@ impl Facts for Session {
                 .api
                 .get(Kind::HorizontalPodAutoscaler, "web")
                 .ok(),
+            Root::WebApp => {
+                let kind = self.cluster.api.custom_kind_named("example.com", "WebApp")?;
+                self.cluster.api.get(Kind::Custom(kind), "shop").ok()
+            }
+            Root::Crd => self
+                .cluster
+                .api
+                .get(Kind::CustomResourceDefinition, "webapps.example.com")
+                .ok(),
             Root::Rs => self.cluster.api.list(Kind::ReplicaSet).next(),
             Root::NewRs => self.newest_rs(false),
             Root::OldRs => {
@@ -106,6 +115,25 @@ impl Facts for Session {
             // Admission webhooks configured (by failurePolicy, or whose server answers),
             // and what admission did with requests so far.
             Func::Webhooks => json!(self.webhooks_counted(s(0))),
+            Func::Operator => json!(self.operator_fact(s(0))),
+            Func::Stored | Func::Served => {
+                let crd = self
+                    .cluster
+                    .api
+                    .get(Kind::CustomResourceDefinition, "webapps.example.com")
+                    .ok();
+                let has = crd.is_some_and(|c| match func {
+                    Func::Stored => c
+                        .pointer("/status/storedVersions")
+                        .and_then(Value::as_array)
+                        .is_some_and(|a| a.iter().any(|v| v == s(0))),
+                    _ => c
+                        .pointer("/spec/versions")
+                        .and_then(Value::as_array)
+                        .is_some_and(|a| a.iter().any(|v| v["name"] == s(0) && v["served"] == true)),
+                });
+                json!(u8::from(has))
+            }
             Func::Admission => {
                 let a = &self.cluster.api.admission;
                 json!(match s(0) {

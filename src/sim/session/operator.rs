@@ -5,7 +5,6 @@
 use super::Session;
 use crate::sim::directive::OperatorCmd;
 use crate::sim::kind::Kind;
-use crate::sim::obj;
 use crate::sim::operator::{self, Bug, Operator};
 
 /// Log lines the report shows.
@@ -29,6 +28,16 @@ impl Session {
                     "operator bug {} on (a new build rolled out; it restarts and lists every WebApp): it {}\n",
                     b.name(),
                     b.describe()
+                ))
+            }
+            OperatorCmd::Use(version) => {
+                if let Some(op) = self.cluster.operator.as_mut() {
+                    op.version = version.clone();
+                    op.restart();
+                }
+                self.cluster.settle();
+                Ok(format!(
+                    "operator rebuilt against example.com/{version} (a new build rolled out; it restarts and lists every WebApp)\n"
                 ))
             }
             OperatorCmd::Fix(which) => {
@@ -91,8 +100,16 @@ impl Session {
                 "down (no available pod)"
             }
         );
-        if operator::webapp_kind(api).is_none() {
-            out += "  the CRD webapps.example.com is not established: nothing to watch\n";
+        out += &format!("  client: example.com/{} WebApps\n", op.version);
+        if op.kind(api).is_none() {
+            out += &if api.custom_kind_named(operator::GROUP, operator::KIND).is_some() {
+                format!(
+                    "  the CRD no longer serves example.com/{}: it cannot watch WebApps (`operator use VERSION`)\n",
+                    op.version
+                )
+            } else {
+                "  the CRD webapps.example.com is not established: nothing to watch\n".into()
+            };
         }
         let bugs: Vec<&str> = op.bugs.iter().map(|b| b.name()).collect();
         out += &format!(
@@ -146,9 +163,4 @@ impl Session {
             bug => f64::from(u8::from(Bug::parse(bug).is_some_and(|b| op.bugs.contains(&b)))),
         }
     }
-}
-
-/// The name of a WebApp's DNS host, for the demo panel.
-pub fn host_of(app: &serde_json::Value) -> &str {
-    obj::str(app, &["spec", "host"]).unwrap_or("")
 }

@@ -95,7 +95,7 @@ fn rollout_flags_per_subcommand() {
 fn real_but_unsimulated_is_not_called_unknown() {
     assert_eq!(
         err("get cm"),
-        "error: kubedrill's demo has Deployments, ReplicaSets, Pods, Events, Nodes, Leases, PodDisruptionBudgets, Services, Endpoints, EndpointSlices, StatefulSets, ControllerRevisions, PersistentVolumeClaims, DaemonSets, Jobs, CronJobs, HorizontalPodAutoscalers, MutatingWebhookConfigurations, ValidatingWebhookConfigurations, ValidatingAdmissionPolicies and ValidatingAdmissionPolicyBindings only, not \"cm\""
+        "error: kubedrill's demo has Deployments, ReplicaSets, Pods, Events, Nodes, Leases, PodDisruptionBudgets, Services, Endpoints, EndpointSlices, StatefulSets, ControllerRevisions, PersistentVolumeClaims, DaemonSets, Jobs, CronJobs, HorizontalPodAutoscalers, MutatingWebhookConfigurations, ValidatingWebhookConfigurations, ValidatingAdmissionPolicies, ValidatingAdmissionPolicyBindings and CustomResourceDefinitions only, not \"cm\""
     );
     assert!(err("logs web").starts_with(
         "error: kubedrill's demo does not run `kubectl logs` (its pods run no real containers); it runs get, describe,"
