@@ -138,6 +138,9 @@ impl ApiServer {
                     .into(),
             });
         }
+        if let Some(old) = old {
+            self.read_custom(kind, old.value())?;
+        }
         let requested = obj::str(obj, &["apiVersion"]).unwrap_or("").to_string();
         let expected_kind = &ck.names().kind;
         let mut errs = Vec::new();
@@ -244,19 +247,43 @@ impl ApiServer {
     /// A stored custom object as a client reads it at the version it asked for (the
     /// preferred one, kubectl's): conversion None rewrites apiVersion, then the target
     /// version's schema prunes and defaults (defaults added to a CRD since the object was
-    /// written show here without a write).
-    pub fn read_custom(&self, kind: Kind, obj: &Value) -> Value {
+    /// written show here without a write). An object stored at a version the CRD no
+    /// longer lists cannot be decoded: the converter refuses it, and the read fails with
+    /// a plain error (a 500 with no reason).
+    pub fn read_custom(&self, kind: Kind, obj: &Value) -> Result<Value, ApiError> {
         let Some(d) = self.definition(kind).filter(|_| matches!(kind, Kind::Custom(_))) else {
-            return obj.clone();
+            return Ok(obj.clone());
         };
+        let stored = obj::str(obj, &["apiVersion"]).unwrap_or("");
+        let listed = stored
+            .strip_prefix(&format!("{}/", d.group))
+            .is_some_and(|v| d.version(v).is_some());
+        if !listed {
+            return Err(ApiError {
+                reason: Reason::Unknown,
+                message: format!("request to convert CR from an invalid group/version: {stored}"),
+            });
+        }
         let Some(v) = d.preferred() else {
-            return obj.clone();
+            return Ok(obj.clone());
         };
         let mut out = obj.clone();
         obj::set(&mut out, &["apiVersion"], json!(format!("{}/{}", d.group, v.name)));
         schema::prune(&v.schema, &mut out);
         schema::default(&v.schema, &mut out);
-        out
+        Ok(out)
+    }
+
+    /// How many objects of `kind` are stored at `version` (written while it was the
+    /// storage version, and not since).
+    pub fn stored_at(&self, kind: Kind, version: &str) -> usize {
+        let Some(d) = self.definition(kind) else {
+            return 0;
+        };
+        let av = format!("{}/{version}", d.group);
+        self.list(kind)
+            .filter(|o| obj::str(o, &["apiVersion"]) == Some(av.as_str()))
+            .count()
     }
 }
 

@@ -64,6 +64,8 @@ impl ApiServer {
         now: u64,
     ) -> Result<Arc<Stored>, ApiError> {
         let old = self.get_shared(kind, name)?;
+        // A custom object the converter cannot read cannot be deleted either.
+        self.read_custom(kind, old.value())?;
         let read = Arc::clone(&old);
         let request = move || write_request(kind, &read, Operation::Delete);
         self.admitted(request, now, |api| {

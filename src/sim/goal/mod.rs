@@ -143,6 +143,7 @@ pub enum Func {
     Operator,
     Stored,
     Served,
+    Encoded,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -192,6 +193,7 @@ impl Func {
         ("operator", Func::Operator, &[Arg::Str]),
         ("stored", Func::Stored, &[Arg::Str]),
         ("served", Func::Served, &[Arg::Str]),
+        ("encoded", Func::Encoded, &[Arg::Str]),
     ];
 
     /// Allowed string arguments, where the set is closed.

@@ -237,7 +237,8 @@ pub(super) fn one(cluster: &Cluster, t: &Target) -> Result<(Value, String), Outc
     cluster
         .api
         .get(t.kind, &name)
-        .map(|v| (cluster.api.read_custom(t.kind, v), name.clone()))
+        .and_then(|v| cluster.api.read_custom(t.kind, v))
+        .map(|v| (v, name.clone()))
         .map_err(|e| Outcome::default().api(&e, None))
 }
 

@@ -70,8 +70,13 @@ fn one(cluster: &Cluster, kind: Kind, x: &Value) -> String {
     // A custom object is read at the version kubectl asks for.
     let read;
     let x = if matches!(kind, Kind::Custom(_)) {
-        read = cluster.api.read_custom(kind, x);
-        &read
+        match cluster.api.read_custom(kind, x) {
+            Ok(v) => {
+                read = v;
+                &read
+            }
+            Err(e) => return format!("Error from server: {}", e.message),
+        }
     } else {
         x
     };

@@ -79,9 +79,21 @@ pub fn get(
         }
     }
     let whole = matches!(output, Output::Json | Output::Yaml | Output::JsonPath(_));
-    // A custom object is read at the version kubectl asks for (the preferred one).
+    // A custom object is read at the version kubectl asks for (the preferred one); one
+    // the converter cannot read fails the whole request.
+    for (k, objs) in &found {
+        if let Some(e) = objs
+            .iter()
+            .find_map(|s| cluster.api.read_custom(*k, s.value()).err())
+        {
+            return o.api(&e, None);
+        }
+    }
     let read = |k: Kind, s: &Arc<Stored>| match k {
-        Kind::Custom(_) => cluster.api.read_custom(k, &s.to_value()),
+        Kind::Custom(_) => cluster
+            .api
+            .read_custom(k, &s.to_value())
+            .unwrap_or_else(|_| s.to_value()),
         _ => s.to_value(),
     };
     let all: Vec<Value> = match whole {

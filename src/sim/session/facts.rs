@@ -116,6 +116,13 @@ impl Facts for Session {
             // and what admission did with requests so far.
             Func::Webhooks => json!(self.webhooks_counted(s(0))),
             Func::Operator => json!(self.operator_fact(s(0))),
+            Func::Encoded => {
+                let api = &self.cluster.api;
+                json!(
+                    api.custom_kind_named("example.com", "WebApp")
+                        .map_or(0, |k| api.stored_at(Kind::Custom(k), s(0)))
+                )
+            }
             Func::Stored | Func::Served => {
                 let crd = self
                     .cluster

@@ -332,6 +332,7 @@ fn deployment_lines(d: &Demo, theme: &Theme) -> DeploymentLines {
     conds.extend(super::demo_hpa::hpa_lines(d, theme));
     conds.extend(super::demo_kcm::kcm_lines(d, theme));
     conds.extend(super::demo_admission::admission_lines(d, theme));
+    conds.extend(super::demo_operator::operator_lines(d, theme));
     let title = Line::from(vec![
         Span::styled(" Deployment web: spec │ status ", theme.header),
         Span::styled(

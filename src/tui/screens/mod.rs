@@ -8,6 +8,7 @@ mod demo_chart;
 mod demo_hpa;
 mod demo_jobs;
 mod demo_kcm;
+mod demo_operator;
 mod demo_sets;
 pub mod demo_view;
 pub mod help;
