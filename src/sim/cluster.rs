@@ -98,6 +98,9 @@ pub struct Cluster {
     kcm_leader: Option<usize>,
     /// The WebApp operator of the `operator` scenario, once installed.
     pub operator: Option<super::operator::Operator>,
+    /// The watch log read for deletions of custom objects, whose dependents the garbage
+    /// collector then looks for.
+    custom_seen: u64,
 }
 
 /// The components that run inside kube-controller-manager, with the garbage collector.
@@ -146,6 +149,7 @@ impl Cluster {
             kcm: None,
             kcm_leader: None,
             operator: None,
+            custom_seen: 0,
         }
     }
 
@@ -320,13 +324,20 @@ impl Cluster {
                     .map(|c| c.process(api, now))
                     .sum();
             }
+            if let Some(op) = self.operator.as_mut() {
+                worked += op.process(&mut self.api, now);
+            }
+            // A custom object's deletion, by whichever client, is read off the watch log:
+            // no built-in controller watches its kind.
+            owners_deleted |= self
+                .api
+                .events_since(self.custom_seen)
+                .any(|e| e.event == EventType::Deleted && matches!(e.kind, Kind::Custom(_)));
+            self.custom_seen = self.api.next_seq();
             if (owners_deleted || self.gc_behind || crate::sim::gc::pending(&self.api))
                 && self.kcm_acting()
             {
                 self.collect_garbage();
-            }
-            if let Some(op) = self.operator.as_mut() {
-                worked += op.process(&mut self.api, now);
             }
             if worked == 0 && self.api.next_seq() == before {
                 break;
@@ -343,7 +354,8 @@ impl Cluster {
             .unwrap_or(u64::MAX)
             .min(self.kubelet.cursor())
             .min(self.kubectl_watch.unwrap_or(u64::MAX))
-            .min(self.operator.as_ref().map_or(u64::MAX, |o| o.cursor()));
+            .min(self.operator.as_ref().map_or(u64::MAX, |o| o.cursor()))
+            .min(self.custom_seen);
         self.api.compact(low);
     }
 

@@ -43,6 +43,7 @@ DUMPS = [
     ("validatingwebhookconfigurations", "kubectl get validatingwebhookconfigurations -o json"),
     ("validatingadmissionpolicies", "kubectl get validatingadmissionpolicies -o json"),
     ("validatingadmissionpolicybindings", "kubectl get validatingadmissionpolicybindings -o json"),
+    ("customresourcedefinitions", "kubectl get customresourcedefinitions -o json"),
 ]
 def probe(target):
     """Two lines that read the simulated clock: a write to the scenario's workload (the
@@ -54,6 +55,30 @@ def probe(target):
 
 
 PROBE_TARGET = {"statefulset": "sts web", "daemonset": "ds agent", "jobs": "job batch"}
+
+
+def echoed_blocks(stdout):
+    """The echoed transcript as (line, output) pairs."""
+    blocks, cur = [], None
+    for l in stdout.splitlines(keepends=True):
+        if l.startswith("$ "):
+            cur = [l[2:].rstrip("\n"), ""]
+            blocks.append(cur)
+        elif cur is not None:
+            cur[1] += l
+    return blocks
+
+
+def custom_kinds(stdout, crd_block):
+    """(plural, group) of each CRD the echoed transcript's block `crd_block` lists."""
+    blocks = echoed_blocks(stdout)
+    if crd_block >= len(blocks):
+        return []
+    try:
+        items = json.loads(blocks[crd_block][1])["items"]
+    except (ValueError, KeyError):
+        return []
+    return [(c["spec"]["names"]["plural"], c["spec"]["group"]) for c in items]
 
 
 def main():
@@ -74,19 +99,19 @@ def main():
     if seed != "default":
         cmd += ["--seed", seed]
     cmd.append(scenario)
-    script = lines + [c for _, c in DUMPS] + probe(PROBE_TARGET.get(scenario, "deploy web"))
-    res = subprocess.run(cmd, input="\n".join(script) + "\n", capture_output=True, text=True,
-                         env={"PATH": "/usr/bin:/bin", "KUBEDRILL_DATA_DIR": "/nonexistent-oracle"})
-    if res.returncode != 0:
-        sys.exit("capture.py: sim failed (%d): %s" % (res.returncode, res.stderr))
-    # Split the echoed transcript into (line, output) blocks.
-    blocks, cur = [], None
-    for l in res.stdout.splitlines(keepends=True):
-        if l.startswith("$ "):
-            cur = [l[2:].rstrip("\n"), ""]
-            blocks.append(cur)
-        elif cur is not None:
-            cur[1] += l
+    dumps = list(DUMPS)
+    for _ in range(2):
+        script = lines + [c for _, c in dumps] + probe(PROBE_TARGET.get(scenario, "deploy web"))
+        res = subprocess.run(cmd, input="\n".join(script) + "\n", capture_output=True, text=True,
+                             env={"PATH": "/usr/bin:/bin", "KUBEDRILL_DATA_DIR": "/nonexistent-oracle"})
+        if res.returncode != 0:
+            sys.exit("capture.py: sim failed (%d): %s" % (res.returncode, res.stderr))
+        # The objects of each kind a CRD adds are dumped too, on a second run.
+        crds = custom_kinds(res.stdout, len(lines) + len(DUMPS) - 1)
+        if not crds or len(dumps) > len(DUMPS):
+            break
+        dumps += [(plural, "kubectl get %s.%s -o json" % (plural, group)) for plural, group in crds]
+    blocks = echoed_blocks(res.stdout)
     if len(blocks) != len(script):
         sys.exit("capture.py: expected %d echoed lines, got %d" % (len(script), len(blocks)))
     for (line, output), want in zip(blocks, script):
@@ -98,9 +123,9 @@ def main():
         "transcript": "".join("$ %s\n%s" % (l, o) for l, o in blocks[: len(lines)]),
     }
     n = len(lines)
-    for i, (plural, _) in enumerate(DUMPS):
+    for i, (plural, _) in enumerate(dumps):
         doc[plural] = json.loads(blocks[n + i][1])["items"]
-    times = blocks[n + len(DUMPS) + 1][1].split()
+    times = blocks[n + len(dumps) + 1][1].split()
     if not times:
         sys.exit("capture.py: the probe found no managedFields time")
     doc["simNow"] = max(times)  # RFC 3339 in UTC, all the same length: string max is time max

@@ -81,17 +81,24 @@ RESOURCES = {
                                     "ValidatingAdmissionPolicy", [], []),
     "validatingadmissionpolicybindings": ("admissionregistration.k8s.io", "v1",
                                           "ValidatingAdmissionPolicyBinding", [], []),
+    "customresourcedefinitions": ("apiextensions.k8s.io", "v1", "CustomResourceDefinition",
+                                  ["crd", "crds"], ["api-extensions"]),
 }
 # Resources with a scale subresource, as discovery lists them.
 SCALABLE = {"deployments", "replicasets", "statefulsets"}
 # Cluster-scoped resources: no namespace in their paths.
 CLUSTER_SCOPED = {"nodes", "mutatingwebhookconfigurations", "validatingwebhookconfigurations",
-                  "validatingadmissionpolicies", "validatingadmissionpolicybindings"}
+                  "validatingadmissionpolicies", "validatingadmissionpolicybindings",
+                  "customresourcedefinitions"}
 # The API groups served besides the core group, with their group/version paths.
 GROUPS = {"apps": "apps/v1", "coordination.k8s.io": "coordination.k8s.io/v1",
           "policy": "policy/v1", "discovery.k8s.io": "discovery.k8s.io/v1",
           "autoscaling": "autoscaling/v2", "batch": "batch/v1",
-          "admissionregistration.k8s.io": "admissionregistration.k8s.io/v1"}
+          "admissionregistration.k8s.io": "admissionregistration.k8s.io/v1",
+          "apiextensions.k8s.io": "apiextensions.k8s.io/v1"}
+# The kinds the objects' CustomResourceDefinitions add (filled in main): plural -> the
+# served version's additionalPrinterColumns.
+CUSTOM_COLUMNS = {}
 # kube-apiserver lists groups by priority (apps, autoscaling, batch, policy, ...), and
 # `get all` follows that order: only the relative order of the "all" groups matters here.
 
@@ -419,6 +426,60 @@ def format_label_selector(sel):
             parts.append("!" + e["key"])
     s = ",".join(parts)
     return s if s else "<none>"
+
+
+def version_priority(v):
+    """A sort key for version names (version.CompareKubeAwareVersionStrings): GA, then
+    beta, then alpha, higher numbers first, other names last in alphabetical order."""
+    m = re.match(r"^v(\d+)(?:(alpha|beta)(\d+))?$", v)
+    if not m:
+        return (3, 0, 0, v)
+    stage = {None: 0, "beta": 1, "alpha": 2}[m.group(2)]
+    return (stage, -int(m.group(1)), -int(m.group(3) or 0), "")
+
+
+def register_crds(crds):
+    """Serves the kinds the Established CRDs add, at their preferred version."""
+    for crd in crds:
+        conds = (crd.get("status") or {}).get("conditions") or []
+        if not any(c.get("type") == "Established" and c.get("status") == "True" for c in conds):
+            continue
+        spec = crd["spec"]
+        served = sorted((v for v in spec["versions"] if v.get("served")),
+                        key=lambda v: version_priority(v["name"]))
+        if not served:
+            continue
+        names = spec["names"]
+        plural, group, ver = names["plural"], spec["group"], served[0]["name"]
+        RESOURCES[plural] = (group, ver, names["kind"], names.get("shortNames") or [],
+                             names.get("categories") or [])
+        if spec.get("scope") == "Cluster":
+            CLUSTER_SCOPED.add(plural)
+        GROUPS[group] = "%s/%s" % (group, ver)
+        CUSTOM_COLUMNS[plural] = served[0].get("additionalPrinterColumns") or []
+
+
+def simple_jsonpath(obj, path):
+    """The first value of a printer column's JSONPath: `.a.b`, `.a[0]`, `.a[*].b`,
+    `.a[?(@.k=="v")].b`; None when nothing is found."""
+    tokens = re.findall(r'\.([A-Za-z0-9_-]+)|\[(\d+|\*|\?\(@\.(\w+)=="([^"]*)"\))\]', path)
+    cur = [obj]
+    for field, sub, key, val in tokens:
+        nxt = []
+        for c in cur:
+            if field:
+                if isinstance(c, dict) and field in c:
+                    nxt.append(c[field])
+            elif isinstance(c, list):
+                if sub == "*":
+                    nxt.extend(c)
+                elif sub.isdigit():
+                    if int(sub) < len(c):
+                        nxt.append(c[int(sub)])
+                else:
+                    nxt.extend(x for x in c if isinstance(x, dict) and x.get(key) == val)
+        cur = nxt
+    return cur[0] if cur else None
 
 
 class Tables:
@@ -841,8 +902,48 @@ class Tables:
         return [s["metadata"]["name"], s.get("addressType", ""), ports, eps,
                 self.age(s["metadata"].get("creationTimestamp"))]
 
+    def crd_row(self, c):
+        return [c["metadata"]["name"], c["metadata"].get("creationTimestamp")]
+
+    def custom(self, plural):
+        """A custom kind's columns and row function, as its table convertor builds them."""
+        decl = CUSTOM_COLUMNS[plural]
+        if not decl:
+            cols = [col("Name", "string", fmt="name"), col("Age", "date")]
+            return cols, lambda o: [o["metadata"]["name"],
+                                    self.age(o["metadata"].get("creationTimestamp"))]
+        cols = [col("Name", "string", fmt="name")] + [
+            col(c["name"], c["type"], c.get("priority", 0), c.get("format", "")) for c in decl]
+
+        def row(o):
+            cells = [o["metadata"]["name"]]
+            for c in decl:
+                v = simple_jsonpath(o, c["jsonPath"])
+                t = c["type"]
+                if v is None:
+                    cells.append(None)
+                elif t == "integer":
+                    cells.append(int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None)
+                elif t == "number":
+                    cells.append(float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None)
+                elif t == "boolean":
+                    cells.append(v if isinstance(v, bool) else None)
+                elif t == "date":
+                    cells.append(self.age(v) if isinstance(v, str) else None)
+                else:
+                    cells.append(v if isinstance(v, str) else json.dumps(v, separators=(",", ":")))
+            return cells
+        return cols, row
+
     def build(self, plural, items, include_object, resource_version):
-        columns, rowf = {
+        if plural in CUSTOM_COLUMNS:
+            columns, rowf = self.custom(plural)
+        else:
+            columns, rowf = self.builtin(plural)
+        return self.table(columns, rowf, items, include_object, resource_version)
+
+    def builtin(self, plural):
+        return {
             "services": (SERVICE_COLUMNS, self.service_row),
             "statefulsets": (STS_COLUMNS, self.sts_row),
             "daemonsets": (DS_COLUMNS, self.ds_row),
@@ -864,7 +965,11 @@ class Tables:
             "replicasets": (RS_COLUMNS, self.rs_row),
             "deployments": (DEPLOY_COLUMNS, self.deploy_row),
             "events": (EVENT_COLUMNS, self.event_row),
+            "customresourcedefinitions": ([col("Name", "string", fmt="name"),
+                                           col("Created At", "date")], self.crd_row),
         }[plural]
+
+    def table(self, columns, rowf, items, include_object, resource_version):
         rows = []
         for obj in items:
             row = {"cells": rowf(obj)}
@@ -1109,13 +1214,14 @@ def main():
     with open(args.objects) as f:
         doc = json.load(f)
     sim_now = parse_ts(doc["simNow"])
+    register_crds(doc.get("customresourcedefinitions") or [])
     store = {}
     for plural, (_, _, kind, _, _) in RESOURCES.items():
         items = doc.get(plural) or []
         for o in items:
             o.setdefault("kind", kind)
-            group = RESOURCES[plural][0]
-            o.setdefault("apiVersion", group + "/v1" if group else "v1")
+            group, version = RESOURCES[plural][0], RESOURCES[plural][1]
+            o.setdefault("apiVersion", group + "/" + version if group else "v1")
         store[plural] = items
     rv = str(max([int((o.get("metadata") or {}).get("resourceVersion") or 0)
                   for items in store.values() for o in items] + [1]))

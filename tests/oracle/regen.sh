@@ -20,7 +20,7 @@ case "$version" in
   "Client Version: v1.32."*) ;;
   *) echo "regen.sh: needs kubectl v1.32 on PATH (found: ${version%%$'\n'*})" >&2; exit 1 ;;
 esac
-for dir in "$root"/tests/fixtures/sim/describe/*/; do
+for dir in "$root"/tests/fixtures/sim/describe/${ONLY:-*}/; do
   dir=${dir%/}
   [ -f "$dir/state.sim" ] || continue
   echo "== $(basename "$dir")" >&2

@@ -26,7 +26,7 @@ pub fn apply(
     field_manager: Option<&str>,
     force: bool,
 ) -> Outcome {
-    each_object(objs, |kind, mut config, mut o| {
+    each_object(file, objs, |kind, mut config, mut o| {
         strip_server_fields(&mut config);
         let name = obj::name(&config).to_string();
         let kg = kind.kind_group();

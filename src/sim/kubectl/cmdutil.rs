@@ -177,7 +177,8 @@ pub(super) fn with_manifests(
         })
 }
 
-pub(super) fn manifest_kind(o: &Value) -> Result<Kind, String> {
+/// The kind a manifest object maps to, or kubectl's error naming `file`.
+pub(super) fn manifest_kind(o: &Value, file: &str) -> Result<Kind, String> {
     let kind = o["kind"].as_str().unwrap_or("");
     let api_version = o["apiVersion"].as_str().unwrap_or("");
     let group = |v: &str| v.rsplit_once('/').map_or("", |(g, _)| g).to_string();
@@ -196,8 +197,9 @@ pub(super) fn manifest_kind(o: &Value) -> Result<Kind, String> {
         )),
         Some(k) if k != Kind::Event => Ok(k),
         _ => Err(format!(
-            "error: resource mapping not found for name: \"{}\" namespace: \"\" from \"\": no matches for kind \"{kind}\" in version \"{}\"\nensure CRDs are installed first\n",
+            "error: resource mapping not found for name: \"{}\" namespace: \"{}\" from \"{file}\": no matches for kind \"{kind}\" in version \"{}\"\nensure CRDs are installed first\n",
             obj::name(o),
+            obj::str(o, &["metadata", "namespace"]).unwrap_or(""),
             o["apiVersion"].as_str().unwrap_or("")
         )),
     }
@@ -260,12 +262,13 @@ pub(super) fn print_object(kind: Kind, v: &Value, output: &Output) -> Outcome {
 /// Runs `f` on each manifest object of a known kind, in file order; an unknown kind is
 /// reported in its place and skipped.
 pub(super) fn each_object(
+    file: &str,
     objs: Vec<Value>,
     mut f: impl FnMut(Kind, Value, Outcome) -> Outcome,
 ) -> Outcome {
     let mut o = Outcome::default();
     for x in objs {
-        o = match manifest_kind(&x) {
+        o = match manifest_kind(&x, file) {
             Ok(kind) => f(kind, x, o),
             Err(e) => o.err(e),
         };

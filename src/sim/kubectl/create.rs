@@ -317,7 +317,7 @@ pub(super) fn create_file(
     objs: Vec<Value>,
     validate: FieldValidation,
 ) -> Outcome {
-    each_object(objs, |kind, mut x, o| {
+    each_object(file, objs, |kind, mut x, o| {
         strip_server_fields(&mut x);
         let name = obj::name(&x).to_string();
         let o = match decode_body(kind, &cluster.api.fields(kind, &x), &mut x, validate) {

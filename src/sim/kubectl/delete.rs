@@ -35,7 +35,7 @@ pub(super) fn delete(
         match parse_manifest(text) {
             Ok(objs) => {
                 for x in objs {
-                    match manifest_kind(&x) {
+                    match manifest_kind(&x, f) {
                         Ok(k) => items.push((k, obj::name(&x).to_string())),
                         Err(e) => o = o.err(e),
                     }

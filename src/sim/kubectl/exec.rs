@@ -147,10 +147,10 @@ fn written(cmd: &Command, files: &Files) -> Vec<(Kind, String)> {
         | Command::Replace { file, .. }
         | Command::Apply { file, .. } => file
             .split(',')
-            .filter_map(|f| files.get(f))
-            .filter_map(|text| parse_manifest(text).ok())
-            .flatten()
-            .filter_map(|o| Some((manifest_kind(&o).ok()?, obj::name(&o).to_string())))
+            .filter_map(|f| Some((f, files.get(f)?)))
+            .filter_map(|(f, text)| Some((f, parse_manifest(text).ok()?)))
+            .flat_map(|(f, objs)| objs.into_iter().map(move |o| (f, o)))
+            .filter_map(|(f, o)| Some((manifest_kind(&o, f).ok()?, obj::name(&o).to_string())))
             .collect(),
         _ => Vec::new(),
     }

@@ -14,7 +14,7 @@ pub(super) fn replace_file(
     objs: Vec<Value>,
     validate: FieldValidation,
 ) -> Outcome {
-    each_object(objs, |kind, mut x, o| {
+    each_object(file, objs, |kind, mut x, o| {
         let name = obj::name(&x).to_string();
         // F2: with no resourceVersion in the file, kubectl sends the current one.
         let rv = crate::sim::api::precondition(&x).map(str::to_string);

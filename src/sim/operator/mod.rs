@@ -274,7 +274,7 @@ impl Operator {
             self.say(
                 now,
                 format!(
-                    "request.go:661] Waited for 1.0s due to client-side throttling, not priority and fairness, request: PUT:https://10.96.0.1:443/apis/{GROUP}/v1/namespaces/default/webapps/{name}/status"
+                    "Waited for 1s due to client-side throttling, not priority and fairness, request: PUT:https://10.96.0.1:443/apis/{GROUP}/v1/namespaces/default/webapps/{name}/status"
                 ),
             );
         }
