@@ -48,12 +48,18 @@ fn comprehension_variables(source: &str) -> Vec<&str> {
 pub fn compile_declared(source: &str, declared: &[&str]) -> Result<Expression, String> {
     let e = compile(source)?;
     let bound = comprehension_variables(source);
-    let references = e.0.references();
-    let mut undeclared: Vec<&str> = references
-        .variables()
-        .into_iter()
-        .filter(|v| !declared.contains(v) && !bound.contains(v))
-        .collect();
+    let mut undeclared: Vec<&str> = stacker::grow(STACK, || {
+        e.0.references()
+            .variables()
+            .into_iter()
+            .filter(|v| !declared.contains(v) && !bound.contains(v))
+            .map(|v| {
+                // A name of the source's own, so it outlives the references walk.
+                let at = position(source, v);
+                &source[at..at + v.len()]
+            })
+            .collect()
+    });
     undeclared.sort_by_key(|v| position(source, v));
     if let Some(v) = undeclared.first() {
         let at = position(source, v);
@@ -70,12 +76,69 @@ pub fn compile_declared(source: &str, declared: &[&str]) -> Result<Expression, S
     Ok(e)
 }
 
+/// The stack a compile or an evaluation runs on. cel-rust's parser and interpreter
+/// recurse once or more per nesting level and per operator, with large frames in debug
+/// builds (16 nested parentheses overflow a test thread's 2 MiB), so each runs on a
+/// stack of its own; only the pages it touches are committed.
+const STACK: usize = 256 << 20;
+
+/// How deep brackets may nest, and how many operators an expression may hold: the most
+/// the stack above holds with room to spare (cel-go stops at a recursion depth of its
+/// own, which long operator chains also count against).
+const MAX_NESTING: usize = 64;
+const MAX_OPERATORS: usize = 250;
+
+/// The deepest bracket nesting and the operator count of `source`, string literals
+/// skipped.
+fn shape(source: &str) -> (usize, usize) {
+    let (mut depth, mut deepest, mut operators) = (0usize, 0usize, 0usize);
+    let mut chars = source.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' | '\'' => {
+                while let Some(x) = chars.next() {
+                    if x == '\\' {
+                        chars.next();
+                    } else if x == c {
+                        break;
+                    }
+                }
+            }
+            '(' | '[' | '{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            '+' | '-' | '*' | '/' | '%' | '<' | '>' | '!' | '?' => operators += 1,
+            '=' | '&' | '|' if chars.peek() == Some(&c) => {
+                chars.next();
+                operators += 1;
+            }
+            _ => {}
+        }
+    }
+    (deepest, operators)
+}
+
 /// Compiles `source`, or says why not in cel-go's format (`ERROR: <input>:1:24: ...`).
 pub fn compile(source: &str) -> Result<Expression, String> {
+    let (deepest, operators) = shape(source);
+    if deepest > MAX_NESTING {
+        return Err(format!(
+            "kubedrill's demo compiles CEL nested at most {MAX_NESTING} deep; this expression nests {deepest} deep"
+        ));
+    }
+    if operators > MAX_OPERATORS {
+        return Err(format!(
+            "kubedrill's demo compiles CEL with at most {MAX_OPERATORS} operators; this expression has {operators}"
+        ));
+    }
     // cel-go indents the source and caret lines one space more than cel-rust.
-    Program::compile(source)
-        .map(Expression)
-        .map_err(|e| e.to_string().replace("\n| ", "\n | "))
+    stacker::grow(STACK, || {
+        Program::compile(source)
+            .map(Expression)
+            .map_err(|e| e.to_string().replace("\n| ", "\n | "))
+    })
 }
 
 /// A JSON value as CEL sees a decoded object: maps, lists, int64 where the number is
@@ -139,16 +202,18 @@ fn runtime_error(e: &ExecutionError) -> String {
 impl Expression {
     /// Whether the expression reads the variable `name`.
     pub fn references(&self, name: &str) -> bool {
-        self.0.references().has_variable(name)
+        stacker::grow(STACK, || self.0.references().has_variable(name))
     }
 
     /// Runs the expression; `Ok(value)` is what it evaluated to, as JSON.
     pub fn eval(&self, vars: &[(&str, &Value)]) -> Result<Cel, String> {
-        let mut ctx = Context::default();
-        for (name, value) in vars {
-            ctx.add_variable_from_value(*name, to_cel(value));
-        }
-        self.0.execute(&ctx).map_err(|e| runtime_error(&e))
+        stacker::grow(STACK, || {
+            let mut ctx = Context::default();
+            for (name, value) in vars {
+                ctx.add_variable_from_value(*name, to_cel(value));
+            }
+            self.0.execute(&ctx).map_err(|e| runtime_error(&e))
+        })
     }
 
     /// Runs the expression, its value as JSON.
@@ -173,6 +238,21 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn deep_or_long_expressions_are_refused_and_nesting_within_the_limit_runs() {
+        let deep = format!("{}true{}", "(".repeat(65), ")".repeat(65));
+        assert!(compile(&deep).err().unwrap().contains("nested at most 64 deep"));
+        let long = format!("1{} == 0", " + 1".repeat(300));
+        assert!(compile(&long).err().unwrap().contains("at most 250 operators"));
+        // Within the limits, on a test thread's small stack.
+        let nested = format!("{}true{}", "(".repeat(40), ")".repeat(40));
+        assert_eq!(compile(&nested).unwrap().check(&[]), Ok(true));
+        let chain = format!("1{} == 201", " + 1".repeat(200));
+        assert_eq!(compile(&chain).unwrap().check(&[]), Ok(true));
+        // Brackets and operators inside a string are text.
+        assert_eq!(shape("'((((+' + \"]]\""), (0, 1));
+    }
 
     #[test]
     fn validations_read_the_object_as_json() {
