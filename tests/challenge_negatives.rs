@@ -478,3 +478,125 @@ fn a_scale_without_a_refusal_or_a_refusal_without_a_scale_is_not_the_policy_bypa
     );
     assert!(!met[3]);
 }
+
+/// A spec change the running operator processes is no stale report, and the status-update
+/// bug with the operator down is only a stopped operator, not status dropped by the API
+/// server.
+#[test]
+fn a_processed_change_or_a_bug_with_the_operator_down_is_not_a_stale_or_dropped_status() {
+    let met = met_after(
+        "operator-status-conditions",
+        &[
+            r#"kubectl patch webapp shop --type merge -p '{"spec":{"replicas":3}}'"#,
+            "tick 10",
+        ],
+    );
+    assert_eq!(met, [false, true, false]);
+    let met = met_after(
+        "operator-status-conditions",
+        &[
+            "kubectl scale deploy webapp-operator --replicas=0",
+            "tick 3",
+            "operator bug status-update",
+            r#"kubectl patch webapp shop --type merge -p '{"spec":{"replicas":3}}'"#,
+            "tick 15",
+        ],
+    );
+    assert_eq!(met, [true, false, false]);
+}
+
+/// Removing v1 without migrating shop is no safe retirement, nor is a clean removal that
+/// leaves the operator's client on v1: it stops reconciling, and observedGeneration stays.
+#[test]
+fn removing_v1_unmigrated_or_with_the_operator_on_v1_is_not_a_safe_retirement() {
+    let met = met_after(
+        "crd-versioning",
+        &[
+            "kubectl apply -f webapp-crd-v2.yaml",
+            r#"kubectl patch crd webapps.example.com --subresource=status --type=json -p '[{"op":"replace","path":"/status/storedVersions","value":["v2"]}]'"#,
+            "operator use v2",
+            "kubectl apply -f webapp-crd-v2-only.yaml",
+            r#"kubectl patch webapp shop --type merge -p '{"spec":{"tls":true}}'"#,
+            "tick 20",
+        ],
+    );
+    assert!(!met[2], "{met:?}");
+    let met = met_after(
+        "crd-versioning",
+        &[
+            "kubectl apply -f webapp-crd-v2.yaml",
+            "kubectl annotate webapp shop migrated=v2",
+            "tick 2",
+            r#"kubectl patch crd webapps.example.com --subresource=status --type=json -p '[{"op":"replace","path":"/status/storedVersions","value":["v2"]}]'"#,
+            "kubectl apply -f webapp-crd-v2-only.yaml",
+            r#"kubectl patch webapp shop --type merge -p '{"spec":{"tls":true}}'"#,
+            "tick 20",
+        ],
+    );
+    assert!(!met[2], "{met:?}");
+}
+
+/// A hot-loop build with the operator scaled to zero sends nothing: no load, so nothing to
+/// find or to fix.
+#[test]
+fn a_hot_loop_with_the_operator_down_is_no_load() {
+    let met = met_after(
+        "operator-api-load",
+        &[
+            "kubectl scale deploy webapp-operator --replicas=0",
+            "tick 3",
+            "operator bug hot-loop",
+            "tick 15",
+            "operator fix hot-loop",
+            "tick 15",
+        ],
+    );
+    assert_eq!(met, [false, false, false]);
+}
+
+/// Deleting shop while the operator runs is no deletion held for a missing operator, and
+/// the no-finalizer build leaks nothing while the operator is down: nothing created a
+/// record for blog.
+#[test]
+fn an_ordinary_delete_or_a_bug_with_the_operator_down_holds_and_leaks_nothing() {
+    let met = met_after(
+        "operator-finalizers",
+        &["kubectl delete webapp shop", "tick 5"],
+    );
+    assert_eq!(met, [false, false, false]);
+    let met = met_after(
+        "operator-finalizers",
+        &[
+            "kubectl scale deploy webapp-operator --replicas=0",
+            "tick 3",
+            "operator bug no-finalizer",
+            "kubectl apply -f blog.yaml",
+            "tick 3",
+            "kubectl delete webapp blog",
+            "tick 3",
+        ],
+    );
+    assert_eq!(met, [false, false, false]);
+}
+
+#[test]
+fn zz_scratch() {
+    let q = question("crd-versioning");
+    let goals: Vec<String> = [
+        "served(\"v1\") == 0", "stored(\"v1\") == 0", "encoded(\"v1\") == 0", "webapp.spec.tls",
+        "stable(served(\"v1\"), 10)", "not stable(webapp.status.observedGeneration, 10)",
+        "stable(served(\"v1\"), 10) and not stable(webapp.status.observedGeneration, 10)",
+        "changes(webapp.status.observedGeneration) >= 1", "changes(webapp.status.observedGeneration) >= 2", "changes(served(\"v1\")) >= 1",
+    ].iter().map(|s| s.to_string()).collect();
+    let mut s = Session::new(&q.demo.scenario, 1).unwrap();
+    s.set_goals(&goals).unwrap();
+    let script = std::fs::read_to_string("tests/fixtures/challenges/crd-versioning/3.txt").unwrap();
+    for l in script.lines() {
+        if l == "tick 15" {
+            for i in 0..15 { s.run_line("tick 1"); eprintln!("tick {i} {:?}", s.met()); }
+            continue;
+        }
+        s.run_line(l);
+        eprintln!("{l:60.60} {:?}", s.met());
+    }
+}

@@ -290,6 +290,19 @@ impl ApiServer {
         now: u64,
     ) -> Result<Arc<Stored>, ApiError> {
         let strategy = kinds::of(kind);
+        if kind == Kind::CustomResourceDefinition
+            && self.count(kind) >= crate::sim::kind::MAX_DEFINITIONS
+        {
+            return Err(ApiError {
+                reason: Reason::Forbidden,
+                message: format!(
+                    "{} \"{}\" is forbidden: kubedrill's demo holds at most {} CustomResourceDefinitions",
+                    kind.group_resource(),
+                    obj::name(&obj),
+                    crate::sim::kind::MAX_DEFINITIONS
+                ),
+            });
+        }
         // rest.BeforeCreate: a cluster-scoped object's namespace is cleared.
         if let Some(ns) = strategy.namespace() {
             let own = obj::str(&obj, &["metadata", "namespace"]).unwrap_or("");

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 
 use super::{Generation, Kind, Reader, Strategy};
 use crate::sim::apiextensions::crd;
+use crate::sim::schema::{Type, types};
 use crate::sim::status::ApiError;
 use crate::sim::table::{Lookup, describe_generic};
 
@@ -66,6 +67,10 @@ impl Strategy for CustomResourceDefinition {
 
     fn generation(&self) -> Generation {
         Generation::Spec
+    }
+
+    fn schema(&self) -> Option<&'static Type> {
+        Some(&types::CUSTOM_RESOURCE_DEFINITION)
     }
 
     fn columns(&self, _wide: bool) -> &'static [&'static str] {
