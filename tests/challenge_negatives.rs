@@ -579,24 +579,3 @@ fn an_ordinary_delete_or_a_bug_with_the_operator_down_holds_and_leaks_nothing() 
     assert_eq!(met, [false, false, false]);
 }
 
-#[test]
-fn zz_scratch() {
-    let q = question("crd-versioning");
-    let goals: Vec<String> = [
-        "served(\"v1\") == 0", "stored(\"v1\") == 0", "encoded(\"v1\") == 0", "webapp.spec.tls",
-        "stable(served(\"v1\"), 10)", "not stable(webapp.status.observedGeneration, 10)",
-        "stable(served(\"v1\"), 10) and not stable(webapp.status.observedGeneration, 10)",
-        "changes(webapp.status.observedGeneration) >= 1", "changes(webapp.status.observedGeneration) >= 2", "changes(served(\"v1\")) >= 1",
-    ].iter().map(|s| s.to_string()).collect();
-    let mut s = Session::new(&q.demo.scenario, 1).unwrap();
-    s.set_goals(&goals).unwrap();
-    let script = std::fs::read_to_string("tests/fixtures/challenges/crd-versioning/3.txt").unwrap();
-    for l in script.lines() {
-        if l == "tick 15" {
-            for i in 0..15 { s.run_line("tick 1"); eprintln!("tick {i} {:?}", s.met()); }
-            continue;
-        }
-        s.run_line(l);
-        eprintln!("{l:60.60} {:?}", s.met());
-    }
-}

@@ -890,3 +890,30 @@ fn a_webhook_without_its_server_shows_in_the_demo() {
         );
     }
 }
+
+/// The operator scenario shows the CRD's versions, each WebApp's generation against the
+/// observedGeneration its status reports, and the operator's state and request rate.
+#[test]
+fn an_operator_and_its_webapps_show_in_the_demo() {
+    for (w, h) in [(80, 24), (120, 40)] {
+        let mut a = app(w, h);
+        a.open_demo("operator-status-conditions", &[])
+            .expect("question exists");
+        let text = screen_text(&render(&a, w, h));
+        assert!(text.contains("webapp shop gen 1 · observed 1"), "{text}");
+        command(&mut a, "kubectl scale deploy webapp-operator --replicas=0");
+        command(&mut a, "tick 2");
+        command(
+            &mut a,
+            r#"kubectl patch wa shop --type merge -p '{"spec":{"replicas":3}}'"#,
+        );
+        command(&mut a, "tick 2");
+        let text = screen_text(&render(&a, w, h));
+        assert!(text.contains("gen 2 · observed 1"), "{text}");
+        assert!(text.contains("operator not running"), "{text}");
+        insta::assert_snapshot!(
+            format!("demo_operator_{w}x{h}"),
+            render(&a, w, h).backend()
+        );
+    }
+}

@@ -352,6 +352,9 @@ Admission webhooks are called through their Service's cluster IP on every create
 and delete (not on status writes, events or the kubelets' Lease and Node writes, so rules
 that would match those are refused); ValidatingAdmissionPolicies are evaluated with the
 cel-rust interpreter, without Kubernetes' CEL libraries (quantity, url, authorizer) or params.
+CustomResourceDefinitions convert between versions with strategy None only (no conversion
+webhooks), serve no scale subresource, take no allOf/anyOf/oneOf/not in their schemas and
+no server-side apply of their objects; the demo holds at most 16 of them.
 The HPA controller syncs every 15 s and reads CPU only, from a metrics-server that samples
 every 15 s (a container's first sample comes 10 to 25 s after it starts) and whose usage is
 what `metrics` sets (idle, 0m, otherwise); memory, custom and external metrics are refused.
@@ -621,6 +624,8 @@ pub const WORDS: &[&str] = &[
     "traffic",
     "metrics",
     "kcm",
+    "webhook",
+    "operator",
     "files",
     "cat",
     "status",
