@@ -32,6 +32,10 @@
 //!   at a time, each pod running `sleep 5` (created, scheduled, run, exited, counted
 //!   through the tracking finalizer), from creation to Complete, reported as the mean cost
 //!   of a simulated second; the finished Job is then deleted with its pods.
+//! - `operator-hot-loop`: one simulated second of the operator scenario with the WebApp
+//!   operator's hot-loop bug on: about 20 status writes a second to the WebApp `shop`, each
+//!   pruned, defaulted and validated against its CRD's schema with its CEL rule, and read
+//!   back by the operator's watch.
 
 use std::time::{Duration, Instant};
 
@@ -175,6 +179,12 @@ fn bench(c: &mut Criterion) {
             });
         }
     }
+    g.bench_function("operator-hot-loop", |b| {
+        let mut s = kubedrill::sim::session::Session::new("operator", 1).unwrap();
+        s.run_line("operator bug hot-loop");
+        s.run_line("tick 5");
+        b.iter(|| s.cluster.tick())
+    });
     g.finish();
 }
 

@@ -220,6 +220,14 @@ impl ApiServer {
         let name = obj::name(&obj).to_string();
         self.check_precondition(kind, &name, rv)?;
         let old = self.get_shared(kind, &name)?;
+        // rest.BeforeUpdate: a strategy that allows no unconditional update needs the
+        // version the client read.
+        if precondition(&obj).is_none() && !kinds::of(kind).allow_unconditional_update() {
+            return Err(ApiError::invalid(format!(
+                "The {} \"{name}\" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update",
+                kind.kind_name()
+            )));
+        }
         let now = self.clock;
         self.admitted(
             || write_request(kind, &old, Operation::Update),

@@ -84,18 +84,23 @@ impl CustomKind {
     }
 
     /// Whether `word` names this kind as kubectl resolves a resource: plural, singular,
-    /// a short name or the kind, alone or qualified by the group (and version).
+    /// a short name or the kind, alone or qualified by the group (`webapps.example.com`)
+    /// or by version and group (`webapps.v1.example.com`).
     pub fn matches(self, word: &str) -> bool {
         let n = &self.0.names;
         let lower = word.to_ascii_lowercase();
-        let base = lower
-            .strip_suffix(&format!(".{}/{}", n.group, n.version))
-            .or_else(|| lower.strip_suffix(&format!(".{}", n.group)))
-            .unwrap_or(&lower);
+        let qualified = lower.strip_suffix(&format!(".{}", n.group));
+        let base = match qualified {
+            Some(q) => match q.rsplit_once('.') {
+                Some((r, v)) if v.starts_with('v') && v[1..].starts_with(|c: char| c.is_ascii_digit()) => r,
+                _ => q,
+            },
+            None => &lower,
+        };
         base == n.plural
             || base == n.singular
             || base == n.kind.to_ascii_lowercase()
-            || (base.len() == lower.len() && n.short_names.iter().any(|s| *s == base))
+            || (qualified.is_none() && n.short_names.iter().any(|s| *s == base))
     }
 }
 
@@ -173,11 +178,18 @@ mod tests {
             "wa",
             "webapps.example.com",
             "webapp.example.com",
-            "webapps.example.com/v1",
+            "webapps.v1.example.com",
+            "webapp.v2.example.com",
         ] {
             assert!(k.matches(w), "{w}");
         }
-        for w in ["web", "webapps.example.org", "wa.example.com", "webapps.v1"] {
+        for w in [
+            "web",
+            "webapps.example.org",
+            "wa.example.com",
+            "webapps.v1",
+            "webapps.example.com/v1",
+        ] {
             assert!(!k.matches(w), "{w}");
         }
     }

@@ -65,6 +65,10 @@ impl Strategy for CustomResourceDefinition {
         )
     }
 
+    fn allow_unconditional_update(&self) -> bool {
+        false
+    }
+
     fn generation(&self) -> Generation {
         Generation::Spec
     }

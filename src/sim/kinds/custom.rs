@@ -22,12 +22,12 @@ impl Strategy for CustomResource {
         self.namespaced.then_some("default")
     }
 
-    fn generation(&self) -> Generation {
-        Generation::AllButMetadata
+    fn allow_unconditional_update(&self) -> bool {
+        false
     }
 
-    fn tracks_managed_fields(&self) -> bool {
-        false
+    fn generation(&self) -> Generation {
+        Generation::AllButMetadata
     }
 
     /// The API server builds a custom kind's table from its CRD (see `kubectl get`).

@@ -150,6 +150,12 @@ pub trait Strategy: Sync {
         false
     }
 
+    /// AllowUnconditionalUpdate: whether a PUT without a resourceVersion is accepted (the
+    /// last write wins); CRDs and custom objects refuse it.
+    fn allow_unconditional_update(&self) -> bool {
+        true
+    }
+
     /// Whether deletion is graceful: the object stays, with a deletionTimestamp, until
     /// its node confirms (pods); otherwise it goes once its finalizers are gone.
     fn graceful_deletion(&self) -> bool {

@@ -24,6 +24,17 @@ pub(super) fn replace_file(
             Ok(warnings) => o.server_warnings(warnings),
             Err(e) => return o.api(&e, Some(format!("error when replacing \"{file}\": "))),
         };
+        // Helper.Replace: the version kubectl read just before, when the file has none.
+        if rv.is_none()
+            && let Some(current) = cluster
+                .api
+                .get(kind, &name)
+                .ok()
+                .and_then(|live| obj::str(live, &["metadata", "resourceVersion"]))
+                .map(str::to_string)
+        {
+            obj::set(&mut x, &["metadata", "resourceVersion"], current.into());
+        }
         match cluster.api.update(kind, x, rv.as_deref()) {
             Ok(_) => o.out(format!("{}/{name} replaced\n", kind.kind_group())),
             Err(e) => o.api(&e, Some(format!("error when replacing \"{file}\": "))),
