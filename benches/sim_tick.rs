@@ -33,9 +33,9 @@
 //!   through the tracking finalizer), from creation to Complete, reported as the mean cost
 //!   of a simulated second; the finished Job is then deleted with its pods.
 //! - `operator-hot-loop`: one simulated second of the operator scenario with the WebApp
-//!   operator's hot-loop bug on: about 20 status writes a second to the WebApp `shop`, each
-//!   pruned, defaulted and validated against its CRD's schema with its CEL rule, and read
-//!   back by the operator's watch.
+//!   operator's hot-loop bug on: the operator and the Deployment controller overwrite the
+//!   Deployment `shop` in turn, about 20 writes a second each, as fast as their clients'
+//!   rate limits let them, every write seen by both through the watch.
 
 use std::time::{Duration, Instant};
 

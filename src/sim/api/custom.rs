@@ -9,7 +9,6 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::decode::{FieldValidation, Warnings};
 use super::{ApiError, ApiServer, Reason};
 use crate::sim::apiextensions::schema::{self, Schema};
 use crate::sim::apiextensions::{Definition, validate};
@@ -296,37 +295,5 @@ pub fn not_served(kind: Kind, name: &str) -> ApiError {
             "the server could not find the requested resource (post {} {name})",
             kind.group_resource()
         ),
-    }
-}
-
-/// A create or update body of a custom kind (the schemaCoercingDecoder): undeclared
-/// fields are refused under Strict (kubectl's default), dropped with a warning under
-/// Warn, dropped silently under Ignore.
-pub fn decode_custom(
-    kind: Kind,
-    schema: &Schema,
-    version: &str,
-    obj: &mut Value,
-    validation: FieldValidation,
-) -> Result<Warnings, ApiError> {
-    let found = schema::prune(schema, obj);
-    if found.is_empty() {
-        return Ok(Vec::new());
-    }
-    let messages: Vec<String> = found
-        .iter()
-        .map(|p| format!("unknown field {}", go_quote(p)))
-        .collect();
-    match validation {
-        FieldValidation::Strict => Err(ApiError {
-            reason: Reason::BadRequest,
-            message: format!(
-                "{k} in version \"{version}\" cannot be handled as a {k}: strict decoding error: {}",
-                messages.join(", "),
-                k = kind.kind_name(),
-            ),
-        }),
-        FieldValidation::Warn => Ok(messages),
-        FieldValidation::Ignore => Ok(Vec::new()),
     }
 }

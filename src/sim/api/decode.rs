@@ -56,33 +56,46 @@ fn drop_or_warn(messages: Vec<String>, validation: FieldValidation) -> Warnings 
 }
 
 /// A create or update body (create.go, update.go: the strict JSON decoder, then
-/// transformDecodeError): unknown fields are named in the order the decoder meets them.
+/// transformDecodeError): unknown fields are named in the order the decoder meets them;
+/// a custom kind's (the schemaCoercingDecoder's pruning) sorted.
 pub fn decode_body(
     kind: Kind,
     fields: &Fields,
     obj: &mut Value,
     validation: FieldValidation,
 ) -> Result<Warnings, ApiError> {
-    if let Fields::Custom { schema, version } = fields {
-        return super::decode_custom(kind, schema, version, obj, validation);
-    }
-    let found = schema::prune(crate::sim::kinds::of(kind).schema(), obj);
-    if found.is_empty() {
+    let (messages, version) = match fields {
+        Fields::Custom { schema, version } => (
+            custom_messages(&crate::sim::apiextensions::schema::prune(schema, obj)),
+            version.as_str(),
+        ),
+        Fields::Builtin => (
+            messages(&schema::prune(crate::sim::kinds::of(kind).schema(), obj)),
+            "v1",
+        ),
+    };
+    if messages.is_empty() {
         return Ok(Vec::new());
     }
-    let messages = messages(&found);
     if validation == FieldValidation::Strict {
         return Err(ApiError {
             reason: Reason::BadRequest,
             message: format!(
-                "{k} in version \"{v}\" cannot be handled as a {k}: {}",
+                "{k} in version \"{version}\" cannot be handled as a {k}: {}",
                 strict_error(&messages),
                 k = kind.kind_name(),
-                v = "v1",
             ),
         });
     }
     Ok(drop_or_warn(messages, validation))
+}
+
+/// The paths a custom kind's schema pruned, as unknown-field messages.
+fn custom_messages(found: &[String]) -> Vec<String> {
+    found
+        .iter()
+        .map(|p| format!("unknown field {}", go_quote(p)))
+        .collect()
 }
 
 /// An object a strategic-merge patch produced (patch.go applyPatchToObject: the
@@ -116,14 +129,11 @@ pub fn decode_json_patched(
 ) -> Result<Warnings, ApiError> {
     if let Fields::Custom { schema, .. } = fields {
         let mut pruned = patched.clone();
-        let found = crate::sim::apiextensions::schema::prune(schema, &mut pruned);
-        if found.is_empty() {
+        let messages =
+            custom_messages(&crate::sim::apiextensions::schema::prune(schema, &mut pruned));
+        if messages.is_empty() {
             return Ok(Vec::new());
         }
-        let messages: Vec<String> = found
-            .iter()
-            .map(|p| format!("unknown field {}", go_quote(p)))
-            .collect();
         if validation == FieldValidation::Strict {
             return Err(invalid_patch(
                 &patched.to_string(),

@@ -14,7 +14,7 @@ mod events_v1;
 pub mod eviction;
 mod policy;
 pub use admission::RequestTrace;
-pub use custom::{Fields, decode_custom, not_served};
+pub use custom::{Fields, not_served};
 pub use events_v1::EventV1;
 mod update;
 

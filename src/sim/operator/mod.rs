@@ -9,10 +9,12 @@
 //! lastTransitionTime moved only when its status changes, no write when nothing
 //! changed), unless a bug is switched on (`operator bug ...`), each a classic one:
 //!
-//! - `hot-loop`: every reconcile stamps `status.lastReconcileTime` with the time to the
-//!   nanosecond, so every status write changes the WebApp, whose watch event queues the
-//!   next reconcile: the operator spends its whole client budget (20 requests a second,
-//!   burst 30) on one object and logs client-side throttling;
+//! - `hot-loop`: the Deployment it wants is built from scratch and compared with the live
+//!   one, which carries the server's defaults and the revision annotation the Deployment
+//!   controller writes: they never match, so every reconcile sends an Update, which drops
+//!   the annotation; the Deployment controller writes it back, and that watch event queues
+//!   the next reconcile. The two spend their client budgets (20 requests a second, burst
+//!   30) on one object, and the operator logs client-side throttling;
 //! - `status-update`: status is written with Update on the main endpoint; the CRD has the
 //!   status subresource, so the API server drops it and answers 200: the status never
 //!   appears;
@@ -81,7 +83,7 @@ impl Bug {
 
     pub fn describe(self) -> &'static str {
         match self {
-            Bug::HotLoop => "stamps status.lastReconcileTime to the nanosecond on every reconcile, so every status write triggers the next reconcile",
+            Bug::HotLoop => "compares the Deployment it builds from scratch with the live one (server defaults and the controller's revision annotation included), so every reconcile sends an Update, and the Deployment controller's reply triggers the next",
             Bug::StatusUpdate => "writes status with Update on the main endpoint, which the status subresource makes the API server drop",
             Bug::NoFinalizer => "adds no finalizer, so a deleted WebApp's DNS record is never cleaned up",
         }
@@ -274,7 +276,7 @@ impl Operator {
             self.say(
                 now,
                 format!(
-                    "Waited for 1s due to client-side throttling, not priority and fairness, request: PUT:https://10.96.0.1:443/apis/{GROUP}/v1/namespaces/default/webapps/{name}/status"
+                    "Waited for 1s due to client-side throttling, not priority and fairness, request: PUT:https://10.96.0.1:443/apis/apps/v1/namespaces/default/deployments/{name}"
                 ),
             );
         }
