@@ -6,7 +6,7 @@ use crate::content::{DemoCatalog, Problem};
 use super::goal;
 use super::scenario::SCENARIO_IDS;
 
-use super::kubectl::args;
+use super::kubectl::{args, discovery};
 use super::{directive, shell};
 
 pub struct SimCatalog;
@@ -24,7 +24,7 @@ impl DemoCatalog for SimCatalog {
         })
     }
 
-    fn check_line(&self, _scenario: &str, line: &str) -> Result<(), Problem> {
+    fn check_line(&self, scenario: &str, line: &str) -> Result<(), Problem> {
         let whole = 0..line.len().max(1);
         let words = shell::split(line).map_err(|e| Problem {
             span: whole.clone(),
@@ -37,7 +37,13 @@ impl DemoCatalog for SimCatalog {
             start..start + w.len().max(1)
         };
         if first == "kubectl" {
-            return match args::parse(&words[1..]) {
+            // The custom kinds the scenario's CRDs add resolve as if applied.
+            let served = super::scenario::find(scenario)
+                .filter(|sc| sc.files.iter().any(|(_, t)| t.contains("CustomResourceDefinition")))
+                .map(|sc| discovery::scenario_kinds(sc.files))
+                .unwrap_or_default();
+            let parsed = discovery::with_served(served, || args::parse(&words[1..]));
+            return match parsed {
                 Ok(_) => Ok(()),
                 Err(e) => {
                     let verb = words.get(1).map(String::as_str).unwrap_or("");

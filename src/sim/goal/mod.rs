@@ -144,6 +144,7 @@ pub enum Func {
     Stored,
     Served,
     Encoded,
+    Etcd,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -194,6 +195,7 @@ impl Func {
         ("stored", Func::Stored, &[Arg::Str]),
         ("served", Func::Served, &[Arg::Str]),
         ("encoded", Func::Encoded, &[Arg::Str]),
+        ("etcd", Func::Etcd, &[Arg::Str]),
     ];
 
     /// Allowed string arguments, where the set is closed.

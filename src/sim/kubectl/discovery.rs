@@ -43,6 +43,41 @@ pub fn discover(api: &ApiServer) -> Vec<Served> {
         .collect()
 }
 
+/// What discovery could list in a scenario: the kinds of the CRDs among its manifest
+/// files, each with the versions the file serves. Content is checked against these, as a
+/// learner would apply the files first.
+pub fn scenario_kinds(files: &[(&str, &str)]) -> Vec<Served> {
+    let mut out: Vec<Served> = Vec::new();
+    for (_, text) in files {
+        let Ok(objs) = crate::sim::output::parse_manifest(text) else {
+            continue;
+        };
+        for o in objs.iter().filter(|o| o["kind"] == "CustomResourceDefinition") {
+            let Some(d) = crate::sim::apiextensions::Definition::from_crd(o) else {
+                continue;
+            };
+            let Some(kind) = d.kind() else { continue };
+            let versions: Vec<String> = d
+                .versions
+                .iter()
+                .filter(|v| v.served)
+                .map(|v| v.name.clone())
+                .collect();
+            match out.iter_mut().find(|s| s.kind == kind) {
+                Some(s) => {
+                    for v in versions {
+                        if !s.versions.contains(&v) {
+                            s.versions.push(v);
+                        }
+                    }
+                }
+                None => out.push(Served { kind, versions }),
+            }
+        }
+    }
+    out
+}
+
 /// Runs `f` with `served` as discovery, then restores what was there.
 pub fn with_served<T>(served: Vec<Served>, f: impl FnOnce() -> T) -> T {
     let before = SERVED.with(|s| s.replace(served));

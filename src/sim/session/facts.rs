@@ -23,10 +23,7 @@ impl Facts for Session {
                 .api
                 .get(Kind::HorizontalPodAutoscaler, "web")
                 .ok(),
-            Root::WebApp => {
-                let kind = self.cluster.api.custom_kind_named("example.com", "WebApp")?;
-                self.cluster.api.get(Kind::Custom(kind), "shop").ok()
-            }
+            Root::WebApp => self.webapp_view.as_ref(),
             Root::Crd => self
                 .cluster
                 .api
@@ -116,6 +113,15 @@ impl Facts for Session {
             // and what admission did with requests so far.
             Func::Webhooks => json!(self.webhooks_counted(s(0))),
             Func::Operator => json!(self.operator_fact(s(0))),
+            Func::Etcd => {
+                // The WebApp shop as stored, not as read: no defaults or pruning since.
+                let api = &self.cluster.api;
+                api.custom_kind_named("example.com", "WebApp")
+                    .and_then(|k| api.get(Kind::Custom(k), "shop").ok())
+                    .and_then(|o| s(0).split('.').try_fold(o, |v, key| v.get(key)))
+                    .cloned()
+                    .unwrap_or(Value::Null)
+            }
             Func::Encoded => {
                 let api = &self.cluster.api;
                 json!(

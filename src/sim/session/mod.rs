@@ -106,6 +106,10 @@ pub struct Session {
     /// Webhook configurations `webhook add` registers once their servers are ready.
     /// With the error of the last try, if one was refused.
     webhook_installs: Vec<(Kind, Value, Option<String>)>,
+    /// The WebApp `shop` as a client reads it now (the goals' `webapp`): at the CRD's
+    /// preferred version, with defaults added since it was written; none if it cannot be
+    /// read.
+    webapp_view: Option<Value>,
 }
 
 /// When a challenge was met, and the line run last before it.
@@ -156,6 +160,7 @@ impl Session {
             replicas_history: Vec::new(),
             survivors: Default::default(),
             webhook_installs: Vec::new(),
+            webapp_view: None,
             saved: Saved::default(),
         };
         // The nodes' kubelets register before anything is deployed.
@@ -646,6 +651,7 @@ impl Session {
     /// Samples tracked values and re-evaluates goals; met goals stay met.
     fn observe(&mut self) {
         let now = self.cluster.now();
+        self.webapp_view = self.read_webapp();
         let tracked: Vec<(String, Value)> = self
             .goals
             .iter()

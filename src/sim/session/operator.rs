@@ -148,6 +148,13 @@ impl Session {
         out
     }
 
+    /// The WebApp `shop` as kubectl would read it now.
+    pub(super) fn read_webapp(&self) -> Option<serde_json::Value> {
+        let api = &self.cluster.api;
+        let kind = Kind::Custom(api.custom_kind_named(operator::GROUP, operator::KIND)?);
+        api.read_custom(kind, api.get(kind, "shop").ok()?).ok()
+    }
+
     /// `operator(...)`: requests per second over the last seconds, leaked DNS records,
     /// whether it runs, or whether a bug is on.
     pub(super) fn operator_fact(&self, which: &str) -> f64 {
