@@ -39,7 +39,11 @@ impl DemoCatalog for SimCatalog {
         if first == "kubectl" {
             // The custom kinds the scenario's CRDs add resolve as if applied.
             let served = super::scenario::find(scenario)
-                .filter(|sc| sc.files.iter().any(|(_, t)| t.contains("CustomResourceDefinition")))
+                .filter(|sc| {
+                    sc.files
+                        .iter()
+                        .any(|(_, t)| t.contains("CustomResourceDefinition"))
+                })
                 .map(|sc| discovery::scenario_kinds(sc.files))
                 .unwrap_or_default();
             let parsed = discovery::with_served(served, || args::parse(&words[1..]));

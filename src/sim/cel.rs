@@ -242,9 +242,19 @@ mod tests {
     #[test]
     fn deep_or_long_expressions_are_refused_and_nesting_within_the_limit_runs() {
         let deep = format!("{}true{}", "(".repeat(65), ")".repeat(65));
-        assert!(compile(&deep).err().unwrap().contains("nested at most 64 deep"));
+        assert!(
+            compile(&deep)
+                .err()
+                .unwrap()
+                .contains("nested at most 64 deep")
+        );
         let long = format!("1{} == 0", " + 1".repeat(300));
-        assert!(compile(&long).err().unwrap().contains("at most 250 operators"));
+        assert!(
+            compile(&long)
+                .err()
+                .unwrap()
+                .contains("at most 250 operators")
+        );
         // Within the limits, on a test thread's small stack.
         let nested = format!("{}true{}", "(".repeat(40), ")".repeat(40));
         assert_eq!(compile(&nested).unwrap().check(&[]), Ok(true));

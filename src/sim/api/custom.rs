@@ -41,17 +41,6 @@ impl ApiServer {
         self.definitions.values()
     }
 
-    /// The kind `word` names among the custom kinds discovery lists (Established CRDs
-    /// with a served version), as kubectl's RESTMapper resolves it.
-    pub fn resolve_custom(&self, word: &str) -> Option<Kind> {
-        self.definitions
-            .values()
-            .filter(|d| d.established)
-            .filter_map(|d| d.kind())
-            .find(|k| k.matches(word))
-            .map(Kind::Custom)
-    }
-
     /// The kind a manifest's `apiVersion` and `kind` name among served custom kinds.
     pub fn custom_kind_of(&self, api_version: &str, kind: &str) -> Option<CustomKind> {
         let (group, version) = api_version.split_once('/')?;
@@ -177,7 +166,11 @@ impl ApiServer {
         };
         // Conversion None: only apiVersion changes; the storage version's schema then
         // prunes and defaults what it does not declare.
-        obj::set(obj, &["apiVersion"], json!(format!("{}/{}", d.group, storage.name)));
+        obj::set(
+            obj,
+            &["apiVersion"],
+            json!(format!("{}/{}", d.group, storage.name)),
+        );
         schema::prune(&storage.schema, obj);
         schema::default(&storage.schema, obj);
         Ok(())
@@ -250,7 +243,10 @@ impl ApiServer {
     /// longer lists cannot be decoded: the converter refuses it, and the read fails with
     /// a plain error (a 500 with no reason).
     pub fn read_custom(&self, kind: Kind, obj: &Value) -> Result<Value, ApiError> {
-        let Some(d) = self.definition(kind).filter(|_| matches!(kind, Kind::Custom(_))) else {
+        let Some(d) = self
+            .definition(kind)
+            .filter(|_| matches!(kind, Kind::Custom(_)))
+        else {
             return Ok(obj.clone());
         };
         let stored = obj::str(obj, &["apiVersion"]).unwrap_or("");
@@ -267,7 +263,11 @@ impl ApiServer {
             return Ok(obj.clone());
         };
         let mut out = obj.clone();
-        obj::set(&mut out, &["apiVersion"], json!(format!("{}/{}", d.group, v.name)));
+        obj::set(
+            &mut out,
+            &["apiVersion"],
+            json!(format!("{}/{}", d.group, v.name)),
+        );
         schema::prune(&v.schema, &mut out);
         schema::default(&v.schema, &mut out);
         Ok(out)

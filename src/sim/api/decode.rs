@@ -129,8 +129,10 @@ pub fn decode_json_patched(
 ) -> Result<Warnings, ApiError> {
     if let Fields::Custom { schema, .. } = fields {
         let mut pruned = patched.clone();
-        let messages =
-            custom_messages(&crate::sim::apiextensions::schema::prune(schema, &mut pruned));
+        let messages = custom_messages(&crate::sim::apiextensions::schema::prune(
+            schema,
+            &mut pruned,
+        ));
         if messages.is_empty() {
             return Ok(Vec::new());
         }
@@ -177,7 +179,13 @@ mod tests {
     #[test]
     fn strict_names_every_unknown_field_and_stores_nothing() {
         let mut d = json!({"spec": {"foo": 1, "template": {"spec": {"containers": [{"name": "a", "imagee": "x"}]}}}});
-        let e = decode_body(Kind::Deployment, &Fields::Builtin, &mut d, FieldValidation::Strict).unwrap_err();
+        let e = decode_body(
+            Kind::Deployment,
+            &Fields::Builtin,
+            &mut d,
+            FieldValidation::Strict,
+        )
+        .unwrap_err();
         assert_eq!(e.reason, Reason::BadRequest);
         assert_eq!(
             e.message,
@@ -188,11 +196,23 @@ mod tests {
     #[test]
     fn warn_drops_and_warns_ignore_drops_silently() {
         let mut d = json!({"spec": {"replicas": 2, "foo": 1}});
-        let w = decode_body(Kind::Deployment, &Fields::Builtin, &mut d, FieldValidation::Warn).unwrap();
+        let w = decode_body(
+            Kind::Deployment,
+            &Fields::Builtin,
+            &mut d,
+            FieldValidation::Warn,
+        )
+        .unwrap();
         assert_eq!(w, ["unknown field \"spec.foo\""]);
         assert_eq!(d, json!({"spec": {"replicas": 2}}));
         let mut d = json!({"spec": {"replicas": 2, "foo": 1}});
-        let w = decode_body(Kind::Deployment, &Fields::Builtin, &mut d, FieldValidation::Ignore).unwrap();
+        let w = decode_body(
+            Kind::Deployment,
+            &Fields::Builtin,
+            &mut d,
+            FieldValidation::Ignore,
+        )
+        .unwrap();
         assert!(w.is_empty());
         assert_eq!(d, json!({"spec": {"replicas": 2}}));
     }

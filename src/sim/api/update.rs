@@ -285,7 +285,9 @@ impl ApiServer {
         let name = obj::name(&obj).to_string();
         let old = self.get_shared(kind, &name)?;
         if matches!(kind, Kind::Custom(_)) {
-            return self.update_custom_status(kind, &name, old, obj).map(unshare);
+            return self
+                .update_custom_status(kind, &name, old, obj)
+                .map(unshare);
         }
         let mut keep = old.value().clone();
         if let Some(s) = obj.get("status") {

@@ -104,7 +104,13 @@ fn cell(c: &Column, obj: &Value, now: u64) -> String {
 }
 
 /// The whole table, or empty for no objects (kubectl then says it found none).
-pub fn table(columns: &[Column], kind_group: &str, objects: &[Value], now: u64, opts: &TableOpts) -> String {
+pub fn table(
+    columns: &[Column],
+    kind_group: &str,
+    objects: &[Value],
+    now: u64,
+    opts: &TableOpts,
+) -> String {
     let headers = headers(columns, opts.wide);
     let refs: Vec<&str> = headers.iter().map(String::as_str).collect();
     crate::sim::table::get_table(
@@ -145,9 +151,17 @@ mod tests {
             col("Image", "string", ".spec.image", 1),
             col("Age", "date", ".metadata.creationTimestamp", 0),
         ];
-        let objs = [json!({"metadata": {"name": "frontend", "creationTimestamp": rfc3339(0)},
-            "spec": {"replicas": 3, "ratio": 0.5, "image": "nginx"}, "status": {"ready": true}})];
-        let t = table(&cols, "webapp.example.com", &objs, 300, &TableOpts::default());
+        let objs = [
+            json!({"metadata": {"name": "frontend", "creationTimestamp": rfc3339(0)},
+            "spec": {"replicas": 3, "ratio": 0.5, "image": "nginx"}, "status": {"ready": true}}),
+        ];
+        let t = table(
+            &cols,
+            "webapp.example.com",
+            &objs,
+            300,
+            &TableOpts::default(),
+        );
         assert_eq!(
             t,
             "NAME       REPLICAS   RATIO   READY   MISSING   AGE\nfrontend   3          0.5     true              5m\n"
@@ -156,7 +170,10 @@ mod tests {
             wide: true,
             ..TableOpts::default()
         };
-        assert!(table(&cols, "x", &objs, 300, &wide).starts_with("NAME       REPLICAS   RATIO   READY   MISSING   IMAGE   AGE\n"));
+        assert!(
+            table(&cols, "x", &objs, 300, &wide)
+                .starts_with("NAME       REPLICAS   RATIO   READY   MISSING   IMAGE   AGE\n")
+        );
     }
 
     #[test]

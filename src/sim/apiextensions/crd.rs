@@ -110,7 +110,12 @@ impl Definition {
             short_names: names
                 .get("shortNames")
                 .and_then(Value::as_array)
-                .map(|a| a.iter().filter_map(Value::as_str).map(str::to_string).collect())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_string)
+                        .collect()
+                })
                 .unwrap_or_default(),
             namespaced: s(spec, "scope") == "Namespaced",
             versions,
@@ -131,7 +136,7 @@ impl Definition {
     /// versions in Kubernetes version priority.
     pub fn preferred(&self) -> Option<&Version> {
         let mut served: Vec<&Version> = self.versions.iter().filter(|v| v.served).collect();
-        served.sort_by(|a, b| version_priority(&a.name).cmp(&version_priority(&b.name)));
+        served.sort_by_key(|a| version_priority(&a.name));
         served.first().copied()
     }
 
@@ -149,7 +154,7 @@ impl Definition {
             .iter()
             .filter(|x| x.served && !x.deprecated)
             .filter(|x| version_priority(&x.name) < version_priority(version))
-            .min_by(|a, b| version_priority(&a.name).cmp(&version_priority(&b.name)));
+            .min_by_key(|x| version_priority(&x.name));
         if let Some(n) = newer {
             msg += &format!("; use {}/{} {}", self.group, n.name, self.kind);
         }
@@ -214,7 +219,11 @@ pub fn defaults(crd: &mut Value) {
         return;
     };
     if let Some(names) = spec.get_mut("names").and_then(Value::as_object_mut) {
-        let kind = names.get("kind").and_then(Value::as_str).unwrap_or("").to_string();
+        let kind = names
+            .get("kind")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
         if names.get("singular").is_none_or(|s| s.as_str() == Some("")) {
             names.insert("singular".into(), json!(kind.to_lowercase()));
         }
@@ -245,7 +254,10 @@ pub fn validate(crd: &Value, old: Option<&Value>) -> Vec<String> {
     // ValidateObjectMeta with the CRD's name function.
     let name = obj::name(crd);
     for m in dns1123_subdomain(name) {
-        errs.push(format!("metadata.name: Invalid value: {}: {m}", go_quote(name)));
+        errs.push(format!(
+            "metadata.name: Invalid value: {}: {m}",
+            go_quote(name)
+        ));
     }
     if name != format!("{plural}.{group}") {
         errs.push(format!(
@@ -257,7 +269,11 @@ pub fn validate(crd: &Value, old: Option<&Value>) -> Vec<String> {
     if group.is_empty() {
         errs.push("spec.group: Required value".into());
     } else if let m @ [_, ..] = dns1123_subdomain(&group).as_slice() {
-        errs.push(format!("spec.group: Invalid value: {}: {}", go_quote(&group), m.join(",")));
+        errs.push(format!(
+            "spec.group: Invalid value: {}: {}",
+            go_quote(&group),
+            m.join(",")
+        ));
     } else if !group.contains('.') {
         errs.push(format!(
             "spec.group: Invalid value: {}: should be a domain with at least one dot",
@@ -299,15 +315,28 @@ pub fn validate(crd: &Value, old: Option<&Value>) -> Vec<String> {
         }
         let at = format!("spec.versions[{i}]");
         if let m @ [_, ..] = dns1035_label(&vname).as_slice() {
-            errs.push(format!("{at}.name: Invalid value: {}: {}", go_quote(&vname), m.join(",")));
+            errs.push(format!(
+                "{at}.name: Invalid value: {}: {}",
+                go_quote(&vname),
+                m.join(",")
+            ));
         }
         deprecation(&mut errs, &at, v);
         let status = v.pointer("/subresources/status").is_some();
         if !one_schema && let Some(s) = v.pointer("/schema/openAPIV3Schema") {
-            Schema::parse(s, &format!("{at}.schema.openAPIV3Schema"), status, &mut errs);
+            Schema::parse(
+                s,
+                &format!("{at}.schema.openAPIV3Schema"),
+                status,
+                &mut errs,
+            );
         }
         if !one_subresources {
-            subresources(&mut errs, &format!("{at}.subresources"), v.get("subresources"));
+            subresources(
+                &mut errs,
+                &format!("{at}.subresources"),
+                v.get("subresources"),
+            );
         }
         if !one_columns {
             columns(&mut errs, &format!("{at}.additionalPrinterColumns"), v);
@@ -368,19 +397,32 @@ fn deprecation(errs: &mut Vec<String>, at: &str, v: &Value) {
         None
     };
     if let Some(why) = why {
-        errs.push(format!("{at}.deprecationWarning: Invalid value: {}: {why}", go_quote(w)));
+        errs.push(format!(
+            "{at}.deprecationWarning: Invalid value: {}: {why}",
+            go_quote(w)
+        ));
     }
 }
 
 /// ValidateCustomResourceDefinitionNames.
 fn validate_names(errs: &mut Vec<String>, at: &str, names: &Value) {
-    let s = |k: &str| names.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    let s = |k: &str| {
+        names
+            .get(k)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
     for field in ["plural", "singular"] {
         let v = s(field);
         if let m @ [_, ..] = dns1035_label(&v).as_slice()
             && !v.is_empty()
         {
-            errs.push(format!("{at}.{field}: Invalid value: {}: {}", go_quote(&v), m.join(",")));
+            errs.push(format!(
+                "{at}.{field}: Invalid value: {}: {}",
+                go_quote(&v),
+                m.join(",")
+            ));
         }
     }
     for field in ["kind", "listKind"] {
@@ -405,7 +447,11 @@ fn validate_names(errs: &mut Vec<String>, at: &str, names: &Value) {
         {
             let v = v.as_str().unwrap_or("");
             if let m @ [_, ..] = dns1035_label(v).as_slice() {
-                errs.push(format!("{at}.{list}[{i}]: Invalid value: {}: {}", go_quote(v), m.join(",")));
+                errs.push(format!(
+                    "{at}.{list}[{i}]: Invalid value: {}: {}",
+                    go_quote(v),
+                    m.join(",")
+                ));
             }
         }
     }
@@ -430,7 +476,10 @@ const COLUMN_FORMATS: &str = "byte,date,date-time,double,float,int32,int64,passw
 
 /// ValidateCustomResourceColumnDefinition of each of a version's columns.
 fn columns(errs: &mut Vec<String>, at: &str, version: &Value) {
-    let Some(cols) = version.get("additionalPrinterColumns").and_then(Value::as_array) else {
+    let Some(cols) = version
+        .get("additionalPrinterColumns")
+        .and_then(Value::as_array)
+    else {
         return;
     };
     for (i, c) in cols.iter().enumerate() {
@@ -440,7 +489,9 @@ fn columns(errs: &mut Vec<String>, at: &str, version: &Value) {
             errs.push(format!("{at}.name: Required value"));
         }
         match s("type") {
-            "" => errs.push(format!("{at}.type: Required value: must be one of {COLUMN_TYPES}")),
+            "" => errs.push(format!(
+                "{at}.type: Required value: must be one of {COLUMN_TYPES}"
+            )),
             t if !COLUMN_TYPES.split(',').any(|x| x == t) => errs.push(format!(
                 "{at}.type: Invalid value: {}: must be one of {COLUMN_TYPES}",
                 go_quote(t)
@@ -495,7 +546,10 @@ fn immutable(errs: &mut Vec<String>, spec: &Value, old: &Value) {
         let new = spec.pointer(ptr).and_then(Value::as_str).unwrap_or("");
         let was = old_spec.pointer(ptr).and_then(Value::as_str).unwrap_or("");
         if new != was {
-            errs.push(format!("{path}: Invalid value: {}: field is immutable", go_quote(new)));
+            errs.push(format!(
+                "{path}: Invalid value: {}: field is immutable",
+                go_quote(new)
+            ));
         }
     };
     if condition_true(old, "Established") {
@@ -510,7 +564,10 @@ fn immutable(errs: &mut Vec<String>, spec: &Value, old: &Value) {
 fn go_strings(list: &[&str]) -> String {
     format!(
         "[]string{{{}}}",
-        list.iter().map(|s| go_quote(s)).collect::<Vec<_>>().join(", ")
+        list.iter()
+            .map(|s| go_quote(s))
+            .collect::<Vec<_>>()
+            .join(", ")
     )
 }
 
@@ -533,7 +590,12 @@ fn stored_versions(errs: &mut Vec<String>, crd: &Value, versions: &[Value]) {
         ));
         return;
     }
-    let name = |v: &Value| v.get("name").and_then(Value::as_str).unwrap_or("").to_string();
+    let name = |v: &Value| {
+        v.get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
     for v in versions {
         if v.get("storage") == Some(&Value::Bool(true)) && !stored.contains(&name(v).as_str()) {
             errs.push(format!(
@@ -558,7 +620,10 @@ pub fn record_storage_version(crd: &mut Value) {
     let storage = crd
         .pointer("/spec/versions")
         .and_then(Value::as_array)
-        .and_then(|vs| vs.iter().find(|v| v.get("storage") == Some(&Value::Bool(true))))
+        .and_then(|vs| {
+            vs.iter()
+                .find(|v| v.get("storage") == Some(&Value::Bool(true)))
+        })
         .and_then(|v| v.get("name"))
         .and_then(Value::as_str)
         .map(str::to_string);
@@ -624,10 +689,13 @@ mod tests {
     #[test]
     fn a_schema_error_of_a_single_version_crd_is_under_spec_validation() {
         let mut crd = webapps();
-        crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]["replicas"] = json!({});
+        crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]
+            ["replicas"] = json!({});
         assert_eq!(
             check(crd),
-            ["spec.validation.openAPIV3Schema.properties[spec].properties[replicas].type: Required value: must not be empty for specified object fields"]
+            [
+                "spec.validation.openAPIV3Schema.properties[spec].properties[replicas].type: Required value: must not be empty for specified object fields"
+            ]
         );
     }
 

@@ -118,16 +118,19 @@ enum Place {
 impl Schema {
     /// Reads the schema at `v`, reporting what CRD validation refuses under `path`
     /// (`spec.validation.openAPIV3Schema` or `spec.versions[i].schema.openAPIV3Schema`).
-    pub fn parse(v: &Value, path: &str, status_subresource: bool, errs: &mut Vec<String>) -> Schema {
+    pub fn parse(
+        v: &Value,
+        path: &str,
+        status_subresource: bool,
+        errs: &mut Vec<String>,
+    ) -> Schema {
         let s = parse_node(v, path, Place::Root, errs);
         if s.nullable {
             errs.push(format!(
                 "{path}.nullable: Forbidden: nullable cannot be true at the root"
             ));
         }
-        if status_subresource
-            && let Some(t) = s.type_.as_deref().filter(|t| *t != "object")
-        {
+        if status_subresource && let Some(t) = s.type_.as_deref().filter(|t| *t != "object") {
             errs.push(format!(
                 "{path}.type: Invalid value: {}: only \"object\" is allowed as the type at the root of the schema if the status subresource is enabled",
                 go_quote(t)
@@ -169,9 +172,7 @@ impl Schema {
 
     /// The schema of a child: a declared property, or what additionalProperties says.
     pub fn child(&self, key: &str) -> Option<&Schema> {
-        self.properties
-            .get(key)
-            .or(self.additional.as_deref())
+        self.properties.get(key).or(self.additional.as_deref())
     }
 }
 
@@ -223,7 +224,9 @@ fn parse_node(v: &Value, path: &str, place: Place, errs: &mut Vec<String>) -> Sc
                 Place::Root => "must not be empty at the root",
                 Place::Property => "must not be empty for specified object fields",
                 Place::Items => "must not be empty for specified array items",
-                Place::Additional => "must not be empty if additionalProperties or additionalItems is specified",
+                Place::Additional => {
+                    "must not be empty if additionalProperties or additionalItems is specified"
+                }
             };
             errs.push(format!("{path}.type: Required value: {why}"));
         }
@@ -268,7 +271,12 @@ fn parse_node(v: &Value, path: &str, place: Place, errs: &mut Vec<String>) -> Sc
     }
     match m.get("items") {
         Some(i) => {
-            s.items = Some(Box::new(parse_node(i, &format!("{path}.items"), Place::Items, errs)));
+            s.items = Some(Box::new(parse_node(
+                i,
+                &format!("{path}.items"),
+                Place::Items,
+                errs,
+            )));
         }
         None if s.type_.as_deref() == Some("array") => {
             errs.push(format!("{path}.items: Required value: must be specified"));
@@ -278,7 +286,12 @@ fn parse_node(v: &Value, path: &str, place: Place, errs: &mut Vec<String>) -> Sc
     s.required = m
         .get("required")
         .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(Value::as_str).map(str::to_string).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
         .unwrap_or_default();
     s.enum_ = m
         .get("enum")
@@ -310,7 +323,9 @@ fn parse_node(v: &Value, path: &str, place: Place, errs: &mut Vec<String>) -> Sc
     s.default = m.get("default").cloned();
     if let Some(rules) = m.get("x-kubernetes-validations").and_then(Value::as_array) {
         for (i, r) in rules.iter().enumerate() {
-            if let Some(rule) = parse_rule(r, &format!("{path}.x-kubernetes-validations[{i}]"), errs) {
+            if let Some(rule) =
+                parse_rule(r, &format!("{path}.x-kubernetes-validations[{i}]"), errs)
+            {
                 s.rules.push(rule);
             }
         }
@@ -352,7 +367,9 @@ fn parse_rule(r: &Value, path: &str, errs: &mut Vec<String>) -> Option<Rule> {
     let text = r.get("rule").and_then(Value::as_str).unwrap_or("");
     let before = errs.len();
     if text.trim().is_empty() {
-        errs.push(format!("{path}.rule: Required value: rule is not specified"));
+        errs.push(format!(
+            "{path}.rule: Required value: rule is not specified"
+        ));
     }
     let message = r.get("message").and_then(Value::as_str);
     if let Some(m) = message {
@@ -478,7 +495,10 @@ pub fn prune(schema: &Schema, obj: &mut Value) -> Vec<String> {
                     if let Some(v) = m.get_mut(&k) {
                         prune_in(child, v, &k, &mut found);
                     }
-                    if m.get(&k).is_some_and(Value::is_null) && !child.nullable && child.default.is_none() {
+                    if m.get(&k).is_some_and(Value::is_null)
+                        && !child.nullable
+                        && child.default.is_none()
+                    {
                         m.remove(&k);
                     }
                 }
@@ -606,12 +626,21 @@ mod tests {
             "spec": {"properties": {"n": {"type": "int"}, "l": {"type": "array"}}},
             "metadata": {"type": "object", "properties": {"labels": {"type": "object"}}}}}));
         assert_eq!(errs.len(), 4, "{errs:?}");
-        assert!(errs.iter().any(|e| e.contains("properties[metadata]: Forbidden")));
+        assert!(
+            errs.iter()
+                .any(|e| e.contains("properties[metadata]: Forbidden"))
+        );
         assert!(errs.iter().any(|e| e.ends_with(
             "properties[spec].type: Required value: must not be empty for specified object fields"
         )));
-        assert!(errs.iter().any(|e| e.ends_with("properties[l].items: Required value: must be specified")));
-        assert!(errs.iter().any(|e| e.contains("Unsupported value: \"int\"")));
+        assert!(
+            errs.iter()
+                .any(|e| e.ends_with("properties[l].items: Required value: must be specified"))
+        );
+        assert!(
+            errs.iter()
+                .any(|e| e.contains("Unsupported value: \"int\""))
+        );
     }
 
     #[test]
@@ -642,10 +671,16 @@ mod tests {
 
     #[test]
     fn a_rule_that_does_not_compile_is_refused_with_the_rule_printed() {
-        let (_, errs) = parse(json!({"type": "object", "properties": {"spec": {"type": "object",
-            "x-kubernetes-validations": [{"rule": "self.a >"}, {"rule": "other > 1"}]}}}));
+        let (_, errs) = parse(
+            json!({"type": "object", "properties": {"spec": {"type": "object",
+            "x-kubernetes-validations": [{"rule": "self.a >"}, {"rule": "other > 1"}]}}}),
+        );
         assert_eq!(errs.len(), 2, "{errs:?}");
         assert!(errs[0].starts_with("spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{Rule:\"self.a >\", Message:\"\", MessageExpression:\"\", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:\"\", OptionalOldSelf:(*bool)(nil)}: compilation failed: ERROR: <input>:1:"), "{}", errs[0]);
-        assert!(errs[1].contains("undeclared reference to 'other'"), "{}", errs[1]);
+        assert!(
+            errs[1].contains("undeclared reference to 'other'"),
+            "{}",
+            errs[1]
+        );
     }
 }

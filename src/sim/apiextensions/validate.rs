@@ -112,7 +112,9 @@ fn openapi(s: &Schema, v: &Value, path: &str, errs: &mut Vec<FieldError>) {
             err(
                 errs,
                 path,
-                format!("Invalid value: \"{actual}\": {path} in body must be of type {t}: \"{actual}\""),
+                format!(
+                    "Invalid value: \"{actual}\": {path} in body must be of type {t}: \"{actual}\""
+                ),
                 true,
             );
             return;
@@ -122,7 +124,9 @@ fn openapi(s: &Schema, v: &Value, path: &str, errs: &mut Vec<FieldError>) {
         err(
             errs,
             path,
-            format!("Invalid value: \"{actual}\": {path} in body must be of type integer,string: \"{actual}\""),
+            format!(
+                "Invalid value: \"{actual}\": {path} in body must be of type integer,string: \"{actual}\""
+            ),
             true,
         );
         return;
@@ -145,13 +149,21 @@ fn openapi(s: &Schema, v: &Value, path: &str, errs: &mut Vec<FieldError>) {
         Value::String(text) => string(s, text, path, errs),
         Value::Array(a) => {
             if let Some(max) = s.max_items.filter(|m| a.len() as u64 > *m) {
-                err(errs, path, format!("Too many: {}: must have at most {max} items", a.len()), true);
+                err(
+                    errs,
+                    path,
+                    format!("Too many: {}: must have at most {max} items", a.len()),
+                    true,
+                );
             }
             if let Some(min) = s.min_items.filter(|m| (a.len() as u64) < *m) {
                 err(
                     errs,
                     path,
-                    format!("Invalid value: {}: {path} in body should have at least {min} items", go_value(v)),
+                    format!(
+                        "Invalid value: {}: {path} in body should have at least {min} items",
+                        go_value(v)
+                    ),
                     false,
                 );
             }
@@ -168,7 +180,12 @@ fn openapi(s: &Schema, v: &Value, path: &str, errs: &mut Vec<FieldError>) {
                 }
             }
             if let Some(max) = s.max_properties.filter(|x| m.len() as u64 > *x) {
-                err(errs, path, format!("Too many: {}: must have at most {max} items", m.len()), true);
+                err(
+                    errs,
+                    path,
+                    format!("Too many: {}: must have at most {max} items", m.len()),
+                    true,
+                );
             }
             for (k, x) in m {
                 // apiVersion, kind and metadata are the API machinery's, not the schema's.
@@ -197,7 +214,10 @@ fn number(s: &Schema, v: &Value, path: &str, errs: &mut Vec<FieldError>) {
             err(
                 errs,
                 path,
-                format!("Invalid value: {shown}: {path} in body should be {words} {}", go_g_float(min)),
+                format!(
+                    "Invalid value: {shown}: {path} in body should be {words} {}",
+                    go_g_float(min)
+                ),
                 false,
             );
         }
@@ -212,16 +232,25 @@ fn number(s: &Schema, v: &Value, path: &str, errs: &mut Vec<FieldError>) {
             err(
                 errs,
                 path,
-                format!("Invalid value: {shown}: {path} in body should be {words} {}", go_g_float(max)),
+                format!(
+                    "Invalid value: {shown}: {path} in body should be {words} {}",
+                    go_g_float(max)
+                ),
                 false,
             );
         }
     }
-    if let Some(m) = s.multiple_of.filter(|m| *m != 0.0 && (n / m).fract() != 0.0) {
+    if let Some(m) = s
+        .multiple_of
+        .filter(|m| *m != 0.0 && (n / m).fract() != 0.0)
+    {
         err(
             errs,
             path,
-            format!("Invalid value: {shown}: {path} in body should be a multiple of {}", go_g_float(m)),
+            format!(
+                "Invalid value: {shown}: {path} in body should be a multiple of {}",
+                go_g_float(m)
+            ),
             false,
         );
     }
@@ -230,13 +259,21 @@ fn number(s: &Schema, v: &Value, path: &str, errs: &mut Vec<FieldError>) {
 fn string(s: &Schema, text: &str, path: &str, errs: &mut Vec<FieldError>) {
     let chars = text.chars().count() as u64;
     if let Some(max) = s.max_length.filter(|m| chars > *m) {
-        err(errs, path, format!("Too long: may not be more than {max} bytes"), true);
+        err(
+            errs,
+            path,
+            format!("Too long: may not be more than {max} bytes"),
+            true,
+        );
     }
     if let Some(min) = s.min_length.filter(|m| chars < *m) {
         err(
             errs,
             path,
-            format!("Invalid value: {}: {path} in body should be at least {min} chars long", go_quote(text)),
+            format!(
+                "Invalid value: {}: {path} in body should be at least {min} chars long",
+                go_quote(text)
+            ),
             false,
         );
     }
@@ -246,7 +283,10 @@ fn string(s: &Schema, text: &str, path: &str, errs: &mut Vec<FieldError>) {
         err(
             errs,
             path,
-            format!("Invalid value: {}: {path} in body should match '{p}'", go_quote(text)),
+            format!(
+                "Invalid value: {}: {path} in body should match '{p}'",
+                go_quote(text)
+            ),
             false,
         );
     }
@@ -314,7 +354,10 @@ fn check_rule(
         Err(e) => err(
             errs,
             shown,
-            format!("Invalid value: {}: {e} evaluating rule: {error_string}", go_quote(type_)),
+            format!(
+                "Invalid value: {}: {e} evaluating rule: {error_string}",
+                go_quote(type_)
+            ),
             false,
         ),
         Ok(false) => {
@@ -365,7 +408,8 @@ mod tests {
     }
 
     fn webapp() -> Schema {
-        schema(json!({"type": "object", "properties": {"spec": {"type": "object",
+        schema(
+            json!({"type": "object", "properties": {"spec": {"type": "object",
             "required": ["image"],
             "x-kubernetes-validations": [
                 {"rule": "self.minReplicas <= self.maxReplicas", "message": "min must be <= max"},
@@ -375,7 +419,8 @@ mod tests {
                 "replicas": {"type": "integer", "minimum": 0, "maximum": 10},
                 "minReplicas": {"type": "integer"}, "maxReplicas": {"type": "integer"},
                 "mode": {"type": "string", "enum": ["a", "b"]},
-                "name": {"type": "string", "pattern": "^[a-z]+$"}}}}}))
+                "name": {"type": "string", "pattern": "^[a-z]+$"}}}}}),
+        )
     }
 
     #[test]
@@ -393,7 +438,8 @@ mod tests {
 
     #[test]
     fn a_blocking_error_skips_the_rules_and_says_so() {
-        let o = json!({"spec": {"replicas": "3", "mode": "fast", "minReplicas": 5, "maxReplicas": 1}});
+        let o =
+            json!({"spec": {"replicas": "3", "mode": "fast", "minReplicas": 5, "maxReplicas": 1}});
         assert_eq!(
             texts(validate(&webapp(), &o, None)),
             [
@@ -422,7 +468,8 @@ mod tests {
 
     #[test]
     fn an_unchanged_invalid_value_is_let_through_on_update() {
-        let old = json!({"spec": {"image": "nginx", "replicas": 50, "minReplicas": 1, "maxReplicas": 2}});
+        let old =
+            json!({"spec": {"image": "nginx", "replicas": 50, "minReplicas": 1, "maxReplicas": 2}});
         let mut new = old.clone();
         new["spec"]["mode"] = json!("a");
         assert!(validate(&webapp(), &new, Some(&old)).is_empty());
@@ -432,9 +479,11 @@ mod tests {
 
     #[test]
     fn a_rule_that_cannot_run_says_why_with_the_rule() {
-        let s = schema(json!({"type": "object", "properties": {"spec": {"type": "object",
+        let s = schema(
+            json!({"type": "object", "properties": {"spec": {"type": "object",
             "x-kubernetes-preserve-unknown-fields": true,
-            "x-kubernetes-validations": [{"rule": "self.size > 1"}]}}}));
+            "x-kubernetes-validations": [{"rule": "self.size > 1"}]}}}),
+        );
         let e = texts(validate(&s, &json!({"spec": {}}), None));
         assert_eq!(
             e,

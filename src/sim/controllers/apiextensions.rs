@@ -24,7 +24,14 @@ use crate::sim::time::{parse_rfc3339, rfc3339, sim_unix};
 const CLEANUP_POLL_SECONDS: i64 = 60;
 
 /// SetCRDCondition: a condition's lastTransitionTime moves only when its status does.
-pub fn set_condition(crd: &mut Value, type_: &str, status: &str, reason: &str, message: &str, now: u64) {
+pub fn set_condition(
+    crd: &mut Value,
+    type_: &str,
+    status: &str,
+    reason: &str,
+    message: &str,
+    now: u64,
+) {
     let conditions = crd
         .as_object_mut()
         .map(|m| m.entry("status").or_insert_with(|| json!({})))
@@ -69,7 +76,12 @@ fn taken(crds: &[Value], me: &str, group: &str) -> (Vec<String>, Vec<String>) {
         for k in ["plural", "singular"] {
             resources.extend(a.get(k).and_then(Value::as_str).map(str::to_string));
         }
-        for s in a.get("shortNames").and_then(Value::as_array).into_iter().flatten() {
+        for s in a
+            .get("shortNames")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             resources.extend(s.as_str().map(str::to_string));
         }
         for k in ["kind", "listKind"] {
@@ -85,7 +97,10 @@ fn naming(crd: &Value, crds: &[Value]) -> (Value, (&'static str, &'static str, S
     let group = obj::str(crd, &["spec", "group"]).unwrap_or("");
     let (resources, kinds) = taken(crds, obj::name(crd), group);
     let requested = crd.pointer("/spec/names").cloned().unwrap_or(json!({}));
-    let accepted_before = crd.pointer("/status/acceptedNames").cloned().unwrap_or(json!({}));
+    let accepted_before = crd
+        .pointer("/status/acceptedNames")
+        .cloned()
+        .unwrap_or(json!({}));
     let mut accepted = json!({});
     let mut result = ("True", "NoConflicts", "no conflicts found".to_string());
     let field = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
@@ -105,8 +120,20 @@ fn naming(crd: &Value, crds: &[Value]) -> (Value, (&'static str, &'static str, S
             }
         }
     };
-    take("plural", &resources, "PluralConflict", &mut accepted, &mut result);
-    take("singular", &resources, "SingularConflict", &mut accepted, &mut result);
+    take(
+        "plural",
+        &resources,
+        "PluralConflict",
+        &mut accepted,
+        &mut result,
+    );
+    take(
+        "singular",
+        &resources,
+        "SingularConflict",
+        &mut accepted,
+        &mut result,
+    );
     let shorts: Vec<String> = requested
         .get("shortNames")
         .and_then(Value::as_array)
@@ -131,7 +158,13 @@ fn naming(crd: &Value, crds: &[Value]) -> (Value, (&'static str, &'static str, S
         result = ("False", "ShortNamesConflict", message);
     }
     take("kind", &kinds, "KindConflict", &mut accepted, &mut result);
-    take("listKind", &kinds, "ListKindConflict", &mut accepted, &mut result);
+    take(
+        "listKind",
+        &kinds,
+        "ListKindConflict",
+        &mut accepted,
+        &mut result,
+    );
     if let Some(c) = requested.get("categories") {
         accepted["categories"] = c.clone();
     }
@@ -239,11 +272,28 @@ fn finalize(api: &mut ApiServer, crd: &Value, now: u64) {
         return;
     }
     if kind.is_some() {
-        set_condition(&mut next, "Terminating", "False", "InstanceDeletionCompleted", "removed all instances", now);
+        set_condition(
+            &mut next,
+            "Terminating",
+            "False",
+            "InstanceDeletionCompleted",
+            "removed all instances",
+            now,
+        );
     } else {
-        set_condition(&mut next, "Terminating", "False", "NeverEstablished", "resource was never established", now);
+        set_condition(
+            &mut next,
+            "Terminating",
+            "False",
+            "NeverEstablished",
+            "resource was never established",
+            now,
+        );
     }
-    if let Some(a) = next.pointer_mut("/metadata/finalizers").and_then(Value::as_array_mut) {
+    if let Some(a) = next
+        .pointer_mut("/metadata/finalizers")
+        .and_then(Value::as_array_mut)
+    {
         a.retain(|f| f != CLEANUP_FINALIZER);
     }
     let _ = api.update_status_with(Kind::CustomResourceDefinition, &name, |o| *o = next);
@@ -259,9 +309,22 @@ mod tests {
         set_condition(&mut crd, "Established", "False", "NotAccepted", "x", 1);
         set_condition(&mut crd, "Established", "False", "Installing", "y", 5);
         let c = condition(&crd, "Established").unwrap().clone();
-        assert_eq!((c["reason"].as_str(), c["lastTransitionTime"].as_str()), (Some("Installing"), Some(rfc3339(1).as_str())));
-        set_condition(&mut crd, "Established", "True", "InitialNamesAccepted", "z", 9);
-        assert_eq!(condition(&crd, "Established").unwrap()["lastTransitionTime"], rfc3339(9));
+        assert_eq!(
+            (c["reason"].as_str(), c["lastTransitionTime"].as_str()),
+            (Some("Installing"), Some(rfc3339(1).as_str()))
+        );
+        set_condition(
+            &mut crd,
+            "Established",
+            "True",
+            "InitialNamesAccepted",
+            "z",
+            9,
+        );
+        assert_eq!(
+            condition(&crd, "Established").unwrap()["lastTransitionTime"],
+            rfc3339(9)
+        );
     }
 
     #[test]
@@ -271,7 +334,10 @@ mod tests {
         let mine = json!({"metadata": {"name": "webapps.example.com"}, "spec": {"group": "example.com",
             "names": {"plural": "webapps", "singular": "webapp", "kind": "WebApp", "listKind": "WebAppList", "shortNames": ["wa"]}}});
         let (accepted, (status, reason, message)) = naming(&mine, &[other, mine.clone()]);
-        assert_eq!((status, reason, message.as_str()), ("False", "ShortNamesConflict", "\"wa\" is already in use"));
+        assert_eq!(
+            (status, reason, message.as_str()),
+            ("False", "ShortNamesConflict", "\"wa\" is already in use")
+        );
         assert_eq!(accepted["plural"], "webapps");
         assert!(accepted.get("shortNames").is_none());
     }

@@ -54,10 +54,21 @@ mod tests {
 
     #[test]
     fn bugs_by_name_and_usage_otherwise() {
-        assert_eq!(parse(&words("bug hot-loop")), Ok(OperatorCmd::Bug(Bug::HotLoop)));
+        assert_eq!(
+            parse(&words("bug hot-loop")),
+            Ok(OperatorCmd::Bug(Bug::HotLoop))
+        );
         assert_eq!(parse(&words("fix all")), Ok(OperatorCmd::Fix(None)));
         assert_eq!(parse(&words("")), Ok(OperatorCmd::Show));
-        assert!(parse(&words("bug typo")).unwrap_err().contains("hot-loop, status-update, no-finalizer"));
-        assert!(parse(&words("start")).unwrap_err().starts_with("error: usage"));
+        assert!(
+            parse(&words("bug typo"))
+                .unwrap_err()
+                .contains("hot-loop, status-update, no-finalizer")
+        );
+        assert!(
+            parse(&words("start"))
+                .unwrap_err()
+                .starts_with("error: usage")
+        );
     }
 }

@@ -92,7 +92,11 @@ impl CustomKind {
         let qualified = lower.strip_suffix(&format!(".{}", n.group));
         let base = match qualified {
             Some(q) => match q.rsplit_once('.') {
-                Some((r, v)) if v.starts_with('v') && v[1..].starts_with(|c: char| c.is_ascii_digit()) => r,
+                Some((r, v))
+                    if v.starts_with('v') && v[1..].starts_with(|c: char| c.is_ascii_digit()) =>
+                {
+                    r
+                }
                 _ => q,
             },
             None => &lower,

@@ -82,7 +82,12 @@ impl Strategy for CustomResourceDefinition {
     }
 
     fn row(&self, obj: &dyn Lookup, _now: u64, _wide: bool) -> Vec<String> {
-        let s = |p: &[&str]| obj.lookup(p).and_then(Value::as_str).unwrap_or("").to_string();
+        let s = |p: &[&str]| {
+            obj.lookup(p)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string()
+        };
         vec![
             s(&["metadata", "name"]),
             s(&["metadata", "creationTimestamp"]),
@@ -91,6 +96,11 @@ impl Strategy for CustomResourceDefinition {
 
     fn describe(&self, obj: &Value, reader: &dyn Reader, now: u64) -> Option<String> {
         let events: Vec<Value> = reader.objects(Kind::Event).into_iter().cloned().collect();
-        Some(describe_generic(obj, "CustomResourceDefinition", &events, now))
+        Some(describe_generic(
+            obj,
+            "CustomResourceDefinition",
+            &events,
+            now,
+        ))
     }
 }

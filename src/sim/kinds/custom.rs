@@ -36,7 +36,12 @@ impl Strategy for CustomResource {
     }
 
     fn row(&self, obj: &dyn Lookup, now: u64, _wide: bool) -> Vec<String> {
-        let s = |p: &[&str]| obj.lookup(p).and_then(Value::as_str).unwrap_or("").to_string();
+        let s = |p: &[&str]| {
+            obj.lookup(p)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string()
+        };
         vec![
             s(&["metadata", "name"]),
             crate::sim::time::age(&s(&["metadata", "creationTimestamp"]), now),

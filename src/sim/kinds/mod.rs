@@ -13,8 +13,8 @@
 
 mod controllerrevision;
 mod crd;
-mod custom;
 pub mod cronjob;
+mod custom;
 pub mod daemonset;
 mod deployment;
 mod endpoints;

@@ -5,9 +5,7 @@ use serde_json::{Value, json};
 
 use super::cmdutil::{Outcome, each_object, strip_server_fields};
 use super::ssa::Failure;
-use crate::sim::api::decode::{
-    FieldValidation, decode_body, decode_json_patched, decode_patched,
-};
+use crate::sim::api::decode::{FieldValidation, decode_body, decode_json_patched, decode_patched};
 use crate::sim::api::precondition;
 use crate::sim::cluster::Cluster;
 use crate::sim::kind::Kind;
@@ -98,7 +96,13 @@ fn client_side(
     let Ok(live) = cluster.api.get(kind, &name).cloned() else {
         let now = cluster.now();
         let mut annotated = annotated;
-        let w = decode_body(kind, &cluster.api.fields(kind, &annotated), &mut annotated, validate).map_err(Failure::Api)?;
+        let w = decode_body(
+            kind,
+            &cluster.api.fields(kind, &annotated),
+            &mut annotated,
+            validate,
+        )
+        .map_err(Failure::Api)?;
         warnings.extend(w.iter().map(|w| format!("Warning: {w}\n")));
         return cluster
             .api

@@ -183,7 +183,8 @@ pub(super) fn manifest_kind(o: &Value, file: &str) -> Result<Kind, String> {
     let api_version = o["apiVersion"].as_str().unwrap_or("");
     let group = |v: &str| v.rsplit_once('/').map_or("", |(g, _)| g).to_string();
     // A kind is its name in its group: a CRD may name a kind `Deployment` in its own.
-    let builtin = Kind::from_kind_name(kind).filter(|k| group(k.api_version()) == group(api_version));
+    let builtin =
+        Kind::from_kind_name(kind).filter(|k| group(k.api_version()) == group(api_version));
     match builtin.or_else(|| super::discovery::map_custom(api_version, kind)) {
         // Nodes and leases are the scenario's kubelets' to register, not a manifest's.
         Some(k @ (Kind::Node | Kind::Lease)) => Err(format!(

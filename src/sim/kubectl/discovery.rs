@@ -52,7 +52,10 @@ pub fn scenario_kinds(files: &[(&str, &str)]) -> Vec<Served> {
         let Ok(objs) = crate::sim::output::parse_manifest(text) else {
             continue;
         };
-        for o in objs.iter().filter(|o| o["kind"] == "CustomResourceDefinition") {
+        for o in objs
+            .iter()
+            .filter(|o| o["kind"] == "CustomResourceDefinition")
+        {
             let Some(d) = crate::sim::apiextensions::Definition::from_crd(o) else {
                 continue;
             };

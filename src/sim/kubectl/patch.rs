@@ -59,14 +59,12 @@ pub(super) fn patch_cmd(
     // unknown fields are dropped, each with a warning.
     let decoded = match patch_type {
         PatchType::Strategic => decode_patched(t.kind, &mut next, &parsed, FieldValidation::Warn),
-        PatchType::Merge | PatchType::Json => {
-            decode_json_patched(
-                t.kind,
-                &cluster.api.fields(t.kind, &next),
-                &mut next,
-                FieldValidation::Warn,
-            )
-        }
+        PatchType::Merge | PatchType::Json => decode_json_patched(
+            t.kind,
+            &cluster.api.fields(t.kind, &next),
+            &mut next,
+            FieldValidation::Warn,
+        ),
     };
     let mut o = match decoded {
         Ok(warnings) => Outcome::default().server_warnings(warnings),

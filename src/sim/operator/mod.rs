@@ -83,9 +83,15 @@ impl Bug {
 
     pub fn describe(self) -> &'static str {
         match self {
-            Bug::HotLoop => "compares the Deployment it builds from scratch with the live one (server defaults and the controller's revision annotation included), so every reconcile sends an Update, and the Deployment controller's reply triggers the next",
-            Bug::StatusUpdate => "writes status with Update on the main endpoint, which the status subresource makes the API server drop",
-            Bug::NoFinalizer => "adds no finalizer, so a deleted WebApp's DNS record is never cleaned up",
+            Bug::HotLoop => {
+                "compares the Deployment it builds from scratch with the live one (server defaults and the controller's revision annotation included), so every reconcile sends an Update, and the Deployment controller's reply triggers the next"
+            }
+            Bug::StatusUpdate => {
+                "writes status with Update on the main endpoint, which the status subresource makes the API server drop"
+            }
+            Bug::NoFinalizer => {
+                "adds no finalizer, so a deleted WebApp's DNS record is never cleaned up"
+            }
         }
     }
 }
@@ -174,7 +180,8 @@ impl Operator {
         if self.log.len() == LOG_LINES {
             self.log.pop_front();
         }
-        self.log.push_back(format!("{} {line}", crate::sim::time::rfc3339(now)));
+        self.log
+            .push_back(format!("{} {line}", crate::sim::time::rfc3339(now)));
     }
 
     /// DNS records whose WebApp is gone: what a missing finalizer leaks.
@@ -243,7 +250,10 @@ impl Operator {
         if !self.up {
             // A start lists every WebApp, each one queued.
             self.up = true;
-            self.say(now, "Starting Controller {\"controller\": \"webapp\"}".into());
+            self.say(
+                now,
+                "Starting Controller {\"controller\": \"webapp\"}".into(),
+            );
             self.queue
                 .extend(api.list(kind).map(|o| obj::name(o).to_string()));
             self.cursor = api.next_seq();

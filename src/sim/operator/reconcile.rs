@@ -31,7 +31,14 @@ fn owned_by(o: &Value, uid: &str) -> bool {
 }
 
 /// meta.SetStatusCondition: the time moves only when the status does.
-fn condition(old: Option<&Value>, status: &str, reason: &str, message: &str, generation: i64, now: u64) -> Value {
+fn condition(
+    old: Option<&Value>,
+    status: &str,
+    reason: &str,
+    message: &str,
+    generation: i64,
+    now: u64,
+) -> Value {
     let time = match old {
         Some(c) if c["status"] == status => c["lastTransitionTime"].clone(),
         _ => json!(rfc3339(now)),
@@ -55,13 +62,21 @@ impl Operator {
                 if let Some(h) = &host
                     && self.dns.remove(h).is_some()
                 {
-                    self.say(now, format!("deleted DNS record {h} for WebApp default/{name}"));
+                    self.say(
+                        now,
+                        format!("deleted DNS record {h} for WebApp default/{name}"),
+                    );
                 }
                 let mut next = app.clone();
-                if let Some(a) = next.pointer_mut("/metadata/finalizers").and_then(Value::as_array_mut) {
+                if let Some(a) = next
+                    .pointer_mut("/metadata/finalizers")
+                    .and_then(Value::as_array_mut)
+                {
                     a.retain(|f| f != FINALIZER);
                 }
-                self.write(api, now, name, |api| api.update(kind, next, None).map(|_| ()));
+                self.write(api, now, name, |api| {
+                    api.update(kind, next, None).map(|_| ())
+                });
             }
             return;
         }
@@ -85,7 +100,10 @@ impl Operator {
             && !self.dns.contains_key(h)
         {
             self.dns.insert(h.clone(), name.to_string());
-            self.say(now, format!("created DNS record {h} for WebApp default/{name}"));
+            self.say(
+                now,
+                format!("created DNS record {h} for WebApp default/{name}"),
+            );
         }
         let uid = obj::uid(&app).to_string();
         let replicas = obj::int(&app, &["spec", "replicas"]).unwrap_or(1);
@@ -94,11 +112,19 @@ impl Operator {
         match api.get(Kind::Deployment, name).cloned() {
             Err(_) => {
                 let mut d = crate::sim::scenario::deployment(name, &image, replicas);
-                obj::set(&mut d, &["metadata", "ownerReferences"], json!([owner_ref(&app, &self.version)]));
-                self.write(api, now, name, |api| api.create(Kind::Deployment, d, now).map(|_| ()));
+                obj::set(
+                    &mut d,
+                    &["metadata", "ownerReferences"],
+                    json!([owner_ref(&app, &self.version)]),
+                );
+                self.write(api, now, name, |api| {
+                    api.create(Kind::Deployment, d, now).map(|_| ())
+                });
             }
             Ok(live) if !owned_by(&live, &uid) => {
-                blocked = Some(format!("Deployment {name} exists and is not owned by WebApp {name}"));
+                blocked = Some(format!(
+                    "Deployment {name} exists and is not owned by WebApp {name}"
+                ));
             }
             Ok(live) if self.bugs.contains(&Bug::HotLoop) => {
                 // The bug: the Deployment it wants, built from scratch, against the live
@@ -106,24 +132,33 @@ impl Operator {
                 // revision annotation its controller writes, so they never match, and the
                 // Update of the from-scratch object drops that annotation.
                 let mut desired = crate::sim::scenario::deployment(name, &image, replicas);
-                obj::set(&mut desired, &["metadata", "ownerReferences"], json!([owner_ref(&app, &self.version)]));
+                obj::set(
+                    &mut desired,
+                    &["metadata", "ownerReferences"],
+                    json!([owner_ref(&app, &self.version)]),
+                );
                 if desired != live {
                     if let Some(rv) = live.pointer("/metadata/resourceVersion") {
                         obj::set(&mut desired, &["metadata", "resourceVersion"], rv.clone());
                     }
-                    self.write(api, now, name, |api| api.update(Kind::Deployment, desired, None).map(|_| ()));
+                    self.write(api, now, name, |api| {
+                        api.update(Kind::Deployment, desired, None).map(|_| ())
+                    });
                 }
             }
             Ok(live) => {
                 let same = obj::int(&live, &["spec", "replicas"]) == Some(replicas)
-                    && live.pointer("/spec/template/spec/containers/0/image") == Some(&json!(image));
+                    && live.pointer("/spec/template/spec/containers/0/image")
+                        == Some(&json!(image));
                 if !same {
                     let mut next = live.clone();
                     obj::set(&mut next, &["spec", "replicas"], json!(replicas));
                     if let Some(c) = next.pointer_mut("/spec/template/spec/containers/0") {
                         c["image"] = json!(image);
                     }
-                    self.write(api, now, name, |api| api.update(Kind::Deployment, next, None).map(|_| ()));
+                    self.write(api, now, name, |api| {
+                        api.update(Kind::Deployment, next, None).map(|_| ())
+                    });
                 }
             }
         }
@@ -131,7 +166,9 @@ impl Operator {
             let svc = json!({"apiVersion": "v1", "kind": "Service",
                 "metadata": {"name": name, "labels": {"app": name}, "ownerReferences": [owner_ref(&app, &self.version)]},
                 "spec": {"selector": {"app": name}, "ports": [{"port": 80, "targetPort": 80, "protocol": "TCP"}]}});
-            self.write(api, now, name, |api| api.create(Kind::Service, svc, now).map(|_| ()));
+            self.write(api, now, name, |api| {
+                api.create(Kind::Service, svc, now).map(|_| ())
+            });
         }
         self.write_status(api, kind, &app, replicas, blocked, now);
     }
@@ -183,10 +220,14 @@ impl Operator {
         let mut next = app.clone();
         next["status"] = status;
         if self.bugs.contains(&Bug::StatusUpdate) {
-            self.write(api, now, &name, |api| api.update(kind, next, None).map(|_| ()));
+            self.write(api, now, &name, |api| {
+                api.update(kind, next, None).map(|_| ())
+            });
         } else {
             self.write(api, now, &name, |api| {
-                api.as_manager(NAME, Some("status"), |api| api.update_status(kind, next).map(|_| ()))
+                api.as_manager(NAME, Some("status"), |api| {
+                    api.update_status(kind, next).map(|_| ())
+                })
             });
         }
     }

@@ -143,7 +143,9 @@ impl Facts for Session {
                     _ => c
                         .pointer("/spec/versions")
                         .and_then(Value::as_array)
-                        .is_some_and(|a| a.iter().any(|v| v["name"] == s(0) && v["served"] == true)),
+                        .is_some_and(|a| {
+                            a.iter().any(|v| v["name"] == s(0) && v["served"] == true)
+                        }),
                 });
                 json!(u8::from(has))
             }

@@ -102,7 +102,10 @@ impl Session {
         );
         out += &format!("  client: example.com/{} WebApps\n", op.version);
         if op.kind(api).is_none() {
-            out += &if api.custom_kind_named(operator::GROUP, operator::KIND).is_some() {
+            out += &if api
+                .custom_kind_named(operator::GROUP, operator::KIND)
+                .is_some()
+            {
                 format!(
                     "  the CRD no longer serves example.com/{}: it cannot watch WebApps (`operator use VERSION`)\n",
                     op.version
@@ -167,7 +170,9 @@ impl Session {
             "leaked" => op.leaked(api).len() as f64,
             "running" => f64::from(u8::from(Operator::running(api))),
             "throttled" => op.requests.throttled_seconds as f64,
-            bug => f64::from(u8::from(Bug::parse(bug).is_some_and(|b| op.bugs.contains(&b)))),
+            bug => f64::from(u8::from(
+                Bug::parse(bug).is_some_and(|b| op.bugs.contains(&b)),
+            )),
         }
     }
 }

@@ -50,7 +50,11 @@ pub fn operator_lines(d: &Demo, theme: &Theme) -> Vec<Line<'static>> {
                 theme.dim,
             ),
             Span::styled(
-                if established { "" } else { " · not established" },
+                if established {
+                    ""
+                } else {
+                    " · not established"
+                },
                 theme.alert,
             ),
         ]));
@@ -113,7 +117,10 @@ pub fn operator_lines(d: &Demo, theme: &Theme) -> Vec<Line<'static>> {
             ),
         ];
         if !bugs.is_empty() {
-            spans.push(Span::styled(format!(" · bug {}", bugs.join(",")), theme.accent));
+            spans.push(Span::styled(
+                format!(" · bug {}", bugs.join(",")),
+                theme.accent,
+            ));
         }
         lines.push(Line::from(spans));
         for host in op.leaked(api) {

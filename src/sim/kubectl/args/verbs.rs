@@ -62,7 +62,9 @@ pub(super) fn get(rest: &[String]) -> Result<Command, UsageError> {
             match t {
                 // The `all` category, in discovery order: the core group, then apps.
                 "all" => kinds.extend(ALL_CATEGORY),
-                _ => kinds.push(crate::sim::kubectl::discovery::resolve(t).ok_or_else(|| unknown_type(t))?),
+                _ => kinds.push(
+                    crate::sim::kubectl::discovery::resolve(t).ok_or_else(|| unknown_type(t))?,
+                ),
             }
         }
         (kinds, f.positional[1..].to_vec())
@@ -523,7 +525,8 @@ pub(super) fn label(verb: &str, rest: &[String]) -> Result<Command, UsageError> 
     let target = match (&selector, objects.as_slice()) {
         // `label pods -l app=web k=v`: a type, and the selector picks the objects.
         (Some(_), [kind]) if !kind.contains('/') => Target {
-            kind: crate::sim::kubectl::discovery::resolve(kind).ok_or_else(|| unknown_type(kind))?,
+            kind: crate::sim::kubectl::discovery::resolve(kind)
+                .ok_or_else(|| unknown_type(kind))?,
             names: Vec::new(),
         },
         _ => one_target(&objects, NO_RESOURCES)?,
