@@ -45,7 +45,10 @@ fn the_start_is_a_reconciled_webapp_with_its_dependents_and_finalizer() {
     assert_eq!(shop["status"]["conditions"][0]["status"], "True");
     for kind in [Kind::Deployment, Kind::Service] {
         let dep = s.cluster.api.get(kind, "shop").unwrap();
-        assert_eq!(dep["metadata"]["ownerReferences"][0]["uid"], shop["metadata"]["uid"]);
+        assert_eq!(
+            dep["metadata"]["ownerReferences"][0]["uid"],
+            shop["metadata"]["uid"]
+        );
     }
 }
 
@@ -55,7 +58,11 @@ fn the_start_is_a_reconciled_webapp_with_its_dependents_and_finalizer() {
 fn objects_move_to_the_storage_version_only_when_written() {
     let mut s = session(&["kubectl apply -f webapp-crd-v2.yaml"]);
     let kind = webapp_kind(&s);
-    assert_eq!(s.cluster.api.stored_at(kind, "v1"), 1, "shop is not rewritten");
+    assert_eq!(
+        s.cluster.api.stored_at(kind, "v1"),
+        1,
+        "shop is not rewritten"
+    );
     assert_eq!(
         run(&mut s, "kubectl get wa shop -o jsonpath={.apiVersion}"),
         "example.com/v2"
@@ -67,10 +74,15 @@ fn objects_move_to_the_storage_version_only_when_written() {
         &mut s,
         "kubectl get crd webapps.example.com -o jsonpath={.status.storedVersions}",
     );
-    assert_eq!(stored, r#"["v1","v2"]"#, "storedVersions only grows by itself");
+    assert_eq!(
+        stored, r#"["v1","v2"]"#,
+        "storedVersions only grows by itself"
+    );
     let refused = run(&mut s, "kubectl apply -f webapp-crd-v2-only.yaml");
     assert!(
-        refused.contains(r#"status.storedVersions[0]: Invalid value: "v1": must appear in spec.versions"#),
+        refused.contains(
+            r#"status.storedVersions[0]: Invalid value: "v1": must appear in spec.versions"#
+        ),
         "{refused}"
     );
 }
@@ -84,7 +96,8 @@ fn an_object_stored_at_a_removed_version_cannot_be_read_until_the_version_return
         r#"kubectl patch crd webapps.example.com --subresource=status --type=json -p '[{"op":"replace","path":"/status/storedVersions","value":["v2"]}]'"#,
         "kubectl apply -f webapp-crd-v2-only.yaml",
     ]);
-    let err = "Error from server: request to convert CR from an invalid group/version: example.com/v1\n";
+    let err =
+        "Error from server: request to convert CR from an invalid group/version: example.com/v1\n";
     assert_eq!(run(&mut s, "kubectl get wa"), err);
     assert_eq!(run(&mut s, "kubectl delete wa shop"), err);
     run(&mut s, "kubectl apply -f webapp-crd-v2.yaml");
@@ -138,7 +151,12 @@ fn a_hot_loop_spends_the_whole_client_budget_and_no_more() {
         assert!(moved <= budget, "{moved}");
     }
     let op = s.cluster.operator.as_ref().unwrap();
-    assert!(op.requests.per_second.iter().all(|n| *n <= u64::from(operator::QPS)));
+    assert!(
+        op.requests
+            .per_second
+            .iter()
+            .all(|n| *n <= u64::from(operator::QPS))
+    );
     assert!(op.requests.rate() >= f64::from(operator::QPS) - 1.0);
     assert!(op.requests.throttled_seconds >= 10);
     run(&mut s, "operator fix hot-loop");
@@ -161,10 +179,16 @@ fn status_written_with_update_never_arrives() {
     assert_eq!(shop["metadata"]["generation"], 2);
     assert_eq!(shop["status"]["observedGeneration"], 1);
     let op = s.cluster.operator.as_ref().unwrap();
-    assert!(op.requests.unchanged >= 1, "the dropped writes changed nothing");
+    assert!(
+        op.requests.unchanged >= 1,
+        "the dropped writes changed nothing"
+    );
     run(&mut s, "operator fix all");
     run(&mut s, "tick 2");
-    assert_eq!(webapp(&s, "shop").unwrap()["status"]["observedGeneration"], 2);
+    assert_eq!(
+        webapp(&s, "shop").unwrap()["status"]["observedGeneration"],
+        2
+    );
 }
 
 /// Without a finalizer the external record outlives its WebApp.
@@ -232,7 +256,10 @@ fn a_crd_and_its_object_in_one_apply_need_two() {
         "tick 3",
     ]);
     let out = run(&mut s, "kubectl apply -f webapp-crd.yaml,shop.yaml");
-    assert!(out.contains("customresourcedefinition.apiextensions.k8s.io/webapps.example.com created"), "{out}");
+    assert!(
+        out.contains("customresourcedefinition.apiextensions.k8s.io/webapps.example.com created"),
+        "{out}"
+    );
     assert!(out.contains("error: resource mapping not found for name: \"shop\" namespace: \"\" from \"shop.yaml\": no matches for kind \"WebApp\" in version \"example.com/v1\"\nensure CRDs are installed first"), "{out}");
     assert_eq!(
         run(&mut s, "kubectl apply -f shop.yaml"),

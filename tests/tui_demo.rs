@@ -911,9 +911,6 @@ fn an_operator_and_its_webapps_show_in_the_demo() {
         let text = screen_text(&render(&a, w, h));
         assert!(text.contains("gen 2 · observed 1"), "{text}");
         assert!(text.contains("operator not running"), "{text}");
-        insta::assert_snapshot!(
-            format!("demo_operator_{w}x{h}"),
-            render(&a, w, h).backend()
-        );
+        insta::assert_snapshot!(format!("demo_operator_{w}x{h}"), render(&a, w, h).backend());
     }
 }
