@@ -152,12 +152,8 @@ impl ApiServer {
             ));
         }
         crate::sim::validation::invalid(kind, obj, errs)?;
-        let version = requested.rsplit('/').next().unwrap_or("");
-        if let Some(w) = d.deprecation(version)
-            && self.admission.from_kubectl
-        {
-            self.admission.warnings.push(w);
-        }
+        let version = requested.rsplit('/').next().unwrap_or("").to_string();
+        self.warn_deprecated(kind, &version);
         let Some(d) = self.definition(kind).cloned() else {
             return Err(not_served(kind, &name));
         };
@@ -182,7 +178,7 @@ impl ApiServer {
         &self,
         kind: Kind,
         obj: &Value,
-        old: Option<&Arc<Stored>>,
+        old: Option<&Value>,
     ) -> Result<(), ApiError> {
         let Some(d) = self.definition(kind) else {
             return Ok(());
@@ -192,7 +188,6 @@ impl ApiServer {
         };
         let mut errs: Vec<String> = Vec::new();
         crate::sim::validation::custom_object_meta(&mut errs, obj);
-        let old = old.map(|o| o.value());
         errs.extend(
             validate::validate(&storage.schema, obj, old)
                 .iter()
@@ -220,33 +215,50 @@ impl ApiServer {
                 ),
             });
         }
-        let mut keep = old.value().clone();
+        // The handler of the request's version reads the stored object at that version
+        // (pruned by its schema: what it does not declare is lost on this write) and
+        // keeps all of it but status; the result is stored at the storage version.
+        let version = obj::str(&obj, &["apiVersion"])
+            .and_then(|av| av.rsplit_once('/'))
+            .map(|(_, v)| v.to_string());
+        let mut keep = self.read_custom_at(kind, old.value(), version.as_deref())?;
         match obj.get("status") {
             Some(s) => obj::set(&mut keep, &["status"], s.clone()),
             None => {
                 obj::remove(&mut keep, &["status"]);
             }
         }
-        if let Some(storage) = self.definition(kind).and_then(|d| d.storage()) {
+        if let Some(d) = self.definition(kind)
+            && let Some(storage) = d.storage()
+        {
+            obj::set(&mut keep, &["apiVersion"], json!(format!("{}/{}", d.group, storage.name)));
             let schema = Arc::clone(&storage.schema);
             schema::prune(&schema, &mut keep);
             schema::default(&schema, &mut keep);
         }
-        self.validate_custom(kind, &keep, Some(&old))?;
+        let old_view = self.storage_view(kind, old.value())?;
+        self.validate_custom(kind, &keep, Some(old_view.as_ref().unwrap_or(old.value())))?;
         self.store_modified(kind, name.to_string(), old, keep)
     }
 
-    /// A stored custom object as a client reads it at the version it asked for (the
-    /// preferred one, kubectl's): conversion None rewrites apiVersion, then the target
-    /// version's schema prunes and defaults (defaults added to a CRD since the object was
-    /// written show here without a write). An object stored at a version the CRD no
-    /// longer lists cannot be decoded: the converter refuses it, and the read fails with
-    /// a plain error (a 500 with no reason).
+    /// A stored custom object as a client reads it at the version it asked for (kubectl:
+    /// the preferred one): conversion None rewrites apiVersion, then the target version's
+    /// schema prunes and defaults (defaults added to a CRD since the object was written
+    /// show here without a write; fields that version does not declare are gone). An
+    /// object stored at a version the CRD no longer lists cannot be decoded: the
+    /// converter refuses it, and the read fails with a plain error (a 500, no reason).
     pub fn read_custom(&self, kind: Kind, obj: &Value) -> Result<Value, ApiError> {
-        let Some(d) = self
-            .definition(kind)
-            .filter(|_| matches!(kind, Kind::Custom(_)))
-        else {
+        self.read_custom_at(kind, obj, None)
+    }
+
+    /// [`Self::read_custom`] at `version` (`None`: the preferred one).
+    pub fn read_custom_at(
+        &self,
+        kind: Kind,
+        obj: &Value,
+        version: Option<&str>,
+    ) -> Result<Value, ApiError> {
+        let Some(d) = self.definition(kind).filter(|_| matches!(kind, Kind::Custom(_))) else {
             return Ok(obj.clone());
         };
         let stored = obj::str(obj, &["apiVersion"]).unwrap_or("");
@@ -259,18 +271,39 @@ impl ApiServer {
                 message: format!("request to convert CR from an invalid group/version: {stored}"),
             });
         }
-        let Some(v) = d.preferred() else {
+        let target = match version {
+            Some(v) => d.version(v),
+            None => d.preferred(),
+        };
+        let Some(v) = target else {
             return Ok(obj.clone());
         };
         let mut out = obj.clone();
-        obj::set(
-            &mut out,
-            &["apiVersion"],
-            json!(format!("{}/{}", d.group, v.name)),
-        );
+        obj::set(&mut out, &["apiVersion"], json!(format!("{}/{}", d.group, v.name)));
         schema::prune(&v.schema, &mut out);
         schema::default(&v.schema, &mut out);
         Ok(out)
+    }
+
+    /// The stored object of a custom kind as the update path decodes it (at the storage
+    /// version, pruned and defaulted); `None` for a built-in kind.
+    pub(super) fn storage_view(&self, kind: Kind, old: &Value) -> Result<Option<Value>, ApiError> {
+        let Some(storage) = self.definition(kind).and_then(|d| d.storage()) else {
+            return Ok(None);
+        };
+        let name = storage.name.clone();
+        self.read_custom_at(kind, old, Some(&name)).map(Some)
+    }
+
+    /// A request of kubectl's at a deprecated `version` of `kind` draws the version's
+    /// warning (client-go prints each distinct warning once per command).
+    pub fn warn_deprecated(&mut self, kind: Kind, version: &str) {
+        let Some(w) = self.definition(kind).and_then(|d| d.deprecation(version)) else {
+            return;
+        };
+        if self.admission.from_kubectl && !self.admission.warnings.contains(&w) {
+            self.admission.warnings.push(w);
+        }
     }
 
     /// How many objects of `kind` are stored at `version` (written while it was the

@@ -110,6 +110,10 @@ fn client_side(
             .map(|_| "created")
             .map_err(Failure::Api);
     };
+    // kubectl GETs the object at the file's version first; a deprecated one warns.
+    if let Some(version) = obj::str(&config, &["apiVersion"]).and_then(|v| v.rsplit_once('/')) {
+        cluster.api.warn_deprecated(kind, version.1);
+    }
     let last: Option<Value> =
         obj::str(&live, &["metadata", "annotations", LAST_APPLIED_ANNOTATION])
             .and_then(|s| serde_json::from_str(s).ok());

@@ -49,8 +49,12 @@ fn condition(
 
 impl Operator {
     pub(super) fn reconcile(&mut self, api: &mut ApiServer, kind: Kind, name: &str, now: u64) {
-        let Ok(app) = api.get(kind, name).cloned() else {
-            // Gone: what it owned is the garbage collector's.
+        // Its client reads the WebApp at the version it was built for.
+        let Ok(app) = api
+            .get(kind, name)
+            .and_then(|o| api.read_custom_at(kind, o, Some(&self.version)))
+        else {
+            // Gone (what it owned is the garbage collector's), or unreadable.
             return;
         };
         let host = obj::str(&app, &["spec", "host"]).map(str::to_string);
