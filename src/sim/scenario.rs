@@ -307,7 +307,7 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario {
         id: "operator",
         title: "a CRD and its operator",
-        summary: "The CustomResourceDefinition webapps.example.com (webapp-crd.yaml) adds the kind WebApp: a structural schema with defaults, a CEL rule, the status subresource and printer columns. Apply it, then shop.yaml, and read `kubectl get webapps` and `kubectl describe crd webapps.example.com`.",
+        summary: "The CustomResourceDefinition webapps.example.com (webapp-crd.yaml) adds the kind WebApp, with a structural schema, defaults, a CEL rule, the status subresource and printer columns. The operator webapp-operator reconciles the WebApp shop into a Deployment and a Service it owns, a DNS record held by its finalizer, and a status with observedGeneration and an Available condition. Read `kubectl get webapps` and `operator`; `operator bug hot-loop|status-update|no-finalizer` switches on a classic mistake; webapp-crd-v2.yaml adds a version.",
         files: &[
             ("web.yaml", WEB_YAML),
             ("webapp-crd.yaml", WEBAPP_CRD_YAML),
