@@ -9,6 +9,7 @@
 # what the server said. kubectl runs in a folder holding the scenario's manifests.
 #
 #   tests/oracle/regen.sh [KUBEDRILL_BINARY]     (default: target/release/kubedrill)
+#   ONLY=operator tests/oracle/regen.sh          (one state folder)
 #
 # Needs python3 and kubectl on PATH; starts no process that outlives it.
 set -euo pipefail
