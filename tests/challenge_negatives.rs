@@ -578,4 +578,3 @@ fn an_ordinary_delete_or_a_bug_with_the_operator_down_holds_and_leaks_nothing() 
     );
     assert_eq!(met, [false, false, false]);
 }
-

@@ -98,8 +98,7 @@ pub struct Cluster {
     kcm_leader: Option<usize>,
     /// The WebApp operator of the `operator` scenario, once installed.
     pub operator: Option<super::operator::Operator>,
-    /// The watch log read for deletions of custom objects, whose dependents the garbage
-    /// collector then looks for.
+    /// `api.custom_deletions` when the garbage collector last looked.
     custom_seen: u64,
 }
 
@@ -259,7 +258,7 @@ impl Cluster {
         }
         self.gc_client.tick();
         if let Some(op) = self.operator.as_mut() {
-            op.tick(now);
+            op.tick();
         }
         self.nodes.tick(&mut self.api, now);
         self.kubelet.tick(&mut self.api, now);
@@ -327,13 +326,10 @@ impl Cluster {
             if let Some(op) = self.operator.as_mut() {
                 worked += op.process(&mut self.api, now);
             }
-            // A custom object's deletion, by whichever client, is read off the watch log:
-            // no built-in controller watches its kind.
-            owners_deleted |= self
-                .api
-                .events_since(self.custom_seen)
-                .any(|e| e.event == EventType::Deleted && matches!(e.kind, Kind::Custom(_)));
-            self.custom_seen = self.api.next_seq();
+            // A custom object's deletion, by whichever client: no built-in controller
+            // watches its kind.
+            owners_deleted |= self.api.custom_deletions != self.custom_seen;
+            self.custom_seen = self.api.custom_deletions;
             if (owners_deleted || self.gc_behind || crate::sim::gc::pending(&self.api))
                 && self.kcm_acting()
             {
@@ -354,8 +350,7 @@ impl Cluster {
             .unwrap_or(u64::MAX)
             .min(self.kubelet.cursor())
             .min(self.kubectl_watch.unwrap_or(u64::MAX))
-            .min(self.operator.as_ref().map_or(u64::MAX, |o| o.cursor()))
-            .min(self.custom_seen);
+            .min(self.operator.as_ref().map_or(u64::MAX, |o| o.cursor()));
         self.api.compact(low);
     }
 

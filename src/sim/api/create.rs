@@ -341,6 +341,7 @@ impl ApiServer {
         }
         self.validate_custom(kind, &obj, None)?;
         self.validate_admitted(Some(&obj))?;
+        self.to_storage(kind, &mut obj);
         // etcd3 store.Create refuses a resourceVersion before it writes, with a plain
         // error (storage.ErrResourceVersionSetOnCreate) that reaches the client as a 500.
         if obj::str(&obj, &["metadata", "resourceVersion"]).is_some_and(|rv| !rv.is_empty()) {

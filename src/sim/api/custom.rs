@@ -154,26 +154,52 @@ impl ApiServer {
         crate::sim::validation::invalid(kind, obj, errs)?;
         let version = requested.rsplit('/').next().unwrap_or("").to_string();
         self.warn_deprecated(kind, &version);
-        let Some(d) = self.definition(kind).cloned() else {
-            return Err(not_served(kind, &name));
+        self.warn_finalizers(obj, old.map(|o| o.value()));
+        // The handler of the request's version decodes the body with that version's
+        // schema: pruned and defaulted there, and validated there too.
+        if let Some(v) = self.definition(kind).and_then(|d| d.version(&version)) {
+            let schema = Arc::clone(&v.schema);
+            schema::prune(&schema, obj);
+            schema::default(&schema, obj);
+        }
+        Ok(())
+    }
+
+    /// The object as the request's version sees the stored one (`old`): what an update
+    /// is validated and compared against.
+    pub(super) fn request_view(
+        &self,
+        kind: Kind,
+        old: &Value,
+        new: &Value,
+    ) -> Result<Option<Value>, ApiError> {
+        if !matches!(kind, Kind::Custom(_)) {
+            return Ok(None);
+        }
+        let version = obj::str(new, &["apiVersion"])
+            .and_then(|av| av.rsplit_once('/'))
+            .map(|(_, v)| v.to_string());
+        self.read_custom_at(kind, old, version.as_deref()).map(Some)
+    }
+
+    /// Encoding for etcd: a custom object goes to the storage version (conversion None:
+    /// apiVersion rewritten, and what the storage version does not declare pruned; no
+    /// defaults are applied on the way).
+    pub(super) fn to_storage(&self, kind: Kind, obj: &mut Value) {
+        let Some(d) = self.definition(kind) else {
+            return;
         };
-        let Some(storage) = d.storage() else {
-            return Err(not_served(kind, &name));
-        };
-        // Conversion None: only apiVersion changes; the storage version's schema then
-        // prunes and defaults what it does not declare.
+        let Some(storage) = d.storage() else { return };
         obj::set(
             obj,
             &["apiVersion"],
             json!(format!("{}/{}", d.group, storage.name)),
         );
         schema::prune(&storage.schema, obj);
-        schema::default(&storage.schema, obj);
-        Ok(())
     }
 
     /// The custom resource strategy's Validate / ValidateUpdate: metadata, then the
-    /// storage version's schema and its CEL rules.
+    /// schema of the version the object is at (the request's) and its CEL rules.
     pub(super) fn validate_custom(
         &self,
         kind: Kind,
@@ -183,13 +209,16 @@ impl ApiServer {
         let Some(d) = self.definition(kind) else {
             return Ok(());
         };
-        let Some(storage) = d.storage() else {
+        let version = obj::str(obj, &["apiVersion"])
+            .and_then(|av| av.rsplit_once('/'))
+            .map_or("", |(_, v)| v);
+        let Some(at) = d.version(version).or_else(|| d.storage()) else {
             return Ok(());
         };
         let mut errs: Vec<String> = Vec::new();
         crate::sim::validation::custom_object_meta(&mut errs, obj);
         errs.extend(
-            validate::validate(&storage.schema, obj, old)
+            validate::validate(&at.schema, obj, old)
                 .iter()
                 .map(validate::FieldError::text),
         );
@@ -228,16 +257,17 @@ impl ApiServer {
                 obj::remove(&mut keep, &["status"]);
             }
         }
-        if let Some(d) = self.definition(kind)
-            && let Some(storage) = d.storage()
+        if let Some(v) = self
+            .definition(kind)
+            .and_then(|d| d.version(version.as_deref().unwrap_or("")))
         {
-            obj::set(&mut keep, &["apiVersion"], json!(format!("{}/{}", d.group, storage.name)));
-            let schema = Arc::clone(&storage.schema);
+            let schema = Arc::clone(&v.schema);
             schema::prune(&schema, &mut keep);
             schema::default(&schema, &mut keep);
         }
-        let old_view = self.storage_view(kind, old.value())?;
-        self.validate_custom(kind, &keep, Some(old_view.as_ref().unwrap_or(old.value())))?;
+        let old_view = self.request_view(kind, old.value(), &keep)?;
+        self.validate_custom(kind, &keep, old_view.as_ref())?;
+        self.to_storage(kind, &mut keep);
         self.store_modified(kind, name.to_string(), old, keep)
     }
 
@@ -258,7 +288,10 @@ impl ApiServer {
         obj: &Value,
         version: Option<&str>,
     ) -> Result<Value, ApiError> {
-        let Some(d) = self.definition(kind).filter(|_| matches!(kind, Kind::Custom(_))) else {
+        let Some(d) = self
+            .definition(kind)
+            .filter(|_| matches!(kind, Kind::Custom(_)))
+        else {
             return Ok(obj.clone());
         };
         let stored = obj::str(obj, &["apiVersion"]).unwrap_or("");
@@ -279,20 +312,57 @@ impl ApiServer {
             return Ok(obj.clone());
         };
         let mut out = obj.clone();
-        obj::set(&mut out, &["apiVersion"], json!(format!("{}/{}", d.group, v.name)));
+        obj::set(
+            &mut out,
+            &["apiVersion"],
+            json!(format!("{}/{}", d.group, v.name)),
+        );
         schema::prune(&v.schema, &mut out);
         schema::default(&v.schema, &mut out);
         Ok(out)
     }
 
-    /// The stored object of a custom kind as the update path decodes it (at the storage
-    /// version, pruned and defaulted); `None` for a built-in kind.
-    pub(super) fn storage_view(&self, kind: Kind, old: &Value) -> Result<Option<Value>, ApiError> {
-        let Some(storage) = self.definition(kind).and_then(|d| d.storage()) else {
-            return Ok(None);
+    /// WarningsOnCreate / WarningsOnUpdate: each finalizer the write adds that is not
+    /// domain-qualified with a path (validateKubeFinalizerName).
+    fn warn_finalizers(&mut self, obj: &Value, old: Option<&Value>) {
+        const STANDARD: [&str; 3] = ["orphan", "foregroundDeletion", "kubernetes"];
+        let list = |o: &Value| -> Vec<String> {
+            o.pointer("/metadata/finalizers")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default()
         };
-        let name = storage.name.clone();
-        self.read_custom_at(kind, old, Some(&name)).map(Some)
+        let before = old.map(list).unwrap_or_default();
+        let mut added: Vec<String> = list(obj)
+            .into_iter()
+            .filter(|f| !before.contains(f))
+            .collect();
+        added.sort();
+        added.dedup();
+        for f in added {
+            let mut warnings: Vec<String> = crate::sim::validation::qualified_name(&f)
+                .into_iter()
+                .map(|m| format!("metadata.finalizers: {}: {m}", go_quote(&f)))
+                .collect();
+            if !f.contains('/') && !STANDARD.contains(&f.as_str()) {
+                let prefer = if f.contains('.') {
+                    "prefer a domain-qualified finalizer name including a path (/) to avoid accidental conflicts with other finalizer writers"
+                } else {
+                    "prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers"
+                };
+                warnings.push(format!("metadata.finalizers: {}: {prefer}", go_quote(&f)));
+            }
+            for w in warnings {
+                if self.admission.from_kubectl && !self.admission.warnings.contains(&w) {
+                    self.admission.warnings.push(w);
+                }
+            }
+        }
     }
 
     /// A request of kubectl's at a deprecated `version` of `kind` draws the version's

@@ -105,11 +105,11 @@ impl ApiServer {
         propagation: Propagation,
         now: u64,
     ) -> Result<Arc<Stored>, ApiError> {
-        if !old.facts().deleting {
-            let mut obj = old.value().clone();
-            if crate::sim::kinds::of(kind).prepare_for_delete(&mut obj, now) {
-                old = Arc::new(Stored::from_draft(kind, obj.into(), &mut self.labels));
-            }
+        if !old.facts().deleting
+            && let Some(marked) = crate::sim::kinds::of(kind).prepare_for_delete(old.value(), now)
+        {
+            // The registry's own Delete: stored as it made it, the store's marking skipped.
+            return self.store_changed(kind, name, marked.into());
         }
         if let Some(f) = propagation.finalizer()
             && !old.facts().deleting

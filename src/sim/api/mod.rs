@@ -209,6 +209,9 @@ pub struct ApiServer {
     /// What each CustomResourceDefinition serves, by CRD name, kept in step with the
     /// stored CRDs.
     definitions: BTreeMap<String, Arc<crate::sim::apiextensions::Definition>>,
+    /// Custom objects deleted so far: the garbage collector looks for their dependents
+    /// when this moves (no built-in controller watches their kinds).
+    pub custom_deletions: u64,
 }
 
 pub use super::names::NAME_ALPHABET;
@@ -237,6 +240,7 @@ impl ApiServer {
             webhooks: super::webhooks::WebhookServers::default(),
             admission: admission::Admission::default(),
             definitions: BTreeMap::new(),
+            custom_deletions: 0,
         }
     }
 
@@ -328,6 +332,9 @@ impl ApiServer {
     }
 
     fn emit(&mut self, kind: Kind, event: EventType, object: &Arc<Stored>) {
+        if event == EventType::Deleted && matches!(kind, Kind::Custom(_)) {
+            self.custom_deletions += 1;
+        }
         let seq = self.next_seq();
         self.log.push_back(WatchEvent {
             seq,

@@ -271,15 +271,16 @@ impl ApiServer {
         self.decode_custom_object(kind, &mut obj, Some(&old))?;
         self.mutate(&mut obj)?;
         kinds::of(kind).validate(&obj, Some(&old))?;
-        // A custom object's old self is what storage decodes: at the storage version,
-        // with today's defaults (a default added since its write is no change of spec).
-        let old_view = self.storage_view(kind, old.value())?;
+        // A custom object's old self is the stored one as the request's version reads it
+        // (with today's defaults: a default added since its write is no change of spec).
+        let old_view = self.request_view(kind, old.value(), &obj)?;
         let old_value = old_view.as_ref().unwrap_or(old.value());
         self.validate_custom(kind, &obj, Some(old_value))?;
         self.validate_admitted(Some(&obj))?;
         crate::sim::deletion::check_finalizers(kind, &old, &obj)?;
         self.track_update(kind, &old, &mut obj);
         set_generation(kind, old_value, &mut obj);
+        self.to_storage(kind, &mut obj);
         self.store_modified(kind, name, old, obj)
     }
 
@@ -307,6 +308,8 @@ impl ApiServer {
             }
         }
         obj = keep;
+        // The body is decoded, and so defaulted, as on the main endpoint.
+        kinds::of(kind).default(&mut obj);
         kinds::of(kind).validate_status(&obj)?;
         self.track_status_update(kind, &old, &mut obj);
         self.store_modified(kind, name, old, obj).map(unshare)

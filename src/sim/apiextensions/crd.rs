@@ -55,6 +55,9 @@ pub struct Definition {
     pub versions: Vec<Version>,
     pub established: bool,
     pub terminating: bool,
+    /// The kind, interned once: named at the preferred version, or the storage version
+    /// when none is served (its objects still own what they own).
+    custom: Option<CustomKind>,
 }
 
 impl Definition {
@@ -101,7 +104,7 @@ impl Definition {
                 columns,
             });
         }
-        Some(Definition {
+        let mut d = Definition {
             crd: obj::name(crd).to_string(),
             group: s(spec, "group"),
             kind: s(names, "kind"),
@@ -121,7 +124,10 @@ impl Definition {
             versions,
             established: condition_true(crd, "Established"),
             terminating: obj::path(crd, &["metadata", "deletionTimestamp"]).is_some(),
-        })
+            custom: None,
+        };
+        d.custom = d.intern();
+        Some(d)
     }
 
     pub fn version(&self, name: &str) -> Option<&Version> {
@@ -163,7 +169,11 @@ impl Definition {
 
     /// The kind, as the demo's kubectl resolves it.
     pub fn kind(&self) -> Option<CustomKind> {
-        let version = self.preferred()?.name.clone();
+        self.custom
+    }
+
+    fn intern(&self) -> Option<CustomKind> {
+        let version = self.preferred().or_else(|| self.storage())?.name.clone();
         Some(CustomKind::intern(Names {
             group: self.group.clone(),
             version,
@@ -233,6 +243,14 @@ pub fn defaults(crd: &mut Value) {
     }
     if !spec.contains_key("conversion") {
         spec.insert("conversion".into(), json!({"strategy": "None"}));
+    }
+    // storedVersions, when empty, becomes the storage version.
+    let empty = crd
+        .pointer("/status/storedVersions")
+        .and_then(Value::as_array)
+        .is_some_and(|a| a.is_empty());
+    if empty {
+        record_storage_version(crd);
     }
 }
 
@@ -359,7 +377,9 @@ pub fn validate(crd: &Value, old: Option<&Value>) -> Vec<String> {
             .iter()
             .any(|v| v.pointer("/subresources/status").is_some());
         if let Some(s) = first.pointer("/schema/openAPIV3Schema") {
-            Schema::parse(s, "spec.validation.openAPIV3Schema", status, &mut errs);
+            let path = "spec.validation.openAPIV3Schema";
+            let parsed = Schema::parse(s, path, status, &mut errs);
+            super::validate::defaults(&parsed, path, &mut errs);
         }
     }
     if one_subresources && let Some(first) = versions.first() {
@@ -391,7 +411,7 @@ fn deprecation(errs: &mut Vec<String>, at: &str, v: &Value) {
         Some("can only be set for deprecated versions")
     } else if w.is_empty() {
         Some("must not be an empty string")
-    } else if w.chars().count() > 256 {
+    } else if w.len() > 256 {
         Some("must be <= 256 characters long")
     } else {
         None

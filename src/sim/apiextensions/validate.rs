@@ -58,7 +58,7 @@ pub fn validate(schema: &Schema, new: &Value, old: Option<&Value>) -> Vec<FieldE
     let mut errs = Vec::new();
     openapi(schema, new, "", &mut errs);
     if let Some(old) = old {
-        errs.retain(|e| !unchanged(&e.path, new, old));
+        errs.retain(|e| !ratcheted(&e.path, new, old));
     }
     if errs.iter().any(|e| e.blocking) {
         errs.sort();
@@ -74,23 +74,46 @@ pub fn validate(schema: &Schema, new: &Value, old: Option<&Value>) -> Vec<FieldE
     errs
 }
 
-/// Whether the value at `path` (`spec.items[0].x`) is the same in both objects.
-fn unchanged(path: &str, new: &Value, old: &Value) -> bool {
-    let at = |root: &Value| -> Option<Value> {
-        let mut v = root;
-        for part in path.split('.') {
-            let (key, index) = match part.split_once('[') {
-                Some((k, rest)) => (k, rest.trim_end_matches(']').parse::<usize>().ok()),
-                None => (part, None),
-            };
-            v = v.get(key)?;
-            if let Some(i) = index {
-                v = v.get(i)?;
-            }
+/// Ratcheting: whether an error at `path` (`spec.items[0].x`) sits in a node the update
+/// left unchanged, itself or an ancestor reached through object fields (lists are not
+/// correlated here, as upstream does not correlate atomic lists). A node that is
+/// unchanged takes its children's errors, a missing required field's included, with it.
+fn ratcheted(path: &str, new: &Value, old: &Value) -> bool {
+    if path.is_empty() || path == "<nil>" {
+        return false;
+    }
+    let (mut n, mut o) = (new, old);
+    for part in path.split('.') {
+        if part.contains('[') {
+            return false;
         }
-        Some(v.clone())
-    };
-    !path.is_empty() && at(new).is_some() && at(new) == at(old)
+        match (n.get(part), o.get(part)) {
+            (Some(a), Some(b)) if a == b => return true,
+            (Some(a), Some(b)) => (n, o) = (a, b),
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Each `default` in a schema checked against the schema of its own node, as CRD
+/// validation checks them (defaulting/validation.go), under `<path>.default`.
+pub fn defaults(s: &Schema, path: &str, out: &mut Vec<String>) {
+    if let Some(d) = &s.default {
+        let mut errs = Vec::new();
+        openapi(s, d, &format!("{path}.default"), &mut errs);
+        errs.sort();
+        out.extend(errs.iter().map(FieldError::text));
+    }
+    for (k, p) in &s.properties {
+        defaults(p, &format!("{path}.properties[{k}]"), out);
+    }
+    if let Some(i) = &s.items {
+        defaults(i, &format!("{path}.items"), out);
+    }
+    if let Some(a) = &s.additional {
+        defaults(a, &format!("{path}.additionalProperties"), out);
+    }
 }
 
 fn err(errs: &mut Vec<FieldError>, path: &str, body: String, blocking: bool) {
@@ -132,7 +155,15 @@ fn openapi(s: &Schema, v: &Value, path: &str, errs: &mut Vec<FieldError>) {
         return;
     }
     if !s.enum_.is_empty() && !s.enum_.contains(v) {
-        let supported: Vec<String> = s.enum_.iter().map(go_value).collect();
+        // field.NotSupported takes the valid values as strings and quotes each.
+        let supported: Vec<String> = s
+            .enum_
+            .iter()
+            .map(|e| match e {
+                Value::String(x) => go_quote(x),
+                other => go_quote(&go_value(other)),
+            })
+            .collect();
         err(
             errs,
             path,
@@ -338,11 +369,9 @@ fn check_rule(
     if r.transition && old.is_none() {
         return;
     }
-    // Ratcheting: a rule that does not read oldSelf, on a value the update left as it
-    // was, is a warning upstream, not an error.
-    if !r.transition && old == Some(v) {
-        return;
-    }
+    // Ratcheting: a failing rule that does not read oldSelf, on a value the update left
+    // as it was, is a warning upstream, not an error (one that cannot run is an error).
+    let ratchets = !r.transition && old == Some(v);
     let mut vars: Vec<(&str, &Value)> = vec![("self", v)];
     if let Some(o) = old {
         vars.push(("oldSelf", o));
@@ -360,6 +389,7 @@ fn check_rule(
             ),
             false,
         ),
+        Ok(false) if ratchets => {}
         Ok(false) => {
             let at = match r.field_path.as_deref() {
                 Some(fp) => {
@@ -475,6 +505,26 @@ mod tests {
         assert!(validate(&webapp(), &new, Some(&old)).is_empty());
         new["spec"]["replicas"] = json!(60);
         assert_eq!(validate(&webapp(), &new, Some(&old)).len(), 1);
+    }
+
+    #[test]
+    fn a_field_newly_required_under_an_unchanged_parent_is_ratcheted() {
+        let s = schema(
+            json!({"type": "object", "properties": {"spec": {"type": "object",
+            "required": ["tier"], "properties": {"tier": {"type": "string"}, "n": {"type": "integer"}}}}}),
+        );
+        let old = json!({"metadata": {"labels": {}}, "spec": {"n": 1}});
+        let mut new = old.clone();
+        new["metadata"]["labels"] = json!({"a": "b"});
+        assert!(
+            validate(&s, &new, Some(&old)).is_empty(),
+            "a label change passes"
+        );
+        new["spec"]["n"] = json!(2);
+        assert_eq!(
+            validate(&s, &new, Some(&old))[0].text(),
+            "spec.tier: Required value"
+        );
     }
 
     #[test]

@@ -45,8 +45,9 @@ pub struct Interned {
 pub struct CustomKind(&'static Interned);
 
 /// Every set of names resolved in this process. Entries are never freed: a `Kind` is
-/// `Copy` and may be held anywhere. They are bounded by the distinct CRDs a process
-/// sees, and a cluster holds at most [`MAX_DEFINITIONS`] at a time.
+/// `Copy` and may be held anywhere. There is one per distinct set of names (a CRD's
+/// names and the version it serves first) a process sees: a few per CRD, each
+/// interned when its CRD is stored, and a cluster holds at most [`MAX_DEFINITIONS`] CRDs.
 static INTERNED: Mutex<Vec<&'static Interned>> = Mutex::new(Vec::new());
 
 /// How many CustomResourceDefinitions the demo's cluster holds.
@@ -84,8 +85,10 @@ impl CustomKind {
     }
 
     /// Whether `word` names this kind as kubectl resolves a resource: plural, singular,
-    /// a short name or the kind, alone or qualified by the group (`webapps.example.com`)
-    /// or by version and group (`webapps.v1.example.com`).
+    /// a short name or the kind, alone or qualified by the group (`webapps.example.com`,
+    /// `wa.example.com`, which client-go's shortcut expander accepts) or by version and
+    /// group (`webapps.v1.example.com`; the demo reads at the preferred version whatever
+    /// version is named).
     pub fn matches(self, word: &str) -> bool {
         let n = &self.0.names;
         let lower = word.to_ascii_lowercase();
@@ -104,7 +107,7 @@ impl CustomKind {
         base == n.plural
             || base == n.singular
             || base == n.kind.to_ascii_lowercase()
-            || (qualified.is_none() && n.short_names.iter().any(|s| *s == base))
+            || n.short_names.iter().any(|s| *s == base)
     }
 }
 
@@ -184,13 +187,13 @@ mod tests {
             "webapp.example.com",
             "webapps.v1.example.com",
             "webapp.v2.example.com",
+            "wa.example.com",
         ] {
             assert!(k.matches(w), "{w}");
         }
         for w in [
             "web",
             "webapps.example.org",
-            "wa.example.com",
             "webapps.v1",
             "webapps.example.com/v1",
         ] {

@@ -10,9 +10,11 @@ use serde_json::{Value, json};
 
 use super::{Generation, Kind, Reader, Strategy};
 use crate::sim::apiextensions::crd;
+use crate::sim::obj;
 use crate::sim::schema::{Type, types};
 use crate::sim::status::ApiError;
 use crate::sim::table::{Lookup, describe_generic};
+use crate::sim::time::rfc3339;
 
 pub struct CustomResourceDefinition;
 
@@ -36,7 +38,13 @@ impl Strategy for CustomResourceDefinition {
         crd::record_storage_version(obj);
     }
 
-    fn prepare_for_delete(&self, obj: &mut Value, now: u64) -> bool {
+    fn prepare_for_delete(&self, obj: &Value, now: u64) -> Option<Value> {
+        let mut obj = obj.clone();
+        obj::set(
+            &mut obj,
+            &["metadata", "deletionTimestamp"],
+            json!(rfc3339(now)),
+        );
         let finalizers = obj
             .pointer_mut("/metadata")
             .and_then(Value::as_object_mut)
@@ -47,14 +55,14 @@ impl Strategy for CustomResourceDefinition {
             a.push(json!(crd::CLEANUP_FINALIZER));
         }
         crate::sim::controllers::apiextensions::set_condition(
-            obj,
+            &mut obj,
             "Terminating",
             "True",
             "InstanceDeletionPending",
             "CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon",
             now,
         );
-        true
+        Some(obj)
     }
 
     fn validate(&self, obj: &Value, old: Option<&Value>) -> Result<(), ApiError> {

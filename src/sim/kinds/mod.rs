@@ -108,11 +108,11 @@ pub trait Strategy: Sync {
     /// leaves it out (a Service's allocated cluster IP), before defaults and validation.
     fn begin_update(&self, _obj: &mut Value, _old: &Value) {}
 
-    /// The registry's Delete before the object is marked deleting, on the first DELETE
-    /// only (a CRD's cleanup finalizer and Terminating condition); whether it changed
-    /// `obj`.
-    fn prepare_for_delete(&self, _obj: &mut Value, _now: u64) -> bool {
-        false
+    /// A registry's own Delete on the first DELETE (a CRD's: its cleanup finalizer and
+    /// Terminating condition, and a deletionTimestamp with no grace period or generation
+    /// bump): the object to store instead of the store's marking, or none.
+    fn prepare_for_delete(&self, _obj: &Value, _now: u64) -> Option<Value> {
+        None
     }
 
     /// AfterDelete: gives back what `begin_create` allocated.

@@ -93,7 +93,21 @@ fn client_side(
         obj::set(&mut config, &["metadata", "namespace"], json!("default"));
     }
     let annotated = with_last_applied(&config);
-    let Ok(live) = cluster.api.get(kind, &name).cloned() else {
+    // kubectl GETs the object at the file's version: a custom object comes back converted.
+    let version = obj::str(&config, &["apiVersion"])
+        .and_then(|v| v.rsplit_once('/'))
+        .map(|(_, v)| v.to_string());
+    let live = match cluster.api.get(kind, &name) {
+        Ok(v) if matches!(kind, Kind::Custom(_)) => Some(
+            cluster
+                .api
+                .read_custom_at(kind, v, version.as_deref())
+                .map_err(Failure::Api)?,
+        ),
+        Ok(v) => Some(v.clone()),
+        Err(_) => None,
+    };
+    let Some(live) = live else {
         let now = cluster.now();
         let mut annotated = annotated;
         let w = decode_body(
@@ -110,9 +124,9 @@ fn client_side(
             .map(|_| "created")
             .map_err(Failure::Api);
     };
-    // kubectl GETs the object at the file's version first; a deprecated one warns.
-    if let Some(version) = obj::str(&config, &["apiVersion"]).and_then(|v| v.rsplit_once('/')) {
-        cluster.api.warn_deprecated(kind, version.1);
+    // That GET at a deprecated version warns.
+    if let Some(version) = &version {
+        cluster.api.warn_deprecated(kind, version);
     }
     let last: Option<Value> =
         obj::str(&live, &["metadata", "annotations", LAST_APPLIED_ANNOTATION])

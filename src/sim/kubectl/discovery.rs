@@ -28,7 +28,7 @@ thread_local! {
 /// What discovery lists on `api` now.
 pub fn discover(api: &ApiServer) -> Vec<Served> {
     api.definitions()
-        .filter(|d| d.established)
+        .filter(|d| d.established && d.versions.iter().any(|v| v.served))
         .filter_map(|d| {
             Some(Served {
                 kind: d.kind()?,

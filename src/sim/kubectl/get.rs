@@ -81,7 +81,7 @@ pub fn get(
     let whole = matches!(output, Output::Json | Output::Yaml | Output::JsonPath(_));
     // A custom object is read at the version kubectl asks for (the preferred one); one
     // the converter cannot read fails the whole request.
-    for (k, objs) in &found {
+    for (k, objs) in found.iter().filter(|(k, _)| matches!(k, Kind::Custom(_))) {
         if let Some(e) = objs
             .iter()
             .find_map(|s| cluster.api.read_custom(*k, s.value()).err())

@@ -102,7 +102,7 @@ pub(super) fn patch_cmd(
                 .is_ok_and(|read| read == cur) =>
         {
             o.out(format!(
-            "{}/{name} patched (no change)\n",
+                "{}/{name} patched (no change)\n",
                 t.kind.kind_group()
             ))
         }

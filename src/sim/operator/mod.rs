@@ -133,6 +133,9 @@ pub struct Operator {
     cursor: u64,
     /// WebApps to reconcile, by name.
     queue: BTreeSet<String>,
+    /// WebApps whose reconcile failed, queued again next second (the rate-limited
+    /// requeue; its first back-offs are milliseconds).
+    retry: BTreeSet<String>,
     /// Whether it ran last second (a start lists everything).
     up: bool,
     pub requests: Requests,
@@ -154,6 +157,7 @@ impl Operator {
             client: RateLimit::new(QPS, BURST),
             cursor,
             queue: BTreeSet::new(),
+            retry: BTreeSet::new(),
             up: false,
             requests: Requests::default(),
             this_second: 0,
@@ -203,8 +207,9 @@ impl Operator {
     }
 
     /// One simulated second: the rate limiter refills and the second's count is kept.
-    pub fn tick(&mut self, now: u64) {
+    pub fn tick(&mut self) {
         self.client.tick();
+        self.queue.append(&mut self.retry);
         self.requests.per_second.push_back(self.this_second);
         if self.requests.per_second.len() > RATE_WINDOW {
             self.requests.per_second.pop_front();
@@ -214,7 +219,6 @@ impl Operator {
         }
         self.this_second = 0;
         self.throttled_now = false;
-        let _ = now;
     }
 
     /// Reads the watch log and reconciles what it queued, as far as the client's rate
@@ -244,6 +248,7 @@ impl Operator {
             }
             self.up = false;
             self.queue.clear();
+            self.retry.clear();
             self.cursor = api.next_seq();
             return 0;
         }

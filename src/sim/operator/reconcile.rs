@@ -237,7 +237,7 @@ impl Operator {
     }
 
     /// One write through the client, as the operator's field manager; an error is logged
-    /// as controller-runtime logs a failed Reconcile, and the WebApp is queued again.
+    /// as controller-runtime logs a failed Reconcile, and the WebApp is tried again.
     fn write<T>(
         &mut self,
         api: &mut ApiServer,
@@ -251,6 +251,7 @@ impl Operator {
         match out {
             Ok(v) => Some(v),
             Err(e) => {
+                self.retry.insert(name.to_string());
                 self.say(
                     now,
                     format!(
