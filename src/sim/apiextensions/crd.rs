@@ -174,7 +174,7 @@ impl Definition {
 
     fn intern(&self) -> Option<CustomKind> {
         let version = self.preferred().or_else(|| self.storage())?.name.clone();
-        Some(CustomKind::intern(Names {
+        CustomKind::intern(Names {
             group: self.group.clone(),
             version,
             kind: self.kind.clone(),
@@ -182,7 +182,7 @@ impl Definition {
             singular: self.singular.clone(),
             short_names: self.short_names.clone(),
             namespaced: self.namespaced,
-        }))
+        })
     }
 }
 

@@ -11,7 +11,7 @@
 
 use std::cmp::Ordering;
 use std::hash::{Hash, Hasher};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{PoisonError, RwLock};
 
 /// A custom kind's names, as a CRD declares them once defaulted.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,26 +40,29 @@ pub struct Interned {
     pub api_version: String,
 }
 
-/// A kind a CustomResourceDefinition serves.
+/// A kind a CustomResourceDefinition serves: an index into the interned names, so that
+/// a [`super::Kind`] stays four bytes (it is in every watch event and informer delta).
 #[derive(Clone, Copy)]
-pub struct CustomKind(&'static Interned);
+pub struct CustomKind(u16);
 
 /// Every set of names resolved in this process. Entries are never freed: a `Kind` is
 /// `Copy` and may be held anywhere. There is one per distinct set of names (a CRD's
 /// names and the version it serves first) a process sees: a few per CRD, each
 /// interned when its CRD is stored, and a cluster holds at most [`MAX_DEFINITIONS`] CRDs.
-static INTERNED: Mutex<Vec<&'static Interned>> = Mutex::new(Vec::new());
+static INTERNED: RwLock<Vec<&'static Interned>> = RwLock::new(Vec::new());
 
 /// How many CustomResourceDefinitions the demo's cluster holds.
 pub const MAX_DEFINITIONS: usize = 16;
 
 impl CustomKind {
-    /// The kind these names resolve to, interned on first use.
-    pub fn intern(names: Names) -> CustomKind {
-        let mut table = INTERNED.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(found) = table.iter().find(|i| i.names == names) {
-            return CustomKind(found);
+    /// The kind these names resolve to, interned on first use; none once a process has
+    /// interned 65,535 sets of names (the kind is then not served).
+    pub fn intern(names: Names) -> Option<CustomKind> {
+        let mut table = INTERNED.write().unwrap_or_else(PoisonError::into_inner);
+        if let Some(at) = table.iter().position(|i| i.names == names) {
+            return u16::try_from(at).ok().map(CustomKind);
         }
+        let at = u16::try_from(table.len()).ok()?;
         let interned: &'static Interned = Box::leak(Box::new(Interned {
             group_resource: format!("{}.{}", names.plural, names.group),
             group_kind: format!("{}.{}", names.kind, names.group),
@@ -68,20 +71,21 @@ impl CustomKind {
             names,
         }));
         table.push(interned);
-        CustomKind(interned)
+        Some(CustomKind(at))
     }
 
     pub fn names(self) -> &'static Names {
-        &self.0.names
+        &self.interned().names
     }
 
     pub fn interned(self) -> &'static Interned {
-        self.0
+        let table = INTERNED.read().unwrap_or_else(PoisonError::into_inner);
+        table[self.0 as usize]
     }
 
     /// The CRD's name: `<plural>.<group>`.
     pub fn crd_name(self) -> &'static str {
-        &self.0.group_resource
+        &self.interned().group_resource
     }
 
     /// Whether `word` names this kind as kubectl resolves a resource: plural, singular,
@@ -90,7 +94,7 @@ impl CustomKind {
     /// group (`webapps.v1.example.com`; the demo reads at the preferred version whatever
     /// version is named).
     pub fn matches(self, word: &str) -> bool {
-        let n = &self.0.names;
+        let n = self.names();
         let lower = word.to_ascii_lowercase();
         let qualified = lower.strip_suffix(&format!(".{}", n.group));
         let base = match qualified {
@@ -113,7 +117,8 @@ impl CustomKind {
 
 impl PartialEq for CustomKind {
     fn eq(&self, other: &Self) -> bool {
-        self.0.names.group == other.0.names.group && self.0.names.plural == other.0.names.plural
+        let (a, b) = (self.names(), other.names());
+        self.0 == other.0 || (a.group == b.group && a.plural == b.plural)
     }
 }
 
@@ -121,8 +126,9 @@ impl Eq for CustomKind {}
 
 impl Hash for CustomKind {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.0.names.group.hash(state);
-        self.0.names.plural.hash(state);
+        let n = self.names();
+        n.group.hash(state);
+        n.plural.hash(state);
     }
 }
 
@@ -135,14 +141,14 @@ impl PartialOrd for CustomKind {
 /// By group then plural: the same order in every run, whatever was interned first.
 impl Ord for CustomKind {
     fn cmp(&self, other: &Self) -> Ordering {
-        (&self.0.names.group, &self.0.names.plural)
-            .cmp(&(&other.0.names.group, &other.0.names.plural))
+        let (a, b) = (self.names(), other.names());
+        (&a.group, &a.plural).cmp(&(&b.group, &b.plural))
     }
 }
 
 impl std::fmt::Debug for CustomKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Custom({})", self.0.group_resource)
+        write!(f, "Custom({})", self.interned().group_resource)
     }
 }
 
@@ -164,10 +170,11 @@ mod tests {
 
     #[test]
     fn identity_is_group_and_plural_and_names_are_interned_once() {
-        let a = CustomKind::intern(names("v1", &["wa"]));
-        let b = CustomKind::intern(names("v1", &["wa"]));
+        let a = CustomKind::intern(names("v1", &["wa"])).unwrap();
+        let b = CustomKind::intern(names("v1", &["wa"])).unwrap();
         assert!(std::ptr::eq(a.interned(), b.interned()));
-        let v2 = CustomKind::intern(names("v2", &[]));
+        assert_eq!(std::mem::size_of::<crate::sim::kind::Kind>(), 4);
+        let v2 = CustomKind::intern(names("v2", &[])).unwrap();
         assert_eq!(a, v2, "a new served version is the same kind");
         assert_eq!(v2.interned().api_version, "example.com/v2");
         assert_eq!(a.crd_name(), "webapps.example.com");
@@ -177,7 +184,7 @@ mod tests {
 
     #[test]
     fn resolves_every_spelling_kubectl_accepts() {
-        let k = CustomKind::intern(names("v1", &["wa"]));
+        let k = CustomKind::intern(names("v1", &["wa"])).unwrap();
         for w in [
             "webapps",
             "webapp",
