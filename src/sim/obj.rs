@@ -11,6 +11,18 @@ pub fn int(v: &Value, p: &[&str]) -> Option<i64> {
     path(v, p).and_then(Value::as_i64)
 }
 
+/// The strings of a JSON list (none if it is not a list; other items skipped).
+pub fn strings(v: Option<&Value>) -> Vec<String> {
+    v.and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 pub fn str<'a>(v: &'a Value, p: &[&str]) -> Option<&'a str> {
     path(v, p).and_then(Value::as_str)
 }

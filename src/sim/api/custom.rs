@@ -326,17 +326,7 @@ impl ApiServer {
     /// domain-qualified with a path (validateKubeFinalizerName).
     fn warn_finalizers(&mut self, obj: &Value, old: Option<&Value>) {
         const STANDARD: [&str; 3] = ["orphan", "foregroundDeletion", "kubernetes"];
-        let list = |o: &Value| -> Vec<String> {
-            o.pointer("/metadata/finalizers")
-                .and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .filter_map(Value::as_str)
-                        .map(str::to_string)
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
+        let list = |o: &Value| obj::strings(o.pointer("/metadata/finalizers"));
         let before = old.map(list).unwrap_or_default();
         let mut added: Vec<String> = list(obj)
             .into_iter()

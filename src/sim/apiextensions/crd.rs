@@ -110,16 +110,7 @@ impl Definition {
             kind: s(names, "kind"),
             plural: s(names, "plural"),
             singular: s(names, "singular"),
-            short_names: names
-                .get("shortNames")
-                .and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .filter_map(Value::as_str)
-                        .map(str::to_string)
-                        .collect()
-                })
-                .unwrap_or_default(),
+            short_names: obj::strings(names.get("shortNames")),
             namespaced: s(spec, "scope") == "Namespaced",
             versions,
             established: condition_true(crd, "Established"),

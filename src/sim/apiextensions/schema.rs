@@ -283,16 +283,7 @@ fn parse_node(v: &Value, path: &str, place: Place, errs: &mut Vec<String>) -> Sc
         }
         None => {}
     }
-    s.required = m
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default();
+    s.required = crate::sim::obj::strings(m.get("required"));
     s.enum_ = m
         .get("enum")
         .and_then(Value::as_array)
@@ -484,32 +475,7 @@ pub fn join(path: &str, key: &str) -> String {
 /// are not nullable and have no default go silently (PruneNonNullableNullsWithoutDefaults).
 pub fn prune(schema: &Schema, obj: &mut Value) -> Vec<String> {
     let mut found = Vec::new();
-    if let Some(m) = obj.as_object_mut() {
-        let keys: Vec<String> = m.keys().cloned().collect();
-        for k in keys {
-            if matches!(k.as_str(), "apiVersion" | "kind" | "metadata") {
-                continue;
-            }
-            match schema.properties.get(&k) {
-                Some(child) => {
-                    if let Some(v) = m.get_mut(&k) {
-                        prune_in(child, v, &k, &mut found);
-                    }
-                    if m.get(&k).is_some_and(Value::is_null)
-                        && !child.nullable
-                        && child.default.is_none()
-                    {
-                        m.remove(&k);
-                    }
-                }
-                None if schema.preserve_unknown => {}
-                None => {
-                    m.remove(&k);
-                    found.push(k);
-                }
-            }
-        }
-    }
+    prune_in(schema, obj, "", &mut found);
     found.sort();
     found
 }
@@ -519,6 +485,10 @@ fn prune_in(schema: &Schema, v: &mut Value, path: &str, found: &mut Vec<String>)
         Value::Object(m) => {
             let keys: Vec<String> = m.keys().cloned().collect();
             for k in keys {
+                // The API machinery's own fields at the root are never the schema's.
+                if path.is_empty() && matches!(k.as_str(), "apiVersion" | "kind" | "metadata") {
+                    continue;
+                }
                 let at = join(path, &k);
                 match schema.child(&k) {
                     Some(child) => {

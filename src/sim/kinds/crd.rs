@@ -90,15 +90,9 @@ impl Strategy for CustomResourceDefinition {
     }
 
     fn row(&self, obj: &dyn Lookup, _now: u64, _wide: bool) -> Vec<String> {
-        let s = |p: &[&str]| {
-            obj.lookup(p)
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string()
-        };
         vec![
-            s(&["metadata", "name"]),
-            s(&["metadata", "creationTimestamp"]),
+            super::cell(obj, &["metadata", "name"]),
+            super::cell(obj, &["metadata", "creationTimestamp"]),
         ]
     }
 

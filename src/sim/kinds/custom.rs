@@ -36,15 +36,9 @@ impl Strategy for CustomResource {
     }
 
     fn row(&self, obj: &dyn Lookup, now: u64, _wide: bool) -> Vec<String> {
-        let s = |p: &[&str]| {
-            obj.lookup(p)
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string()
-        };
         vec![
-            s(&["metadata", "name"]),
-            crate::sim::time::age(&s(&["metadata", "creationTimestamp"]), now),
+            super::cell(obj, &["metadata", "name"]),
+            crate::sim::time::age(&super::cell(obj, &["metadata", "creationTimestamp"]), now),
         ]
     }
 

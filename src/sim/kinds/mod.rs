@@ -76,6 +76,14 @@ fn selected_pods<'a>(obj: &Value, reader: &'a dyn Reader) -> Vec<&'a Value> {
         .collect()
 }
 
+/// A string field of a row's object, empty when absent.
+fn cell(obj: &dyn Lookup, path: &[&str]) -> String {
+    obj.lookup(path)
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string()
+}
+
 /// What the API server and the printers ask of a kind.
 pub trait Strategy: Sync {
     /// The namespace its objects live in: the demo's `default`, none for cluster-scoped
