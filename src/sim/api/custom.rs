@@ -201,7 +201,7 @@ impl ApiServer {
     /// The custom resource strategy's Validate / ValidateUpdate: metadata, then the
     /// schema of the version the object is at (the request's) and its CEL rules.
     pub(super) fn validate_custom(
-        &self,
+        &mut self,
         kind: Kind,
         obj: &Value,
         old: Option<&Value>,
@@ -217,11 +217,14 @@ impl ApiServer {
         };
         let mut errs: Vec<String> = Vec::new();
         crate::sim::validation::custom_object_meta(&mut errs, obj);
-        errs.extend(
-            validate::validate(&at.schema, obj, old)
-                .iter()
-                .map(validate::FieldError::text),
-        );
+        let found = validate::validate(&at.schema, obj, old);
+        for e in &found {
+            if !e.warning {
+                errs.push(e.text());
+            } else if self.admission.from_kubectl && !self.admission.warnings.contains(&e.text()) {
+                self.admission.warnings.push(e.text());
+            }
+        }
         crate::sim::validation::invalid(kind, obj, errs)
     }
 

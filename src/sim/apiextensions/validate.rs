@@ -21,6 +21,9 @@ pub struct FieldError {
     /// NotSupported, Required, TooLong, TooMany and TypeInvalid stop CEL from running
     /// (hasBlockingErr in the custom resource strategy).
     pub blocking: bool,
+    /// A failing rule that does not read oldSelf, on a value the update left unchanged:
+    /// ratcheting returns it to the client as a warning, not an error.
+    pub warning: bool,
 }
 
 impl FieldError {
@@ -66,6 +69,7 @@ pub fn validate(schema: &Schema, new: &Value, old: Option<&Value>) -> Vec<FieldE
             path: "<nil>".into(),
             body: "Invalid value: \"null\": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation".into(),
             blocking: false,
+            warning: false,
         });
         return errs;
     }
@@ -121,6 +125,7 @@ fn err(errs: &mut Vec<FieldError>, path: &str, body: String, blocking: bool) {
         path: path.to_string(),
         body,
         blocking,
+        warning: false,
     });
 }
 
@@ -389,7 +394,6 @@ fn check_rule(
             ),
             false,
         ),
-        Ok(false) if ratchets => {}
         Ok(false) => {
             let at = match r.field_path.as_deref() {
                 Some(fp) => {
@@ -415,7 +419,12 @@ fn check_rule(
                 Some("FieldValueDuplicate") => format!("Duplicate value: {}", go_quote(type_)),
                 _ => format!("Invalid value: {}: {detail}", go_quote(type_)),
             };
-            err(errs, &at, body, false);
+            errs.push(FieldError {
+                path: at,
+                body,
+                blocking: false,
+                warning: ratchets,
+            });
         }
     }
 }
@@ -493,6 +502,30 @@ mod tests {
         assert_eq!(
             texts(validate(&webapp(), &new, Some(&old))),
             ["spec.image: Forbidden: image is immutable"]
+        );
+    }
+
+    #[test]
+    fn a_rule_failing_on_an_unchanged_value_is_a_warning() {
+        let s = schema(
+            json!({"type": "object", "properties": {"spec": {"type": "object",
+            "x-kubernetes-validations": [{"rule": "self.n < 5", "message": "n must be below 5"}],
+            "properties": {"n": {"type": "integer"}, "m": {"type": "integer"}}}}}),
+        );
+        let old = json!({"spec": {"n": 7}, "metadata": {"labels": {}}});
+        let mut new = old.clone();
+        new["metadata"]["labels"]["a"] = json!("b");
+        let out = validate(&s, &new, Some(&old));
+        assert_eq!(out.len(), 1);
+        assert!(out[0].warning);
+        assert_eq!(
+            out[0].text(),
+            "spec: Invalid value: \"object\": n must be below 5"
+        );
+        new["spec"]["m"] = json!(1);
+        assert!(
+            !validate(&s, &new, Some(&old))[0].warning,
+            "spec changed: an error"
         );
     }
 
