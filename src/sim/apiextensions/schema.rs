@@ -357,25 +357,27 @@ fn go_rule(r: &Value) -> String {
 fn parse_rule(r: &Value, path: &str, errs: &mut Vec<String>) -> Option<Rule> {
     let text = r.get("rule").and_then(Value::as_str).unwrap_or("");
     let before = errs.len();
+    // One error at most, in validation.go's order; an empty message is no message.
+    let message = r
+        .get("message")
+        .and_then(Value::as_str)
+        .filter(|m| !m.is_empty());
+    let trimmed = message.map_or("", str::trim);
     if text.trim().is_empty() {
         errs.push(format!(
             "{path}.rule: Required value: rule is not specified"
         ));
-    }
-    let message = r.get("message").and_then(Value::as_str);
-    if let Some(m) = message {
-        if m.trim().is_empty() {
-            errs.push(format!(
-                "{path}.message: Invalid value: {}: message must be non-empty if specified",
-                go_quote(m)
-            ));
-        } else if m.contains('\n') {
-            errs.push(format!(
-                "{path}.message: Invalid value: {}: message must not contain line breaks",
-                go_quote(m)
-            ));
-        }
-    } else if text.contains('\n') && r.get("messageExpression").is_none() {
+    } else if message.is_some() && trimmed.is_empty() {
+        errs.push(format!(
+            "{path}.message: Invalid value: {}: message must be non-empty if specified",
+            go_quote(message.unwrap_or(""))
+        ));
+    } else if trimmed.contains('\n') {
+        errs.push(format!(
+            "{path}.message: Invalid value: {}: message must not contain line breaks",
+            go_quote(message.unwrap_or(""))
+        ));
+    } else if text.trim().contains('\n') && trimmed.is_empty() {
         errs.push(format!(
             "{path}.message: Required value: message must be specified if rule contains line breaks"
         ));
@@ -637,6 +639,29 @@ mod tests {
         let mut none = json!({});
         default(&s, &mut none);
         assert_eq!(none, json!({}), "no spec, no spec defaults");
+    }
+
+    #[test]
+    fn rule_messages_are_checked_as_validation_go_checks_them() {
+        let errs = |rule: Value| {
+            parse(json!({"type": "object", "properties": {"spec": {
+            "type": "object", "x-kubernetes-validations": [rule]}}}))
+            .1
+        };
+        // An empty message is no message: the rule's own text is the failure's.
+        assert!(errs(json!({"rule": "self.a > 1", "message": ""})).is_empty());
+        assert!(
+            errs(json!({"rule": "self.a > 1", "message": "  "}))[0]
+                .ends_with("message must be non-empty if specified")
+        );
+        assert!(
+            errs(json!({"rule": "self.a > 1", "message": " a\nb "}))[0]
+                .ends_with("message must not contain line breaks")
+        );
+        // A multi-line rule needs a message, a messageExpression notwithstanding.
+        let multi = errs(json!({"rule": "self.a >\n 1", "messageExpression": "'x'"}));
+        assert_eq!(multi.len(), 1);
+        assert!(multi[0].ends_with("message must be specified if rule contains line breaks"));
     }
 
     #[test]
