@@ -11,6 +11,12 @@ pub fn int(v: &Value, p: &[&str]) -> Option<i64> {
     path(v, p).and_then(Value::as_i64)
 }
 
+/// The version part of an object's `apiVersion` (`v1` of `example.com/v1`); none for the
+/// core group's bare `v1`.
+pub fn version_of(o: &Value) -> Option<&str> {
+    str(o, &["apiVersion"])?.rsplit_once('/').map(|(_, v)| v)
+}
+
 /// The strings of a JSON list (none if it is not a list; other items skipped).
 pub fn strings(v: Option<&Value>) -> Vec<String> {
     v.and_then(Value::as_array)

@@ -89,11 +89,10 @@ impl ApiServer {
         let Some(d) = self.definition(kind) else {
             return Fields::Builtin;
         };
-        let version = obj::str(body, &["apiVersion"])
-            .and_then(|av| av.rsplit_once('/'))
-            .map(|(_, v)| v.to_string())
-            .unwrap_or_default();
-        match d.version(&version).or_else(|| d.storage()) {
+        match d
+            .version(obj::version_of(body).unwrap_or(""))
+            .or_else(|| d.storage())
+        {
             Some(v) => Fields::Custom {
                 schema: Arc::clone(&v.schema),
                 version: v.name.clone(),
@@ -176,10 +175,8 @@ impl ApiServer {
         if !matches!(kind, Kind::Custom(_)) {
             return Ok(None);
         }
-        let version = obj::str(new, &["apiVersion"])
-            .and_then(|av| av.rsplit_once('/'))
-            .map(|(_, v)| v.to_string());
-        self.read_custom_at(kind, old, version.as_deref()).map(Some)
+        self.read_custom_at(kind, old, obj::version_of(new))
+            .map(Some)
     }
 
     /// Encoding for etcd: a custom object goes to the storage version (conversion None:
@@ -209,9 +206,7 @@ impl ApiServer {
         let Some(d) = self.definition(kind) else {
             return Ok(());
         };
-        let version = obj::str(obj, &["apiVersion"])
-            .and_then(|av| av.rsplit_once('/'))
-            .map_or("", |(_, v)| v);
+        let version = obj::version_of(obj).unwrap_or("");
         let Some(at) = d.version(version).or_else(|| d.storage()) else {
             return Ok(());
         };
@@ -250,9 +245,7 @@ impl ApiServer {
         // The handler of the request's version reads the stored object at that version
         // (pruned by its schema: what it does not declare is lost on this write) and
         // keeps all of it but status; the result is stored at the storage version.
-        let version = obj::str(&obj, &["apiVersion"])
-            .and_then(|av| av.rsplit_once('/'))
-            .map(|(_, v)| v.to_string());
+        let version = obj::version_of(&obj).map(str::to_string);
         let mut keep = self.read_custom_at(kind, old.value(), version.as_deref())?;
         match obj.get("status") {
             Some(s) => obj::set(&mut keep, &["status"], s.clone()),

@@ -125,6 +125,15 @@ impl Definition {
         self.versions.iter().find(|v| v.name == name)
     }
 
+    /// The names of the versions served, in the CRD's order.
+    pub fn served_versions(&self) -> Vec<String> {
+        self.versions
+            .iter()
+            .filter(|v| v.served)
+            .map(|v| v.name.clone())
+            .collect()
+    }
+
     pub fn storage(&self) -> Option<&Version> {
         self.versions.iter().find(|v| v.storage)
     }

@@ -463,6 +463,12 @@ fn valid_field_path(fp: &str) -> bool {
     true
 }
 
+/// Whether `key` at `path` is the API machinery's rather than the schema's: apiVersion,
+/// kind and metadata at the root, which no schema prunes or validates.
+pub fn is_machinery(path: &str, key: &str) -> bool {
+    path.is_empty() && matches!(key, "apiVersion" | "kind" | "metadata")
+}
+
 /// A path step as the pruner and kube-openapi name fields: `spec.foo`, `spec.items[0]`.
 pub fn join(path: &str, key: &str) -> String {
     if path.is_empty() {
@@ -487,8 +493,7 @@ fn prune_in(schema: &Schema, v: &mut Value, path: &str, found: &mut Vec<String>)
         Value::Object(m) => {
             let keys: Vec<String> = m.keys().cloned().collect();
             for k in keys {
-                // The API machinery's own fields at the root are never the schema's.
-                if path.is_empty() && matches!(k.as_str(), "apiVersion" | "kind" | "metadata") {
+                if is_machinery(path, &k) {
                     continue;
                 }
                 let at = join(path, &k);

@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 
-use super::schema::{Rule, Schema, join};
+use super::schema::{Rule, Schema, is_machinery, join};
 use crate::sim::output::go_number::go_g_float;
 use crate::sim::output::go_quote;
 
@@ -224,8 +224,7 @@ fn openapi(s: &Schema, v: &Value, path: &str, errs: &mut Vec<FieldError>) {
                 );
             }
             for (k, x) in m {
-                // apiVersion, kind and metadata are the API machinery's, not the schema's.
-                if path.is_empty() && matches!(k.as_str(), "apiVersion" | "kind" | "metadata") {
+                if is_machinery(path, k) {
                     continue;
                 }
                 if let Some(child) = s.child(k) {
@@ -341,7 +340,7 @@ fn rules(s: &Schema, v: &Value, old: Option<&Value>, path: &str, errs: &mut Vec<
     match v {
         Value::Object(m) => {
             for (k, x) in m {
-                if path.is_empty() && matches!(k.as_str(), "apiVersion" | "kind" | "metadata") {
+                if is_machinery(path, k) {
                     continue;
                 }
                 if let Some(child) = s.child(k) {

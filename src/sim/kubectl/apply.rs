@@ -94,9 +94,7 @@ fn client_side(
     }
     let annotated = with_last_applied(&config);
     // kubectl GETs the object at the file's version: a custom object comes back converted.
-    let version = obj::str(&config, &["apiVersion"])
-        .and_then(|v| v.rsplit_once('/'))
-        .map(|(_, v)| v.to_string());
+    let version = obj::version_of(&config).map(str::to_string);
     let live = match cluster.api.get(kind, &name) {
         Ok(v) if matches!(kind, Kind::Custom(_)) => Some(
             cluster

@@ -32,12 +32,7 @@ pub fn discover(api: &ApiServer) -> Vec<Served> {
         .filter_map(|d| {
             Some(Served {
                 kind: d.kind()?,
-                versions: d
-                    .versions
-                    .iter()
-                    .filter(|v| v.served)
-                    .map(|v| v.name.clone())
-                    .collect(),
+                versions: d.served_versions(),
             })
         })
         .collect()
@@ -60,12 +55,7 @@ pub fn scenario_kinds(files: &[(&str, &str)]) -> Vec<Served> {
                 continue;
             };
             let Some(kind) = d.kind() else { continue };
-            let versions: Vec<String> = d
-                .versions
-                .iter()
-                .filter(|v| v.served)
-                .map(|v| v.name.clone())
-                .collect();
+            let versions = d.served_versions();
             match out.iter_mut().find(|s| s.kind == kind) {
                 Some(s) => {
                     for v in versions {

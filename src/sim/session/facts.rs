@@ -115,27 +115,20 @@ impl Facts for Session {
             Func::Operator => json!(self.operator_fact(s(0))),
             Func::Etcd => {
                 // The WebApp shop as stored, not as read: no defaults or pruning since.
-                let api = &self.cluster.api;
-                api.custom_kind_named("example.com", "WebApp")
-                    .and_then(|k| api.get(Kind::Custom(k), "shop").ok())
+                self.webapp_kind()
+                    .and_then(|k| self.cluster.api.get(k, "shop").ok())
                     .and_then(|o| s(0).split('.').try_fold(o, |v, key| v.get(key)))
                     .cloned()
                     .unwrap_or(Value::Null)
             }
             Func::Encoded => {
-                let api = &self.cluster.api;
                 json!(
-                    api.custom_kind_named("example.com", "WebApp")
-                        .map_or(0, |k| api.stored_at(Kind::Custom(k), s(0)))
+                    self.webapp_kind()
+                        .map_or(0, |k| self.cluster.api.stored_at(k, s(0)))
                 )
             }
             Func::Stored | Func::Served => {
-                let crd = self
-                    .cluster
-                    .api
-                    .get(Kind::CustomResourceDefinition, "webapps.example.com")
-                    .ok();
-                let has = crd.is_some_and(|c| match func {
+                let has = Facts::object(self, Root::Crd).is_some_and(|c| match func {
                     Func::Stored => c
                         .pointer("/status/storedVersions")
                         .and_then(Value::as_array)

@@ -151,10 +151,18 @@ impl Session {
         out
     }
 
+    /// The WebApp kind at whichever version its CRD serves.
+    pub(super) fn webapp_kind(&self) -> Option<Kind> {
+        self.cluster
+            .api
+            .custom_kind_named(operator::GROUP, operator::KIND)
+            .map(Kind::Custom)
+    }
+
     /// The WebApp `shop` as kubectl would read it now.
     pub(super) fn read_webapp(&self) -> Option<serde_json::Value> {
         let api = &self.cluster.api;
-        let kind = Kind::Custom(api.custom_kind_named(operator::GROUP, operator::KIND)?);
+        let kind = self.webapp_kind()?;
         api.read_custom(kind, api.get(kind, "shop").ok()?).ok()
     }
 
