@@ -1,5 +1,13 @@
 //! Generates realistic decks for benchmarks: every field filled, at the sizes the shipped
 //! questions have, split into topic files of at most 100 questions.
+//!
+//! Included as a module by the benchmarks and tests; also a program of its own, with no
+//! dependencies, that benches/startup.py builds with `rustc` (offline) to write decks:
+//!
+//!     deckgen kubedrill DIR BYTES   the smallest deck of doubling size >= BYTES
+//!     deckgen hashcards DIR BYTES   the same words as hashcards Markdown (Q:/A: cards)
+
+#![allow(dead_code)]
 
 const WORDS: &[&str] = &[
     "the",
@@ -145,4 +153,97 @@ pub fn deck(questions: usize) -> Vec<(String, String)> {
         topic += 1;
     }
     files
+}
+
+/// The question count `startup.py` and the tmux measurement use: doubling from 200 until
+/// the deck holds at least `bytes`.
+pub fn questions_for(bytes: usize) -> usize {
+    let mut n = 200;
+    while deck(n).iter().map(|(_, t)| t.len()).sum::<usize>() < bytes {
+        n *= 2;
+    }
+    n
+}
+
+/// A hashcards collection of about `bytes`: Markdown files of question and answer cards
+/// made of the same words, 100 questions' worth each, as `deck` splits its topics.
+pub fn hashcards(bytes: usize) -> Vec<(String, String)> {
+    let mut w = Words(0x9e37_79b9_7f4a_7c15);
+    let mut files: Vec<(String, String)> = Vec::new();
+    let mut total = 0;
+    let mut n = 0;
+    while total < bytes {
+        if n % 100 == 0 {
+            files.push((format!("topic-{}.md", files.len()), String::new()));
+        }
+        // A question's worth: the prompt with its tiers, follow-ups and pitfalls.
+        let mut text = format!(
+            "Q: {}?\nA: {}\n\n",
+            w.take(30).replace('\n', " "),
+            w.take(40)
+        );
+        text += &format!(
+            "Q: {}?\nA: {}\n\n",
+            w.take(12).replace('\n', " "),
+            w.take(130)
+        );
+        for _ in 0..4 {
+            text += &format!(
+                "Q: {}?\nA: {}\n\n",
+                w.take(10).replace('\n', " "),
+                w.take(50)
+            );
+        }
+        text += &format!(
+            "Q: Explain {}.\nA: {}\n\n",
+            w.take(8).replace('\n', " "),
+            w.take(500)
+        );
+        for _ in 0..6 {
+            text += &format!(
+                "Q: {}?\nA: {}\n\n",
+                w.take(15).replace('\n', " "),
+                w.take(40)
+            );
+        }
+        total += text.len();
+        if let Some((_, file)) = files.last_mut() {
+            file.push_str(&text);
+        }
+        n += 1;
+    }
+    files
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let usage = "usage: deckgen kubedrill|hashcards DIR BYTES";
+    let (Some(format), Some(dir), Some(bytes)) = (args.get(1), args.get(2), args.get(3)) else {
+        eprintln!("{usage}");
+        std::process::exit(2);
+    };
+    let Ok(bytes) = bytes.parse::<usize>() else {
+        eprintln!("{usage}");
+        std::process::exit(2);
+    };
+    let files = match format.as_str() {
+        "kubedrill" => deck(questions_for(bytes)),
+        "hashcards" => hashcards(bytes),
+        _ => {
+            eprintln!("{usage}");
+            std::process::exit(2);
+        }
+    };
+    let dir = std::path::Path::new(dir);
+    let mut written = 0;
+    for (name, text) in &files {
+        if let Err(e) =
+            std::fs::create_dir_all(dir).and_then(|_| std::fs::write(dir.join(name), text))
+        {
+            eprintln!("deckgen: {}: {e}", dir.join(name).display());
+            std::process::exit(1);
+        }
+        written += text.len();
+    }
+    println!("{} files, {written} bytes", files.len());
 }

@@ -1,34 +1,45 @@
 #!/usr/bin/env python3
 """Spawn-to-first-frame in tmux, the way a person starts the app: kubedrill against a
-`printf` floor (and vocage, when given), interleaved round by round, medians printed.
+`printf` floor and the peers (vocage, carddown), interleaved round by round, medians
+printed; then `kubedrill check` against `hashcards check` per byte.
 
     python3 benches/startup.py [--rounds 15] [--kubedrill target/release/kubedrill]
-                               [--baseline OTHER_KUBEDRILL] [--deck DIR] [--vocage PATH]
+                               [--baseline OTHER_KUBEDRILL] [--peers DIR]
 
 Each case runs in a fresh 120x40 tmux window on a private tmux server; the time is from
 just before the spawn to the first capture of the pane that shows the case's marker (the
 home screen's "Topics" panel for kubedrill). Polling the pane costs a few milliseconds,
 the same for every case: the `printf` floor measures exactly that overhead, so compare
-cases with each other and with the floor, not with zero.
+cases with each other and with the floor, not with zero. Peak RSS is the process's
+VmHWM at the moment its first frame was seen.
 
 Cases:
-  floor             printf a marker (spawn + polling overhead)
-  fresh             kubedrill, shipped content, a data folder that does not exist yet
-  existing          kubedrill, shipped content, a data folder with a progress.db in it
-  deck-fresh        kubedrill --content DIR (--deck), fresh data folder
-  base-fresh,       the same two with another kubedrill binary (--baseline), say one
-  base-existing     built from an earlier commit, to measure a change in one run
-  vocage            vocage on a generated 10,000-card TSV deck (--vocage; build it with
-                    `cargo install vocage --version 1.1.0 --locked --root DIR`)
+  floor        printf a marker (spawn + polling overhead)
+  fresh        kubedrill, shipped content, a data folder that does not exist yet
+  existing     kubedrill, shipped content, a data folder with a progress.db in it
+  deck-fresh   kubedrill --content DECK (a generated 4 MB deck), fresh data folder
+  deck-check   `kubedrill check DECK`, then printf the marker: the load of the same deck
+               by the same method, which deck-fresh should be within 5 ms of
+  base-*       fresh and existing with another kubedrill binary (--baseline), say one
+               built from an earlier commit, to measure a change in one run
+  vocage       vocage 1.1.0 on a generated 10,000-card TSV deck
+  carddown     carddown 0.4.1 `revise` on a generated, scanned 10,000-card vault
 
-Builds nothing: the kubedrill binary must exist (`cargo build --release --offline`).
-Not run by CI; a measurement, not a test. Every tmux session it starts is killed before
-it exits.
+Then, outside tmux, `kubedrill check DECK` and `hashcards check` on a Markdown deck of
+the same size and words, interleaved: milliseconds and bytes per millisecond.
+
+Peers come from --peers DIR (DIR/bin/vocage, carddown, hashcards), built beforehand with
+`cargo install --locked --root DIR vocage@1.1.0 carddown@0.4.1 hashcards@0.5.0`; a peer
+not there is skipped. The decks come from benches/deckgen.rs, compiled here with rustc
+(no dependencies, so offline). Builds nothing else: the kubedrill binary must exist
+(`cargo build --release --offline`). Not run by CI; a measurement, not a test. Every tmux
+session it starts is killed before it exits.
 """
 
 import argparse
 import os
 import shlex
+import shutil
 import statistics
 import subprocess
 import sys
@@ -38,6 +49,8 @@ import time
 SOCKET = f"kdbench-{os.getpid()}"
 WIDTH, HEIGHT = 120, 40
 TIMEOUT_S = 10.0
+DECK_BYTES = 4_000_000
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def tmux(*args, check=True):
@@ -62,11 +75,13 @@ def peak_rss_kib(name):
     return None
 
 
-def first_frame(name, command, marker):
+def first_frame(name, command, marker, cwd=None):
     """Seconds from spawning `command` in a new session to its pane showing `marker`, and
     the process's peak RSS (KiB) at that moment."""
     start = time.perf_counter()
-    tmux("new-session", "-d", "-s", name, "-x", str(WIDTH), "-y", str(HEIGHT), "exec " + command)
+    cd = ["-c", cwd] if cwd else []
+    tmux("new-session", "-d", "-s", name, *cd, "-x", str(WIDTH), "-y", str(HEIGHT),
+         "exec " + command)
     try:
         while True:
             out = tmux("capture-pane", "-p", "-t", name, check=False).stdout
@@ -79,6 +94,38 @@ def first_frame(name, command, marker):
         tmux("kill-session", "-t", name, check=False)
 
 
+def run_ms(argv, cwd=None):
+    start = time.perf_counter()
+    done = subprocess.run(argv, cwd=cwd, capture_output=True, check=False)
+    took = (time.perf_counter() - start) * 1000
+    if done.returncode != 0:
+        raise RuntimeError(f"{argv[0]} failed: {done.stdout[-500:]!r} {done.stderr[-500:]!r}")
+    return took
+
+
+def dir_bytes(path):
+    return sum(
+        os.path.getsize(os.path.join(d, f))
+        for d, _, files in os.walk(path)
+        for f in files
+        if f.endswith((".toml", ".md"))
+    )
+
+
+def decks(work):
+    """The kubedrill deck and a hashcards deck of the same size, from benches/deckgen.rs."""
+    gen = os.path.join(work, "deckgen")
+    subprocess.run(
+        ["rustc", "--edition", "2024", "-O", "-o", gen, os.path.join(HERE, "deckgen.rs")],
+        check=True,
+    )
+    kd = os.path.join(work, "deck")
+    subprocess.run([gen, "kubedrill", kd, str(DECK_BYTES)], check=True, capture_output=True)
+    hc = os.path.join(work, "hashcards")
+    subprocess.run([gen, "hashcards", hc, str(dir_bytes(kd))], check=True, capture_output=True)
+    return kd, hc
+
+
 def vocage_deck(folder, cards=10_000):
     path = os.path.join(folder, "vocage-10k.tsv")
     with open(path, "w", encoding="utf-8") as f:
@@ -88,90 +135,130 @@ def vocage_deck(folder, cards=10_000):
     return path
 
 
+def carddown_vault(folder, carddown, cards=10_000):
+    vault = os.path.join(folder, "carddown")
+    os.makedirs(vault)
+    with open(os.path.join(vault, "cards.md"), "w", encoding="utf-8") as f:
+        for i in range(cards):
+            f.write(f"term {i}? : the meaning of term {i}, in a few words #flashcard\n")
+    subprocess.run([carddown, "scan", vault], cwd=vault, check=True, capture_output=True)
+    return vault
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--kubedrill", default="target/release/kubedrill")
     ap.add_argument("--baseline", help="another kubedrill binary to run beside it")
-    ap.add_argument("--deck", help="a content folder for the deck-fresh case")
-    ap.add_argument("--vocage", default=os.environ.get("VOCAGE"))
+    ap.add_argument("--peers", default=os.environ.get("KUBEDRILL_PEERS"),
+                    help="a cargo install root holding bin/vocage, carddown, hashcards")
     args = ap.parse_args()
 
     binary = os.path.abspath(args.kubedrill)
     if not os.access(binary, os.X_OK):
         sys.exit(f"{binary}: not built (cargo build --release --offline)")
+    peer = {}
+    for name in ("vocage", "carddown", "hashcards"):
+        path = os.path.join(args.peers or "", "bin", name)
+        if args.peers and os.access(path, os.X_OK):
+            peer[name] = path
+        else:
+            print(f"({name} not found under --peers: skipped)")
     work = tempfile.mkdtemp(prefix="kdbench-")
+    try:
+        measure(args, binary, peer, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def measure(args, binary, peer, work):
+    deck, hc_deck = decks(work)
     existing = os.path.join(work, "existing")
     # A progress.db made the way a user makes one: the app run once.
-    subprocess.run(
-        [binary, "--data-dir", existing, "stats"], capture_output=True, check=False
-    )
+    subprocess.run([binary, "--data-dir", existing, "stats"], capture_output=True, check=False)
     q = shlex.quote
+    n = [0]
+
+    def fresh_dir():
+        n[0] += 1
+        return os.path.join(work, f"fresh-{n[0]}")
+
+    # name -> () -> (command, marker, cwd)
     cases = {
-        "floor": (f"sh -c \"printf 'floor-ready\\n'; sleep {TIMEOUT_S}\"", "floor-ready"),
-        "existing": (f"{q(binary)} --data-dir {q(existing)}", "Topics"),
+        "floor": lambda: (f"sh -c \"printf 'floor-ready\\n'; sleep {TIMEOUT_S}\"",
+                          "floor-ready", None),
+        "fresh": lambda: (f"{q(binary)} --data-dir {q(fresh_dir())}", "Topics", None),
+        "existing": lambda: (f"{q(binary)} --data-dir {q(existing)}", "Topics", None),
+        "deck-fresh": lambda: (
+            f"{q(binary)} --data-dir {q(fresh_dir())} --content {q(deck)}", "Topics", None),
+        "deck-check": lambda: (
+            f"sh -c \"{q(binary)} check {q(deck)} >/dev/null && printf 'check-done\\n'; "
+            f"sleep {TIMEOUT_S}\"", "check-done", None),
     }
-    fresh_n = [0]
-
-    def fresh(extra=""):
-        fresh_n[0] += 1
-        d = os.path.join(work, f"fresh-{fresh_n[0]}")
-        return f"{q(binary)} --data-dir {q(d)} {extra}"
-
     if args.baseline:
         base = os.path.abspath(args.baseline)
         base_existing = os.path.join(work, "base-existing")
-        subprocess.run(
-            [base, "--data-dir", base_existing, "stats"], capture_output=True, check=False
-        )
-        cases["base-fresh"] = (None, "Topics")
-        cases["base-existing"] = (f"{q(base)} --data-dir {q(base_existing)}", "Topics")
-    if args.deck:
-        cases["deck-fresh"] = (None, "Topics")
-    if args.vocage:
-        deck = vocage_deck(work)
-        cases["vocage"] = (f"{q(args.vocage)} {q(deck)}", "Use: q to quit")
+        subprocess.run([base, "--data-dir", base_existing, "stats"], capture_output=True,
+                       check=False)
+        cases["base-fresh"] = lambda: (f"{q(base)} --data-dir {q(fresh_dir())}", "Topics", None)
+        cases["base-existing"] = lambda: (
+            f"{q(base)} --data-dir {q(base_existing)}", "Topics", None)
+    if "vocage" in peer:
+        tsv = vocage_deck(work)
+        cases["vocage"] = lambda: (f"{q(peer['vocage'])} {q(tsv)}", "Use: q to quit", None)
+    if "carddown" in peer:
+        vault = carddown_vault(work, peer["carddown"])
+        # --force: a revise killed by the measurement leaves its lock behind.
+        cases["carddown"] = lambda: (
+            f"{q(peer['carddown'])} --force revise", "Revise Cards", vault)
 
     # A keep-alive session, so no case pays for starting the tmux server.
     tmux("new-session", "-d", "-s", "keep", "-x", "20", "-y", "5", "sleep 3600")
-    times = {name: [] for name in ["floor", "fresh", *[c for c in cases if c != "floor"]]}
-    rss = {name: [] for name in times}
+    times = {name: [] for name in cases}
+    rss = {name: [] for name in cases}
     try:
         for r in range(args.rounds):
-            for name in times:
-                if name == "fresh":
-                    command, marker = fresh(), "Topics"
-                elif name == "deck-fresh":
-                    command, marker = fresh(f"--content {q(args.deck)}"), "Topics"
-                elif name == "base-fresh":
-                    d = os.path.join(work, f"base-fresh-{r}")
-                    command, marker = f"{q(base)} --data-dir {q(d)}", "Topics"
-                else:
-                    command, marker = cases[name]
-                took, peak = first_frame(f"{name}-{r}", command, marker)
-                times[name].append(took)
+            for name, make in cases.items():
+                command, marker, cwd = make()
+                took, peak = first_frame(f"{name}-{r}", command, marker, cwd)
+                times[name].append(took * 1000)
                 if peak is not None:
                     rss[name].append(peak)
     finally:
         tmux("kill-server", check=False)
-    floor = statistics.median(times["floor"]) * 1000
-    print(f"spawn to first frame in tmux, {WIDTH}x{HEIGHT}, {args.rounds} interleaved rounds")
-    print(
-        f"{'case':<12} {'median':>9} {'min':>9} {'max':>9} {'over floor':>11} "
-        f"{'peak RSS at first frame':>24}"
-    )
-    for name, ts in times.items():
-        ms = [t * 1000 for t in ts]
+    floor = statistics.median(times["floor"])
+    print(f"spawn to first frame in tmux, {WIDTH}x{HEIGHT}, {args.rounds} interleaved rounds; "
+          f"deck: {dir_bytes(deck):,} bytes")
+    print(f"{'case':<14} {'median':>9} {'min':>9} {'max':>9} {'over floor':>11} "
+          f"{'peak RSS at first frame':>24}")
+    for name, ms in times.items():
         med = statistics.median(ms)
-        peak = (
-            f"{statistics.median(rss[name]) / 1024:.1f} MiB (median)"
-            if rss[name] and name != "floor"
-            else ""
-        )
-        print(
-            f"{name:<12} {med:>7.1f}ms {min(ms):>7.1f}ms {max(ms):>7.1f}ms "
-            f"{med - floor:>9.1f}ms {peak:>24}"
-        )
+        peak = (f"{statistics.median(rss[name]) / 1024:.1f} MiB (median)"
+                if rss[name] and name not in ("floor", "deck-check") else "")
+        print(f"{name:<14} {med:>7.1f}ms {min(ms):>7.1f}ms {max(ms):>7.1f}ms "
+              f"{med - floor:>9.1f}ms {peak:>24}")
+    gap = statistics.median(times["deck-fresh"]) - statistics.median(times["deck-check"])
+    print(f"deck-fresh - deck-check: {gap:+.1f} ms")
+
+    if "hashcards" not in peer:
+        return
+    kd_bytes, hc_bytes = dir_bytes(deck), dir_bytes(hc_deck)
+    # hashcards makes its database on the first check: that run is not counted.
+    run_ms([peer["hashcards"], "check", hc_deck])
+    kd, hc = [], []
+    for _ in range(args.rounds):
+        kd.append(run_ms([binary, "check", deck]))
+        hc.append(run_ms([peer["hashcards"], "check", hc_deck], cwd=hc_deck))
+    kd_rate = kd_bytes / statistics.median(kd)
+    hc_rate = hc_bytes / statistics.median(hc)
+    print(f"\ncheck, {args.rounds} interleaved runs (median, min, max; bytes per ms)")
+    for name, ms, size, rate in (("kubedrill", kd, kd_bytes, kd_rate),
+                                 ("hashcards", hc, hc_bytes, hc_rate)):
+        print(f"{name:<10} {size:>10,} bytes {statistics.median(ms):>7.1f}ms "
+              f"{min(ms):>7.1f}ms {max(ms):>7.1f}ms {rate:>10,.0f}")
+    worst = (kd_bytes / max(kd)) / (hc_bytes / min(hc))
+    print(f"kubedrill check per byte: {kd_rate / hc_rate:.2f}x hashcards "
+          f"(slowest kubedrill run against the fastest hashcards run: {worst:.2f}x)")
 
 
 if __name__ == "__main__":

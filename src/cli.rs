@@ -219,17 +219,16 @@ fn styled(stream: &impl IsTerminal) -> bool {
     stream.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
-/// Shipped content, then the config folder's `content/`, then each `--content` folder.
+/// Shipped content (parsed when kubedrill was built), then the config folder's
+/// `content/`, then each `--content` folder.
 fn load_all(cli: &Cli) -> Loaded {
-    let mut sources = content::shipped_sources();
     let mut dirs: Vec<PathBuf> = paths::config_content_dir()
         .filter(|d| d.is_dir())
         .into_iter()
         .collect();
     dirs.extend(cli.content.iter().cloned());
     let (user, read_errors) = content::read_paths(&dirs);
-    sources.extend(user);
-    content::load(sources, read_errors, &SimCatalog)
+    content::load_over(content::shipped(), user, read_errors, &SimCatalog)
 }
 
 /// For commands that use content: warn about broken files without failing.

@@ -288,12 +288,52 @@ fn all_problems_in_a_file_are_reported_together_in_order() {
 
 #[test]
 fn a_broken_user_file_does_not_hide_the_shipped_content() {
-    let mut sources = content::shipped_sources();
     let (user, errors) = content::read_paths(&[fixture("bad-level.toml")]);
-    sources.extend(user);
-    let loaded = content::load(sources, errors, &SimCatalog);
+    let loaded = content::load_over(content::shipped(), user, errors, &SimCatalog);
     assert_eq!(loaded.broken_files.len(), 1);
     assert!(loaded.broken_files[0].ends_with("bad-level.toml"));
-    let shipped = content::load(content::shipped_sources(), vec![], &SimCatalog);
-    assert_eq!(loaded.deck.questions.len(), shipped.deck.questions.len());
+    assert_eq!(loaded.deck, content::shipped().deck);
+}
+
+/// A user file that reuses a shipped id is told where the shipped one is, as when both
+/// were parsed in one load: the prebuilt deck keeps the places of its ids.
+#[test]
+fn a_user_id_that_is_shipped_points_at_the_shipped_file() {
+    let text = std::fs::read_to_string(fixture("../good/minimal.toml"))
+        .unwrap()
+        .replace("id = \"fixture-question\"", "id = \"spec-vs-status\"")
+        .replace("id = \"fixture-topic\"", "id = \"workloads\"");
+    let user = || {
+        vec![content::Source::new(
+            "mine.toml",
+            text.clone(),
+            content::Origin::User,
+        )]
+    };
+    let over = content::load_over(content::shipped(), user(), vec![], &SimCatalog);
+    let mut all = content::shipped_sources();
+    all.extend(user());
+    let parsed = content::load(all, vec![], &SimCatalog);
+    let shown = |l: &content::Loaded| -> Vec<String> {
+        l.diagnostics
+            .iter()
+            .map(|d| format!("{} {}", d.message, d.label.clone().unwrap_or_default()))
+            .collect()
+    };
+    let messages = shown(&over);
+    assert_eq!(messages.len(), 2, "{messages:#?}");
+    assert!(
+        messages[0]
+            .starts_with("duplicate topic id `workloads` first defined at content/workloads.toml:"),
+        "{messages:#?}"
+    );
+    assert!(
+        messages[1].starts_with(
+            "duplicate question id `spec-vs-status` first defined at content/reconciliation.toml:"
+        ),
+        "{messages:#?}"
+    );
+    assert_eq!(messages, shown(&parsed));
+    assert_eq!(over.broken_files, ["mine.toml"]);
+    assert_eq!(over.deck, parsed.deck);
 }

@@ -9,6 +9,24 @@ fn deck() -> content::Deck {
     loaded.deck
 }
 
+/// What a start decodes is what parsing the shipped files gives, places of ids included.
+#[test]
+fn the_deck_packed_at_build_time_is_the_deck_the_files_load_to() {
+    let loaded = content::load(content::shipped_sources(), vec![], &SimCatalog);
+    let packed = content::shipped();
+    assert_eq!(packed, content::Prebuilt::from_loaded(&loaded).unwrap());
+    assert_eq!(
+        packed.files,
+        content::SHIPPED.iter().map(|(n, _)| *n).collect::<Vec<_>>()
+    );
+    // Each place is the line of the id: `id = "..."`.
+    for (q, at) in packed.deck.questions.iter().zip(&packed.question_at) {
+        let text = content::SHIPPED[at.file as usize].1;
+        let line = text.lines().nth(at.line as usize - 1).unwrap();
+        assert!(line.contains(&format!("id = \"{}\"", q.id)), "{line}");
+    }
+}
+
 #[test]
 fn the_four_seed_questions_have_their_fixed_metadata() {
     let deck = deck();

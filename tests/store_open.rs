@@ -330,3 +330,33 @@ fn a_fresh_folder_gets_its_file_at_the_first_write_not_at_start() {
         }
     }
 }
+
+/// A fresh folder's store has no database until its first write; each read answers what
+/// a database just made answers, so the app shows the same whichever it has.
+#[test]
+fn a_store_with_no_database_yet_reads_as_an_empty_one() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let pending = Store::open_dir(&tmp.path().join("data"), NOW).store;
+    let empty = Store::in_memory("for comparison").expect("in memory");
+    let reads = |s: &Store| {
+        format!(
+            "{:?}",
+            (
+                s.schema_version().expect("version"),
+                s.card("spec-vs-status").expect("card"),
+                s.cards().expect("cards"),
+                s.new_cards_started(NOW).expect("started"),
+                s.reviews().expect("reviews").len(),
+                s.solved().expect("solved"),
+                s.export_counts().expect("counts"),
+                s.mocks().expect("mocks").len(),
+                s.quizzes().expect("quizzes").len(),
+                s.flag_rows().expect("flags"),
+                s.typed_answers(None).expect("typed").len(),
+                serde_json::to_string(&s.export().expect("export")).expect("json"),
+            )
+        )
+    };
+    assert_eq!(reads(&pending), reads(&empty));
+    assert!(!tmp.path().join("data/progress.db").exists());
+}

@@ -250,7 +250,7 @@ fn indent(text: &str) -> String {
 }
 
 pub fn check_summary(loaded: &Loaded) -> String {
-    let files = loaded.sources.len();
+    let files = loaded.files_loaded();
     let n = loaded.diagnostics.len();
     if n == 0 {
         format!(

@@ -15,8 +15,12 @@ pub struct Problem {
 
 /// `Sync`: files are parsed side by side, all asking the one catalog.
 pub trait DemoCatalog: Sync {
-    /// Ids of the scenarios a demo may name.
-    fn scenario_ids(&self) -> Vec<String>;
+    /// Ids of the scenarios a demo may name, in the order help lists them.
+    fn scenario_ids(&self) -> &[&str];
+    /// Whether a demo may name `id`.
+    fn knows_scenario(&self, id: &str) -> bool {
+        self.scenario_ids().contains(&id)
+    }
     /// Checks a challenge goal parses and type-checks.
     fn check_goal(&self, goal: &str) -> Result<(), Problem>;
     /// Checks that a setup line or runnable code line can run in `scenario`.

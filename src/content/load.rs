@@ -11,66 +11,12 @@ use super::diag::Diagnostic;
 use super::files::{ReadError, read_regular, shown, toml_files};
 use super::model::Deck;
 use super::parse::{ParsedFile, parse_file};
+use super::prebuilt::{At, Prebuilt};
 use super::source::{Origin, Source};
 
 /// Files larger than this are refused: no real deck comes near it, and reading one
 /// would stall start-up.
 pub const MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
-
-/// The shipped content, compiled in so the binary runs with no files beside it.
-pub const SHIPPED: &[(&str, &str)] = &[
-    (
-        "content/reconciliation.toml",
-        include_str!("../../content/reconciliation.toml"),
-    ),
-    (
-        "content/control-loop.toml",
-        include_str!("../../content/control-loop.toml"),
-    ),
-    (
-        "content/api-machinery.toml",
-        include_str!("../../content/api-machinery.toml"),
-    ),
-    (
-        "content/workloads.toml",
-        include_str!("../../content/workloads.toml"),
-    ),
-    (
-        "content/ownership.toml",
-        include_str!("../../content/ownership.toml"),
-    ),
-    (
-        "content/writers.toml",
-        include_str!("../../content/writers.toml"),
-    ),
-    (
-        "content/controller-design.toml",
-        include_str!("../../content/controller-design.toml"),
-    ),
-    (
-        "content/nodes.toml",
-        include_str!("../../content/nodes.toml"),
-    ),
-    (
-        "content/traffic.toml",
-        include_str!("../../content/traffic.toml"),
-    ),
-    (
-        "content/stateful.toml",
-        include_str!("../../content/stateful.toml"),
-    ),
-    (
-        "content/autoscaling.toml",
-        include_str!("../../content/autoscaling.toml"),
-    ),
-];
-
-pub fn shipped_sources() -> Vec<Source> {
-    SHIPPED
-        .iter()
-        .map(|(name, text)| Source::new(*name, *text, Origin::Shipped))
-        .collect()
-}
 
 /// The result of loading a set of files. Files with any problem contribute nothing to
 /// the deck, so a broken user file never hides the rest.
@@ -81,11 +27,36 @@ pub struct Loaded {
     pub sources: Vec<Source>,
     /// Files that had problems, in load order.
     pub broken_files: Vec<String>,
+    /// The files of the prebuilt deck loaded under `sources` (the shipped content).
+    pub prebuilt_files: Vec<String>,
+    /// Where each of `deck.topics` is defined.
+    pub topic_places: Vec<Place>,
+    /// Where each of `deck.questions` is defined.
+    pub question_places: Vec<Place>,
+}
+
+/// Where an item of a loaded deck is defined: its id's value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    /// In `sources[i]`, at this byte range.
+    Source(usize, Range<usize>),
+    /// In one of `prebuilt_files`.
+    Prebuilt(At),
 }
 
 impl Loaded {
     pub fn is_clean(&self) -> bool {
         self.diagnostics.is_empty()
+    }
+
+    /// How many files the deck was loaded from, prebuilt ones included.
+    pub fn files_loaded(&self) -> usize {
+        self.prebuilt_files.len() + self.sources.len()
+    }
+
+    /// The file and 1-based line and column of a place.
+    pub fn locate(&self, place: &Place) -> (&str, usize, usize) {
+        locate(&self.sources, &self.prebuilt_files, place)
     }
 
     /// Every diagnostic, rendered in order, separated by blank lines.
@@ -157,17 +128,40 @@ pub fn load(
     read_errors: Vec<Diagnostic>,
     catalog: &dyn DemoCatalog,
 ) -> Loaded {
+    load_over(Prebuilt::default(), sources, read_errors, catalog)
+}
+
+/// [`load`] on top of a deck loaded before (the shipped content, parsed when kubedrill
+/// was built): its items come first, and an id in `sources` that it holds is a duplicate.
+pub fn load_over(
+    base: Prebuilt,
+    sources: Vec<Source>,
+    read_errors: Vec<Diagnostic>,
+    catalog: &dyn DemoCatalog,
+) -> Loaded {
     let mut loaded = Loaded {
         broken_files: read_errors.iter().map(|d| d.file.clone()).collect(),
         diagnostics: read_errors,
+        topic_places: base.topic_at.iter().copied().map(Place::Prebuilt).collect(),
+        question_places: (base.question_at.iter().copied())
+            .map(Place::Prebuilt)
+            .collect(),
+        prebuilt_files: base.files,
+        deck: base.deck,
         ..Loaded::default()
     };
-    let mut seen_q = Seen::new();
-    let mut seen_t = Seen::new();
-    for (src, parsed) in sources.iter().zip(parse_all(&sources, catalog)) {
+    let mut seen_t: Seen = (loaded.deck.topics.iter().map(|t| t.id.clone()))
+        .zip(loaded.topic_places.iter().cloned())
+        .collect();
+    let mut seen_q: Seen = (loaded.deck.questions.iter().map(|q| q.id.clone()))
+        .zip(loaded.question_places.iter().cloned())
+        .collect();
+    let parsed_all = parse_all(&sources, catalog);
+    for (i, (src, parsed)) in sources.iter().zip(parsed_all).enumerate() {
+        let firsts = (&sources[..], &loaded.prebuilt_files[..]);
         let mut diags = parsed.diagnostics;
         if let Some((t, span)) = &parsed.topic {
-            diags.extend(duplicate(&sources, src, "topic", &t.id, span, &seen_t));
+            diags.extend(duplicate(firsts, src, "topic", &t.id, span, &seen_t));
         }
         let mut in_file: HashMap<&str, &Range<usize>> = HashMap::new();
         for (q, span) in &parsed.questions {
@@ -183,16 +177,20 @@ pub fn load(
                     .help("ids must be unique across every loaded file: progress is keyed on them"),
                 );
             } else {
-                diags.extend(duplicate(&sources, src, "question", &q.id, span, &seen_q));
+                diags.extend(duplicate(firsts, src, "question", &q.id, span, &seen_q));
             }
         }
         if diags.is_empty() {
             if let Some((t, span)) = parsed.topic {
-                seen_t.insert(t.id.clone(), (src.name.clone(), span));
+                let place = Place::Source(i, span);
+                seen_t.insert(t.id.clone(), place.clone());
+                loaded.topic_places.push(place);
                 loaded.deck.topics.push(t);
             }
             for (q, span) in parsed.questions {
-                seen_q.insert(q.id.clone(), (src.name.clone(), span));
+                let place = Place::Source(i, span);
+                seen_q.insert(q.id.clone(), place.clone());
+                loaded.question_places.push(place);
                 loaded.deck.questions.push(q);
             }
         } else {
@@ -242,22 +240,38 @@ fn parse_all(sources: &[Source], catalog: &dyn DemoCatalog) -> Vec<ParsedFile> {
     parsed.into_iter().map(|(_, p)| p).collect()
 }
 
-type Seen = HashMap<String, (String, Range<usize>)>;
+type Seen = HashMap<String, Place>;
+
+fn locate<'a>(
+    sources: &'a [Source],
+    prebuilt_files: &'a [String],
+    place: &Place,
+) -> (&'a str, usize, usize) {
+    match place {
+        Place::Source(i, span) => {
+            let (l, c) = sources[*i].line_col(span.start);
+            (&sources[*i].name, l, c)
+        }
+        Place::Prebuilt(at) => (
+            prebuilt_files
+                .get(at.file as usize)
+                .map_or("", String::as_str),
+            at.line as usize,
+            at.col as usize,
+        ),
+    }
+}
 
 /// A diagnostic if `id` was already defined in an earlier file.
 fn duplicate(
-    sources: &[Source],
+    (sources, prebuilt_files): (&[Source], &[String]),
     src: &Source,
     kind: &str,
     id: &str,
     span: &Range<usize>,
     seen: &Seen,
 ) -> Option<Diagnostic> {
-    let (file, first) = seen.get(id)?;
-    let (l, c) = sources
-        .iter()
-        .find(|s| &s.name == file)
-        .map_or((0, 0), |s| s.line_col(first.start));
+    let (file, l, c) = locate(sources, prebuilt_files, seen.get(id)?);
     Some(
         Diagnostic::at(src, span.clone(), format!("duplicate {kind} id `{id}`"))
             .label(format!("first defined at {file}:{l}:{c}"))

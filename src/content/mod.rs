@@ -9,17 +9,21 @@ pub mod files;
 mod load;
 mod model;
 mod parse;
+mod prebuilt;
 pub mod search;
+mod shipped;
 mod source;
 pub mod text;
 mod walk;
 
 pub use catalog::{DemoCatalog, Problem};
 pub use diag::Diagnostic;
-pub use load::{Loaded, MAX_FILE_BYTES, SHIPPED, load, read_paths, read_source, shipped_sources};
+pub use load::{Loaded, MAX_FILE_BYTES, Place, load, load_over, read_paths, read_source};
 pub use model::{
     Challenge, CodeBlock, Deck, Deeper, Demo, Followup, Importance, Level, Pitfall, Question, Tier,
     Topic,
 };
+pub use prebuilt::{At, PackError, Prebuilt};
+pub use shipped::{SHIPPED, shipped, shipped_sources};
 pub use source::{Origin, Source};
 pub use walk::nearest as nearest_id;

@@ -1,9 +1,9 @@
 //! The content model: topics and questions as loaded and validated.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// All content that loaded cleanly.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Deck {
     pub topics: Vec<Topic>,
     pub questions: Vec<Question>,
@@ -23,7 +23,7 @@ impl Deck {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Topic {
     pub id: String,
     pub title: String,
@@ -38,7 +38,7 @@ pub struct Topic {
 macro_rules! name_enum {
     ($(#[$m:meta])* $name:ident { $($variant:ident = $text:literal),+ $(,)? }) => {
         $(#[$m])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
         #[serde(rename_all = "kebab-case")]
         pub enum $name { $($variant),+ }
 
@@ -78,14 +78,14 @@ name_enum!(
 );
 
 /// A timed answer tier: what to say and roughly how long saying it takes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tier {
     pub seconds: u32,
     pub text: String,
 }
 
 /// What each seniority adds to the answer.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Deeper {
     pub junior: Option<String>,
     pub middle: Option<String>,
@@ -104,7 +104,7 @@ impl Deeper {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CodeBlock {
     pub lang: String,
     pub caption: Option<String>,
@@ -120,20 +120,20 @@ impl CodeBlock {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Followup {
     pub q: String,
     pub a: String,
 }
 
 /// A claim that costs the candidate the question, with its correction.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pitfall {
     pub claim: String,
     pub why: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Challenge {
     pub title: String,
     /// Steps towards the goal, revealed one at a time: `hints = [...]`, or one `hint`.
@@ -142,14 +142,14 @@ pub struct Challenge {
     pub goal: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Demo {
     pub scenario: String,
     pub setup: Vec<String>,
     pub challenges: Vec<Challenge>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Question {
     pub id: String,
     /// The id of the topic whose file holds it.

@@ -272,12 +272,14 @@ fn demo(w: &mut Walker<'_>, q: Table<'_, '_>, catalog: &dyn DemoCatalog) -> Opti
     w.check_keys(t, DEMO_KEYS);
     let scenario_val = w.get(t, "scenario", true);
     let scenario = scenario_val.and_then(|v| w.string(v, "scenario"));
-    let known = catalog.scenario_ids();
     let scenario = match (scenario, scenario_val) {
-        (Some(s), Some(v)) if !known.contains(&s) => {
+        (Some(s), Some(v)) if !catalog.knows_scenario(&s) => {
             let d = w.error(v.span(), format!("unknown demo scenario `{s}`"));
             d.label = Some("no such scenario".into());
-            d.help = Some(format!("known scenarios: {}", known.join(", ")));
+            d.help = Some(format!(
+                "known scenarios: {}",
+                catalog.scenario_ids().join(", ")
+            ));
             None
         }
         (s, _) => s,

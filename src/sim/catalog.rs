@@ -12,8 +12,8 @@ use super::{directive, shell};
 pub struct SimCatalog;
 
 impl DemoCatalog for SimCatalog {
-    fn scenario_ids(&self) -> Vec<String> {
-        SCENARIO_IDS.iter().map(|s| s.to_string()).collect()
+    fn scenario_ids(&self) -> &[&str] {
+        SCENARIO_IDS
     }
 
     fn check_goal(&self, goal: &str) -> Result<(), Problem> {
@@ -38,15 +38,7 @@ impl DemoCatalog for SimCatalog {
         };
         if first == "kubectl" {
             // The custom kinds the scenario's CRDs add resolve as if applied.
-            let served = super::scenario::find(scenario)
-                .filter(|sc| {
-                    sc.files
-                        .iter()
-                        .any(|(_, t)| t.contains("CustomResourceDefinition"))
-                })
-                .map(|sc| discovery::scenario_kinds(sc.files))
-                .unwrap_or_default();
-            let parsed = discovery::with_served(served, || args::parse(&words[1..]));
+            let parsed = discovery::with_served(served_in(scenario), || args::parse(&words[1..]));
             return match parsed {
                 Ok(_) => Ok(()),
                 Err(e) => {
@@ -81,6 +73,29 @@ impl DemoCatalog for SimCatalog {
             }),
         }
     }
+}
+
+/// The custom kinds a scenario's CRDs serve, worked out once per scenario and process:
+/// that parses its manifests and compiles each CRD's schema, and every kubectl line of
+/// every question on the scenario asks.
+fn served_in(scenario: &str) -> Vec<discovery::Served> {
+    static BY_SCENARIO: std::sync::OnceLock<Vec<(&'static str, Vec<discovery::Served>)>> =
+        std::sync::OnceLock::new();
+    let all = BY_SCENARIO.get_or_init(|| {
+        super::scenario::SCENARIOS
+            .iter()
+            .filter(|sc| {
+                sc.files
+                    .iter()
+                    .any(|(_, t)| t.contains("CustomResourceDefinition"))
+            })
+            .map(|sc| (sc.id, discovery::scenario_kinds(sc.files)))
+            .collect()
+    });
+    all.iter()
+        .find(|(id, _)| *id == scenario)
+        .map(|(_, served)| served.clone())
+        .unwrap_or_default()
 }
 
 /// kubectl errors can span lines; a diagnostic wants the first, without the prefix.

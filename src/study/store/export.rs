@@ -222,47 +222,50 @@ impl Store {
                     ))
                 })
                 .collect::<Result<_>>()?;
-            let mut st = self
-                .conn
+            // A pending store has no database, and no sessions.
+            if let Some(conn) = self.reader() {
+                let mut st = conn
                 .prepare(
                     "SELECT question_id, tier, asked_at, took_ms, budget_ms, keypoints_covered, \
                      keypoints_total, pitfalls_said, followup, score FROM mock_answers WHERE \
                      session_id = ?1 ORDER BY asked_at, id",
                 )
                 .map_err(&err)?;
-            for (id, mut s) in sessions {
-                let rows: Vec<(MockAnswerRecord, String, String)> = st
-                    .query_map([id], |r| {
-                        Ok((
-                            MockAnswerRecord {
-                                question_id: r.get(0)?,
-                                tier: r.get(1)?,
-                                asked_at: r.get(2)?,
-                                took_ms: r.get(3)?,
-                                budget_ms: r.get(4)?,
-                                keypoints_covered: vec![],
-                                keypoints_total: r.get(6)?,
-                                pitfalls_said: vec![],
-                                followup: r.get(8)?,
-                                score: r.get(9)?,
-                            },
-                            r.get(5)?,
-                            r.get(7)?,
-                        ))
-                    })
-                    .map_err(&err)?
-                    .collect::<rusqlite::Result<_>>()
-                    .map_err(&err)?;
-                for (mut a, covered, said) in rows {
-                    let parse = |s: &str| {
-                        serde_json::from_str::<Vec<u32>>(s)
-                            .map_err(|e| StoreError::BadRow(a.question_id.clone(), e.to_string()))
-                    };
-                    a.keypoints_covered = parse(&covered)?;
-                    a.pitfalls_said = parse(&said)?;
-                    s.answers.push(a);
+                for (id, mut s) in sessions {
+                    let rows: Vec<(MockAnswerRecord, String, String)> = st
+                        .query_map([id], |r| {
+                            Ok((
+                                MockAnswerRecord {
+                                    question_id: r.get(0)?,
+                                    tier: r.get(1)?,
+                                    asked_at: r.get(2)?,
+                                    took_ms: r.get(3)?,
+                                    budget_ms: r.get(4)?,
+                                    keypoints_covered: vec![],
+                                    keypoints_total: r.get(6)?,
+                                    pitfalls_said: vec![],
+                                    followup: r.get(8)?,
+                                    score: r.get(9)?,
+                                },
+                                r.get(5)?,
+                                r.get(7)?,
+                            ))
+                        })
+                        .map_err(&err)?
+                        .collect::<rusqlite::Result<_>>()
+                        .map_err(&err)?;
+                    for (mut a, covered, said) in rows {
+                        let parse = |s: &str| {
+                            serde_json::from_str::<Vec<u32>>(s).map_err(|e| {
+                                StoreError::BadRow(a.question_id.clone(), e.to_string())
+                            })
+                        };
+                        a.keypoints_covered = parse(&covered)?;
+                        a.pitfalls_said = parse(&said)?;
+                        s.answers.push(a);
+                    }
+                    mock_sessions.push(s);
                 }
-                mock_sessions.push(s);
             }
         }
         let solved_challenges = self
@@ -340,7 +343,7 @@ impl Store {
         }
         let err = self.err();
         let tx = self
-            .conn
+            .writer()?
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(&err)?;
         let mut sum = ImportSummary::default();

@@ -84,8 +84,7 @@ pub struct QuizProgress<'a> {
 impl Store {
     /// Starts a mock interview; returns its id.
     pub fn start_mock(&mut self, s: &MockStart<'_>) -> Result<i64> {
-        self.on_disk()?;
-        self.conn
+        self.writer()?
             .execute(
                 "INSERT INTO mock_sessions (started_at, level, topic, seed, strictness, planned) \
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -99,7 +98,7 @@ impl Store {
                 ],
             )
             .map_err(self.err())?;
-        Ok(self.conn.last_insert_rowid())
+        Ok(self.writer()?.last_insert_rowid())
     }
 
     /// Stores the scorecard so far (and the finish time once the interview is over).
@@ -110,8 +109,7 @@ impl Store {
         overall: u32,
         finished_at: Option<Millis>,
     ) -> Result<()> {
-        self.on_disk()?;
-        self.conn
+        self.writer()?
             .execute(
                 "UPDATE mock_sessions SET scorecard = ?2, overall = ?3, finished_at = \
                  COALESCE(?4, finished_at) WHERE id = ?1",
@@ -123,8 +121,10 @@ impl Store {
 
     /// Every mock interview, oldest first.
     pub fn mocks(&self) -> Result<Vec<MockSummary>> {
-        let mut st = self
-            .conn
+        let Some(conn) = self.reader() else {
+            return Ok(Default::default());
+        };
+        let mut st = conn
             .prepare_cached(
                 "SELECT s.id, s.started_at, s.finished_at, s.level, s.topic, s.strictness, \
                  s.planned, s.overall, s.scorecard, s.seed, (SELECT COUNT(*) FROM mock_answers a WHERE \
@@ -153,15 +153,14 @@ impl Store {
 
     /// Starts a quiz; returns its id.
     pub fn start_quiz(&mut self, s: &QuizStart<'_>) -> Result<i64> {
-        self.on_disk()?;
-        self.conn
+        self.writer()?
             .execute(
                 "INSERT INTO quiz_sessions (started_at, topic, level, seed, planned, answered, \
                  correct, result) VALUES (?1, ?2, ?3, ?4, ?5, 0, 0, '{}')",
                 params![s.started_at, s.topic, s.level, s.seed as i64, s.planned],
             )
             .map_err(self.err())?;
-        Ok(self.conn.last_insert_rowid())
+        Ok(self.writer()?.last_insert_rowid())
     }
 
     /// Stores a quiz's result so far and flags `missed` questions for review, in one
@@ -173,10 +172,9 @@ impl Store {
         missed: &[String],
         now: Millis,
     ) -> Result<()> {
-        self.on_disk()?;
         let err = self.err();
         let tx = self
-            .conn
+            .writer()?
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(&err)?;
         tx.execute(
@@ -194,8 +192,10 @@ impl Store {
 
     /// Every quiz, oldest first.
     pub fn quizzes(&self) -> Result<Vec<QuizSummary>> {
-        let mut st = self
-            .conn
+        let Some(conn) = self.reader() else {
+            return Ok(Default::default());
+        };
+        let mut st = conn
             .prepare_cached(
                 "SELECT id, started_at, finished_at, topic, level, seed, planned, answered, \
                  correct, result FROM quiz_sessions ORDER BY started_at, id",
@@ -222,8 +222,7 @@ impl Store {
 
     /// Puts a question at the front of the review queue until it is next graded.
     pub fn flag_for_review(&mut self, question_id: &str, at: Millis, reason: &str) -> Result<()> {
-        self.on_disk()?;
-        flag_in(&self.conn, question_id, at, reason).map_err(self.err())?;
+        flag_in(self.writer()?, question_id, at, reason).map_err(self.err())?;
         Ok(())
     }
 
@@ -238,8 +237,10 @@ impl Store {
 
     /// (question id, flagged at, reason), by question id.
     pub fn flag_rows(&self) -> Result<Vec<(String, Millis, String)>> {
-        let mut st = self
-            .conn
+        let Some(conn) = self.reader() else {
+            return Ok(Default::default());
+        };
+        let mut st = conn
             .prepare_cached(
                 "SELECT question_id, flagged_at, reason FROM review_flags ORDER BY question_id",
             )
@@ -272,15 +273,16 @@ impl Store {
     /// An answer typed in review, durable on return; the same answer twice (same question
     /// and time) is kept once.
     pub fn record_typed_answer(&mut self, a: &TypedAnswerRecord) -> Result<()> {
-        self.on_disk()?;
-        typed_in(&self.conn, a).map_err(self.err())?;
+        typed_in(self.writer()?, a).map_err(self.err())?;
         Ok(())
     }
 
     /// Typed answers, oldest first: of one question, or of all.
     pub fn typed_answers(&self, question_id: Option<&str>) -> Result<Vec<TypedAnswerRecord>> {
-        let mut st = self
-            .conn
+        let Some(conn) = self.reader() else {
+            return Ok(Default::default());
+        };
+        let mut st = conn
             .prepare_cached(
                 "SELECT question_id, answered_at, text, keypoints_covered, keypoints_total, \
                  pitfalls_said, grade FROM typed_answers WHERE ?1 IS NULL OR question_id = ?1 \

@@ -132,7 +132,10 @@ pub enum Location {
 }
 
 pub struct Store {
-    conn: Connection,
+    /// `None` only while a pending store has had no write: there is no database yet, and
+    /// every read answers as a database just made would (nothing stored). So a first
+    /// start draws without making one, in memory or on disk.
+    conn: Option<Connection>,
     location: Location,
 }
 
@@ -222,16 +225,46 @@ fn upsert_card(conn: &Connection, c: &CardState) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// Runs the migrations this file lacks, all in one IMMEDIATE transaction that re-reads
+/// the version: two instances opening a file at once migrate it once, and neither can
+/// see it half made (a fresh file is created whole, so it is not "upgraded").
+/// Returns the version an existing file was upgraded from, if it was.
+fn migrate(conn: &mut Connection, path: &str) -> Result<Option<i64>> {
+    let err = sql(path);
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(&err)?;
+    let v: i64 = tx
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(&err)?;
+    if v > schema::VERSION {
+        return Err(StoreError::TooNew {
+            path: path.to_string(),
+            found: v,
+            known: schema::VERSION,
+        });
+    }
+    for step in v..schema::VERSION {
+        tx.execute_batch(schema::MIGRATIONS[step as usize])
+            .map_err(&err)?;
+    }
+    if v < schema::VERSION {
+        tx.pragma_update(None, "user_version", schema::VERSION)
+            .map_err(&err)?;
+    }
+    tx.commit().map_err(&err)?;
+    Ok(Some(v).filter(|f| *f > 0 && *f < schema::VERSION))
+}
+
 impl Store {
     /// A store that keeps nothing past the process; `reason` says why.
     pub fn in_memory(reason: &str) -> Result<Store> {
-        let conn = Connection::open_in_memory().map_err(sql("in memory"))?;
-        let mut store = Store {
-            conn,
+        let mut conn = Connection::open_in_memory().map_err(sql("in memory"))?;
+        migrate(&mut conn, ":memory:")?;
+        Ok(Store {
+            conn: Some(conn),
             location: Location::Memory(reason.to_string()),
-        };
-        store.migrate(":memory:")?;
-        Ok(store)
+        })
     }
 
     pub fn location(&self) -> &Location {
@@ -252,11 +285,28 @@ impl Store {
         )
     }
 
-    /// A store for a file not yet made: empty, in memory, until the first write.
-    pub fn pending(path: &std::path::Path) -> Result<Store> {
-        let mut store = Store::in_memory("")?;
-        store.location = Location::Pending(path.to_path_buf());
-        Ok(store)
+    /// A store for a file not yet made: empty, with no database at all, until the first
+    /// write makes the file.
+    pub fn pending(path: &std::path::Path) -> Store {
+        Store {
+            conn: None,
+            location: Location::Pending(path.to_path_buf()),
+        }
+    }
+
+    /// The database to read; `None` for a pending store, which holds nothing yet (each
+    /// read then answers its empty default, what a database just made would give).
+    fn reader(&self) -> Option<&Connection> {
+        self.conn.as_ref()
+    }
+
+    /// The database to write: a pending store's file is made first.
+    fn writer(&mut self) -> Result<&mut Connection> {
+        self.on_disk()?;
+        let where_ = self.where_();
+        self.conn
+            .as_mut()
+            .ok_or_else(|| StoreError::Io(format!("{where_}: the database was not opened")))
     }
 
     /// Every write starts here: a pending store first creates its file (opening it as
@@ -286,42 +336,14 @@ impl Store {
         }
     }
 
+    /// The schema version of the database; a pending store's file will be made at this
+    /// kubedrill's.
     pub fn schema_version(&self) -> Result<i64> {
-        self.conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
+        let Some(conn) = self.reader() else {
+            return Ok(schema::VERSION);
+        };
+        conn.query_row("PRAGMA user_version", [], |r| r.get(0))
             .map_err(self.err())
-    }
-
-    /// Runs the migrations this file lacks, all in one IMMEDIATE transaction that re-reads
-    /// the version: two instances opening a file at once migrate it once, and neither can
-    /// see it half made (a fresh file is created whole, so it is not "upgraded").
-    /// Returns the version an existing file was upgraded from, if it was.
-    fn migrate(&mut self, path: &str) -> Result<Option<i64>> {
-        let err = sql(path);
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(&err)?;
-        let v: i64 = tx
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .map_err(&err)?;
-        if v > schema::VERSION {
-            return Err(StoreError::TooNew {
-                path: path.to_string(),
-                found: v,
-                known: schema::VERSION,
-            });
-        }
-        for step in v..schema::VERSION {
-            tx.execute_batch(schema::MIGRATIONS[step as usize])
-                .map_err(&err)?;
-        }
-        if v < schema::VERSION {
-            tx.pragma_update(None, "user_version", schema::VERSION)
-                .map_err(&err)?;
-        }
-        tx.commit().map_err(&err)?;
-        Ok(Some(v).filter(|f| *f > 0 && *f < schema::VERSION))
     }
 
     /// Logs a grade, clears the question's review flag and, unless the mode leaves the
@@ -333,10 +355,9 @@ impl Store {
         prev: &CardState,
         next: Option<&CardState>,
     ) -> Result<i64> {
-        self.on_disk()?;
         let err = self.err();
         let tx = self
-            .conn
+            .writer()?
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(&err)?;
         let id = insert_review(&tx, review, prev.phase).map_err(&err)?;
@@ -357,10 +378,9 @@ impl Store {
     /// `restore` (the state before it, which the caller kept). False when the review was
     /// already undone or does not exist.
     pub fn undo(&mut self, review_id: i64, restore: &CardState, now: Millis) -> Result<bool> {
-        self.on_disk()?;
         let err = self.err();
         let tx = self
-            .conn
+            .writer()?
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(&err)?;
         let row: Option<(String, String)> = tx
@@ -395,10 +415,9 @@ impl Store {
 
     /// Hides a card from every queue until `until`.
     pub fn bury(&mut self, question_id: &str, until: Millis) -> Result<()> {
-        self.on_disk()?;
         let err = self.err();
         let tx = self
-            .conn
+            .writer()?
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(&err)?;
         let mut card =
@@ -422,13 +441,18 @@ impl Store {
     }
 
     pub fn card(&self, question_id: &str) -> Result<Option<CardState>> {
-        Self::card_in(&self.conn, question_id)
+        match self.reader() {
+            Some(conn) => Self::card_in(conn, question_id),
+            None => Ok(None),
+        }
     }
 
     /// Every stored card state, by question id (removed questions included).
     pub fn cards(&self) -> Result<HashMap<String, CardState>> {
-        let mut st = self
-            .conn
+        let Some(conn) = self.reader() else {
+            return Ok(Default::default());
+        };
+        let mut st = conn
             .prepare_cached(&format!("SELECT {CARD_COLUMNS} FROM cards"))
             .map_err(self.err())?;
         let rows = st.query_map([], card_from_row).map_err(self.err())?;
@@ -443,21 +467,25 @@ impl Store {
     /// New cards first graded in the day starting at `day_start`, undone grades and cram
     /// not counted: what the daily new-card limit is measured against.
     pub fn new_cards_started(&self, day_start: Millis) -> Result<u32> {
-        self.conn
-            .query_row(
-                "SELECT COUNT(DISTINCT r.question_id) FROM reviews r WHERE r.reviewed_at >= ?1 \
+        let Some(conn) = self.reader() else {
+            return Ok(Default::default());
+        };
+        conn.query_row(
+            "SELECT COUNT(DISTINCT r.question_id) FROM reviews r WHERE r.reviewed_at >= ?1 \
                  AND r.reviewed_at < ?2 AND r.phase_before = 'new' AND r.mode != 'cram' AND NOT \
                  EXISTS (SELECT 1 FROM undos u WHERE u.review_id = r.id)",
-                params![day_start, day_start + DAY_MS],
-                |r| r.get(0),
-            )
-            .map_err(self.err())
+            params![day_start, day_start + DAY_MS],
+            |r| r.get(0),
+        )
+        .map_err(self.err())
     }
 
     /// The whole review log in time order, undone reviews marked.
     pub fn reviews(&self) -> Result<Vec<Review>> {
-        let mut st = self
-            .conn
+        let Some(conn) = self.reader() else {
+            return Ok(Default::default());
+        };
+        let mut st = conn
             .prepare_cached(
                 "SELECT r.id, r.question_id, r.grade, r.reviewed_at, r.took_ms, r.mode, \
                  r.phase_before, u.undone_at FROM reviews r LEFT JOIN undos u ON u.review_id = \
@@ -505,20 +533,18 @@ impl Store {
         topic: Option<&str>,
         seed: Option<u64>,
     ) -> Result<i64> {
-        self.on_disk()?;
-        self.conn
+        self.writer()?
             .execute(
                 "INSERT INTO mock_sessions (started_at, level, topic, seed) VALUES (?1, ?2, ?3, \
                  ?4)",
                 params![started_at, level, topic, seed.map(|s| s as i64)],
             )
             .map_err(self.err())?;
-        Ok(self.conn.last_insert_rowid())
+        Ok(self.writer()?.last_insert_rowid())
     }
 
     pub fn finish_mock_session(&mut self, id: i64, finished_at: Millis) -> Result<()> {
-        self.on_disk()?;
-        self.conn
+        self.writer()?
             .execute(
                 "UPDATE mock_sessions SET finished_at = ?2 WHERE id = ?1",
                 params![id, finished_at],
@@ -529,15 +555,13 @@ impl Store {
 
     /// One answer in a mock interview, durable on return.
     pub fn record_mock_answer(&mut self, session_id: i64, a: &MockAnswerRecord) -> Result<i64> {
-        self.on_disk()?;
-        export::insert_mock_answer(&self.conn, session_id, a).map_err(self.err())?;
-        Ok(self.conn.last_insert_rowid())
+        export::insert_mock_answer(self.writer()?, session_id, a).map_err(self.err())?;
+        Ok(self.writer()?.last_insert_rowid())
     }
 
     /// A demo challenge solved; the first time is kept.
     pub fn record_solved(&mut self, question_id: &str, title: &str, at: Millis) -> Result<()> {
-        self.on_disk()?;
-        self.conn
+        self.writer()?
             .execute(
                 "INSERT OR IGNORE INTO solved_challenges (question_id, title, solved_at) VALUES \
                  (?1, ?2, ?3)",
@@ -549,8 +573,10 @@ impl Store {
 
     /// (question id, challenge title, solved at) for every solved challenge.
     pub fn solved(&self) -> Result<Vec<(String, String, Millis)>> {
-        let mut st = self
-            .conn
+        let Some(conn) = self.reader() else {
+            return Ok(Default::default());
+        };
+        let mut st = conn
             .prepare_cached(
                 "SELECT question_id, title, solved_at FROM solved_challenges ORDER BY solved_at, \
                  question_id, title",
@@ -564,13 +590,15 @@ impl Store {
 
     /// (mock-interview sessions, solved challenges) stored.
     pub fn export_counts(&self) -> Result<(usize, usize)> {
-        self.conn
-            .query_row(
-                "SELECT (SELECT COUNT(*) FROM mock_sessions), (SELECT COUNT(*) FROM \
+        let Some(conn) = self.reader() else {
+            return Ok(Default::default());
+        };
+        conn.query_row(
+            "SELECT (SELECT COUNT(*) FROM mock_sessions), (SELECT COUNT(*) FROM \
                  solved_challenges)",
-                [],
-                |r| Ok((r.get::<_, i64>(0)? as usize, r.get::<_, i64>(1)? as usize)),
-            )
-            .map_err(self.err())
+            [],
+            |r| Ok((r.get::<_, i64>(0)? as usize, r.get::<_, i64>(1)? as usize)),
+        )
+        .map_err(self.err())
     }
 }

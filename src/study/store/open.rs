@@ -88,15 +88,10 @@ impl Store {
         // SQLite to deal with on a real open.
         let wal = dir.join(format!("{FILE_NAME}-wal"));
         if !file.exists() && !wal.exists() {
-            match Store::pending(&file) {
-                Ok(store) => {
-                    return Opened {
-                        store,
-                        notices: Vec::new(),
-                    };
-                }
-                Err(e) => return memory(e.to_string()),
-            }
+            return Opened {
+                store: Store::pending(&file),
+                notices: Vec::new(),
+            };
         }
         match Store::open_file(&file, now) {
             Ok(opened) => opened,
@@ -112,14 +107,13 @@ impl Store {
         let err = sql(&shown);
         let mut store = Store::in_memory(reason)?;
         store.location = Location::Copy(path.to_path_buf(), reason.to_string());
+        let Some(conn) = store.reader() else {
+            return Err(StoreError::Io(format!("{shown}: no database in memory")));
+        };
         let attach = |uri: String| {
-            store
-                .conn
-                .execute("ATTACH DATABASE ?1 AS disk", [uri])
+            conn.execute("ATTACH DATABASE ?1 AS disk", [uri])
                 .and_then(|_| {
-                    store
-                        .conn
-                        .query_row("PRAGMA disk.user_version", [], |r| r.get::<_, i64>(0))
+                    conn.query_row("PRAGMA disk.user_version", [], |r| r.get::<_, i64>(0))
                 })
         };
         let file_uri = |extra: &str| {
@@ -134,7 +128,7 @@ impl Store {
         let version = match attach(file_uri("")) {
             Ok(v) => v,
             Err(_) => {
-                let _ = store.conn.execute("DETACH DATABASE disk", []);
+                let _ = conn.execute("DETACH DATABASE disk", []);
                 attach(file_uri("&immutable=1")).map_err(&err)?
             }
         };
@@ -143,24 +137,18 @@ impl Store {
                 "{shown} is at schema version {version} and cannot be upgraded in place"
             )));
         }
-        let tables: Vec<String> = store
-            .conn
+        let tables: Vec<String> = conn
             .prepare("SELECT name FROM main.sqlite_master WHERE type = 'table'")
             .and_then(|mut st| st.query_map([], |r| r.get(0))?.collect())
             .map_err(&err)?;
         for t in tables {
-            store
-                .conn
-                .execute(
-                    &format!("INSERT INTO main.\"{t}\" SELECT * FROM disk.\"{t}\""),
-                    [],
-                )
-                .map_err(&err)?;
-        }
-        store
-            .conn
-            .execute("DETACH DATABASE disk", [])
+            conn.execute(
+                &format!("INSERT INTO main.\"{t}\" SELECT * FROM disk.\"{t}\""),
+                [],
+            )
             .map_err(&err)?;
+        }
+        conn.execute("DETACH DATABASE disk", []).map_err(&err)?;
         Ok(store)
     }
 
@@ -226,7 +214,7 @@ impl Store {
     ) -> Result<(Store, Option<i64>, Option<String>), StoreError> {
         let shown = path.display().to_string();
         let err = sql(&shown);
-        let conn = Connection::open(path).map_err(&err)?;
+        let mut conn = Connection::open(path).map_err(&err)?;
         conn.busy_timeout(BUSY_TIMEOUT).map_err(&err)?;
         // Checked before anything is written, so a damaged file is moved aside untouched.
         let check: String = conn
@@ -265,15 +253,15 @@ impl Store {
             .map_err(&err)?;
         conn.pragma_update(None, "foreign_keys", true)
             .map_err(&err)?;
-        let mut store = Store {
-            conn,
-            location: Location::File(path.to_path_buf()),
-        };
-        let migrated = store.migrate(&shown)?;
-        if let Some(why) = repair::missing_schema(&store.conn, &shown)? {
+        let migrated = super::migrate(&mut conn, &shown)?;
+        if let Some(why) = repair::missing_schema(&conn, &shown)? {
             return Err(StoreError::NotOurs { path: shown, why });
         }
-        let repaired = repair::drop_bad_rows(&mut store.conn, path, now)?;
+        let repaired = repair::drop_bad_rows(&mut conn, path, now)?;
+        let store = Store {
+            conn: Some(conn),
+            location: Location::File(path.to_path_buf()),
+        };
         Ok((store, migrated, repaired))
     }
 }
