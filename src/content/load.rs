@@ -207,9 +207,12 @@ pub fn load_over(
 /// work before its first frame, and files do not depend on each other until the
 /// duplicate checks, which stay in order.
 fn parse_all(sources: &[Source], catalog: &dyn DemoCatalog) -> Vec<ParsedFile> {
-    let workers = std::thread::available_parallelism()
-        .map_or(1, usize::from)
-        .min(sources.len());
+    // Asked only when there is a choice: the answer reads cgroup files, a cost a start
+    // with no user files has no reason to pay.
+    let workers = match sources.len() {
+        0 | 1 => 1,
+        n => std::thread::available_parallelism().map_or(1, |c| usize::from(c).min(n)),
+    };
     if workers <= 1 {
         return sources.iter().map(|s| parse_file(s, catalog)).collect();
     }

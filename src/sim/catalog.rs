@@ -4,7 +4,7 @@
 use crate::content::{DemoCatalog, Problem};
 
 use super::goal;
-use super::scenario::SCENARIO_IDS;
+use super::scenario::{SCENARIO_IDS, SCENARIOS};
 
 use super::kubectl::{args, discovery};
 use super::{directive, shell};
@@ -75,27 +75,29 @@ impl DemoCatalog for SimCatalog {
     }
 }
 
-/// The custom kinds a scenario's CRDs serve, worked out once per scenario and process:
-/// that parses its manifests and compiles each CRD's schema, and every kubectl line of
-/// every question on the scenario asks.
+/// The custom kinds a scenario's CRDs serve, worked out once per scenario and process,
+/// when a line of it is first checked: that parses its manifests and compiles each CRD's
+/// schema, and every kubectl line of every question on the scenario asks.
 fn served_in(scenario: &str) -> Vec<discovery::Served> {
-    static BY_SCENARIO: std::sync::OnceLock<Vec<(&'static str, Vec<discovery::Served>)>> =
+    static BY_SCENARIO: std::sync::OnceLock<Vec<std::sync::OnceLock<Vec<discovery::Served>>>> =
         std::sync::OnceLock::new();
-    let all = BY_SCENARIO.get_or_init(|| {
-        super::scenario::SCENARIOS
-            .iter()
-            .filter(|sc| {
-                sc.files
-                    .iter()
-                    .any(|(_, t)| t.contains("CustomResourceDefinition"))
-            })
-            .map(|sc| (sc.id, discovery::scenario_kinds(sc.files)))
-            .collect()
-    });
-    all.iter()
-        .find(|(id, _)| *id == scenario)
-        .map(|(_, served)| served.clone())
-        .unwrap_or_default()
+    let Some(i) = SCENARIOS.iter().position(|sc| sc.id == scenario) else {
+        return Vec::new();
+    };
+    let cells = BY_SCENARIO.get_or_init(|| SCENARIOS.iter().map(|_| Default::default()).collect());
+    cells[i]
+        .get_or_init(|| {
+            let files = SCENARIOS[i].files;
+            if files
+                .iter()
+                .any(|(_, t)| t.contains("CustomResourceDefinition"))
+            {
+                discovery::scenario_kinds(files)
+            } else {
+                Vec::new()
+            }
+        })
+        .clone()
 }
 
 /// kubectl errors can span lines; a diagnostic wants the first, without the prefix.
