@@ -40,6 +40,21 @@ fn bench(c: &mut Criterion) {
         );
     }
     group.finish();
+
+    // What a start does with the shipped content, against what it did before build.rs
+    // packed it: parse and check the TOML.
+    let mut shipped = c.benchmark_group("shipped");
+    shipped.sample_size(20);
+    shipped.bench_function("decode_prebuilt", |b| {
+        b.iter(|| std::hint::black_box(content::shipped().deck.questions.len()))
+    });
+    shipped.bench_function("parse_and_check", |b| {
+        b.iter(|| {
+            let loaded = content::load(content::shipped_sources(), vec![], &SimCatalog);
+            std::hint::black_box(loaded.deck.questions.len())
+        })
+    });
+    shipped.finish();
 }
 
 criterion_group!(benches, bench);

@@ -291,8 +291,8 @@ fn a_fresh_folder_gets_its_file_at_the_first_write_not_at_start() {
         assert!(opened.notices.is_empty(), "{:?}", opened.notices);
         assert!(opened.store.is_saving());
         assert!(
-            !db.exists(),
-            "opening a fresh folder must not create the file"
+            !db.exists() && !dir.exists(),
+            "opening a fresh folder must create neither the folder nor the file"
         );
         let mut p = Progress::new(opened.store, StudyConfig::default()).expect("progress");
         assert!(p.store.reviews().expect("reviews").is_empty());
@@ -359,4 +359,26 @@ fn a_store_with_no_database_yet_reads_as_an_empty_one() {
     };
     assert_eq!(reads(&pending), reads(&empty));
     assert!(!tmp.path().join("data/progress.db").exists());
+}
+
+/// The folder of a first start is made at the first write; if by then it cannot be, the
+/// write fails with the reason (nothing is claimed saved) instead of at start.
+#[test]
+fn a_folder_that_cannot_be_made_at_the_first_write_fails_that_write() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("data");
+    let mut store = Store::open_dir(&dir, NOW).store;
+    assert!(store.is_saving());
+    std::fs::write(&dir, "a file where the folder was to go").expect("file");
+    let e = store
+        .record_solved("spec-vs-status", "a challenge", NOW)
+        .expect_err("no folder, no write");
+    assert!(
+        e.to_string().starts_with(&format!(
+            "the data folder {} could not be created (",
+            dir.display()
+        )),
+        "{e}"
+    );
+    assert!(store.solved().expect("solved").is_empty());
 }

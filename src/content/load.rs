@@ -111,8 +111,8 @@ pub fn read_paths(paths: &[PathBuf]) -> (Vec<Source>, Vec<Diagnostic>) {
     for path in paths {
         let walk = toml_files(path);
         diags.extend(walk.problems);
-        for f in walk.files {
-            match read_source(&f) {
+        for read in par_map(&walk.files, |f| read_source(f)) {
+            match read {
                 Ok(s) => sources.push(s),
                 Err(d) => diags.push(*d),
             }
@@ -202,36 +202,41 @@ pub fn load_over(
     loaded
 }
 
-/// Each file parsed and validated on its own, on as many threads as there are cores (each
-/// takes the next file not yet taken), in the files' order: parsing is most of a start's
-/// work before its first frame, and files do not depend on each other until the
-/// duplicate checks, which stay in order.
+/// Each file parsed and validated on its own, side by side: parsing is most of a load's
+/// work, and files do not depend on each other until the duplicate checks, which stay in
+/// order.
 fn parse_all(sources: &[Source], catalog: &dyn DemoCatalog) -> Vec<ParsedFile> {
+    par_map(sources, |s| parse_file(s, catalog))
+}
+
+/// `f` of each item, on as many threads as there are cores (each takes the next item not
+/// yet taken), in the items' order.
+fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     // Asked only when there is a choice: the answer reads cgroup files, a cost a start
     // with no user files has no reason to pay.
-    let workers = match sources.len() {
+    let workers = match items.len() {
         0 | 1 => 1,
         n => std::thread::available_parallelism().map_or(1, |c| usize::from(c).min(n)),
     };
     if workers <= 1 {
-        return sources.iter().map(|s| parse_file(s, catalog)).collect();
+        return items.iter().map(f).collect();
     }
     let next = AtomicUsize::new(0);
     let work = || {
         let mut done = Vec::new();
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(src) = sources.get(i) else {
+            let Some(item) = items.get(i) else {
                 return done;
             };
-            done.push((i, parse_file(src, catalog)));
+            done.push((i, f(item)));
         }
     };
-    let mut parsed: Vec<(usize, ParsedFile)> = std::thread::scope(|scope| {
+    let mut all: Vec<(usize, R)> = std::thread::scope(|scope| {
         let helpers: Vec<_> = (1..workers).map(|_| scope.spawn(work)).collect();
         let mut all = work();
         for h in helpers {
-            // A parser that panicked is a bug; the panic goes on, as on one thread.
+            // A worker that panicked is a bug; the panic goes on, as on one thread.
             match h.join() {
                 Ok(part) => all.extend(part),
                 Err(panic) => std::panic::resume_unwind(panic),
@@ -239,8 +244,8 @@ fn parse_all(sources: &[Source], catalog: &dyn DemoCatalog) -> Vec<ParsedFile> {
         }
         all
     });
-    parsed.sort_by_key(|(i, _)| *i);
-    parsed.into_iter().map(|(_, p)| p).collect()
+    all.sort_by_key(|(i, _)| *i);
+    all.into_iter().map(|(_, r)| r).collect()
 }
 
 type Seen = HashMap<String, Place>;

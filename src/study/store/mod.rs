@@ -309,11 +309,19 @@ impl Store {
             .ok_or_else(|| StoreError::Io(format!("{where_}: the database was not opened")))
     }
 
-    /// Every write starts here: a pending store first creates its file (opening it as
+    /// Every write starts here: a pending store first creates its folder and file (as
     /// `open_file` does, migrations and all) and moves onto it. Nothing was written to the
     /// memory it leaves, so nothing is left behind.
     fn on_disk(&mut self) -> Result<()> {
         if let Location::Pending(path) = &self.location {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| {
+                    StoreError::Io(format!(
+                        "the data folder {} could not be created ({e})",
+                        dir.display()
+                    ))
+                })?;
+            }
             let opened = Store::open_file(&path.clone(), crate::study::time::now())?;
             *self = opened.store;
         }

@@ -54,6 +54,15 @@ impl Store {
                 Err(e) => panic!("an in-memory progress store could not be made: {e}"),
             }
         };
+        // A first start: nothing to read, so neither the folder nor the file is made
+        // until the first write (see `Location::Pending`), when the folder it would go in
+        // can be made. Anything else takes the checks below, which make the folder.
+        if creatable_later(dir) {
+            return Opened {
+                store: Store::pending(&dir.join(FILE_NAME)),
+                notices: Vec::new(),
+            };
+        }
         if let Err(e) = std::fs::create_dir_all(dir) {
             return memory(format!(
                 "the data folder {} could not be created ({e})",
@@ -282,6 +291,40 @@ fn cause(e: &StoreError) -> String {
         StoreError::Sqlite { source, .. } => source.to_string(),
         other => other.to_string(),
     }
+}
+
+/// Whether `dir` does not exist yet and the nearest folder above it that does is one this
+/// process may create entries in (`access(2)`, which also knows a read-only mount).
+#[cfg(unix)]
+fn creatable_later(dir: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let mut up = dir;
+    loop {
+        match std::fs::metadata(up) {
+            Ok(meta) => {
+                let Ok(c) = std::ffi::CString::new(up.as_os_str().as_bytes()) else {
+                    return false;
+                };
+                // SAFETY: `c` is a NUL-terminated path that lives across the call.
+                let ok = unsafe { libc::access(c.as_ptr(), libc::W_OK | libc::X_OK) } == 0;
+                return up != dir && meta.is_dir() && ok;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                up = match up.parent() {
+                    Some(p) if p.as_os_str().is_empty() => Path::new("."),
+                    Some(p) => p,
+                    None => return false,
+                };
+            }
+            Err(_) => return false,
+        }
+    }
+}
+
+/// Elsewhere the folder is made and probed at start, as before.
+#[cfg(not(unix))]
+fn creatable_later(_: &Path) -> bool {
+    false
 }
 
 /// Creates and removes a file, to learn whether SQLite could write here.

@@ -2,6 +2,7 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Cell, Paragraph, Row, StatefulWidget, Table, TableState, Widget};
 
@@ -127,40 +128,63 @@ impl Widget for &View<'_> {
 
         // Narrow screens abbreviate the levels so topic titles keep their room.
         let narrow = area.width < 100;
-        let mut header = if narrow {
-            vec!["Topic", "jun", "mid", "sen", "pri", "all"]
+        let level_w = |full: usize| if narrow { 3 } else { full };
+        let mut header: Vec<(&str, usize)> = if narrow {
+            vec![("jun", 3), ("mid", 3), ("sen", 3), ("pri", 3)]
         } else {
-            vec!["Topic", "junior", "middle", "senior", "principal", "all"]
+            vec![
+                ("junior", 6),
+                ("middle", 6),
+                ("senior", 6),
+                ("principal", 9),
+            ]
         };
-        let level_w = |full: u16| Constraint::Length(if narrow { 3 } else { full });
-        let mut widths = vec![
-            Constraint::Fill(1),
-            level_w(6),
-            level_w(6),
-            level_w(6),
-            level_w(9),
-            Constraint::Length(4),
-        ];
+        header.push(("all", 4));
         if self.due.is_some() {
-            header.extend(["due", "new"]);
-            widths.extend([Constraint::Length(4), Constraint::Length(4)]);
+            header.extend([("due", 4), ("new", 4)]);
         }
+        // The counts share one column, each padded to its width as a column of its own
+        // would be: ratatui solves a table's column widths with its constraint solver,
+        // a quarter of the first frame's work with eight columns and little with two.
+        let counts_w = header.iter().map(|(_, w)| w + 1).sum::<usize>() - 1;
+        let widths = [Constraint::Fill(1), Constraint::Length(counts_w as u16)];
+        let padded = |cells: Vec<(String, usize, Style)>| {
+            let mut spans = Vec::new();
+            for (i, (text, w, style)) in cells.into_iter().enumerate() {
+                if i > 0 {
+                    spans.push(Span::raw(" "));
+                }
+                let pad = w.saturating_sub(text.chars().count());
+                spans.push(Span::styled(text, style));
+                spans.push(Span::raw(" ".repeat(pad)));
+            }
+            Line::from(spans)
+        };
+        let header = Row::new([
+            Cell::from("Topic"),
+            Cell::from(padded(
+                (header.iter())
+                    .map(|(h, w)| (h.to_string(), *w, Style::default()))
+                    .collect(),
+            )),
+        ]);
         let rows = deck.topics.iter().map(|t| {
             let c = counts(deck, &t.id);
             let total: usize = c.iter().sum();
-            let mut cells = vec![Cell::from(t.title.clone())];
-            cells.extend(c.iter().map(|n| Cell::from(n.to_string())));
-            cells.push(Cell::from(total.to_string()));
+            let mut cells: Vec<(String, usize, Style)> = (c.iter().zip([6, 6, 6, 9]))
+                .map(|(n, w)| (n.to_string(), level_w(w), Style::default()))
+                .collect();
+            cells.push((total.to_string(), 4, Style::default()));
             if let Some(due) = self.due {
                 let (d, n) = due.get(&t.id).copied().unwrap_or_default();
                 let style = if d > 0 { theme.accent } else { theme.dim };
-                cells.push(Cell::from(Span::styled(d.to_string(), style)));
-                cells.push(Cell::from(n.to_string()));
+                cells.push((d.to_string(), 4, style));
+                cells.push((n.to_string(), 4, Style::default()));
             }
-            Row::new(cells)
+            Row::new([Cell::from(t.title.clone()), Cell::from(padded(cells))])
         });
         let table = Table::new(rows, widths)
-            .header(Row::new(header).style(theme.header))
+            .header(header.style(theme.header))
             .row_highlight_style(theme.selected)
             .highlight_symbol("> ")
             .block(
