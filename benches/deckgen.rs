@@ -165,6 +165,24 @@ pub fn questions_for(bytes: usize) -> usize {
     n
 }
 
+/// A question's worth of hashcards cards, as (words asked, words answered): the prompt
+/// with its tiers, four pitfalls, the explainer and six follow-ups.
+const CARDS: [(usize, usize); 13] = [
+    (30, 40),
+    (12, 130),
+    (10, 50),
+    (10, 50),
+    (10, 50),
+    (10, 50),
+    (8, 500),
+    (15, 40),
+    (15, 40),
+    (15, 40),
+    (15, 40),
+    (15, 40),
+    (15, 40),
+];
+
 /// A hashcards collection of about `bytes`: Markdown files of question and answer cards
 /// made of the same words, 100 questions' worth each, as `deck` splits its topics.
 pub fn hashcards(bytes: usize) -> Vec<(String, String)> {
@@ -176,35 +194,15 @@ pub fn hashcards(bytes: usize) -> Vec<(String, String)> {
         if n % 100 == 0 {
             files.push((format!("topic-{}.md", files.len()), String::new()));
         }
-        // A question's worth: the prompt with its tiers, follow-ups and pitfalls.
-        let mut text = format!(
-            "Q: {}?\nA: {}\n\n",
-            w.take(30).replace('\n', " "),
-            w.take(40)
-        );
-        text += &format!(
-            "Q: {}?\nA: {}\n\n",
-            w.take(12).replace('\n', " "),
-            w.take(130)
-        );
-        for _ in 0..4 {
-            text += &format!(
-                "Q: {}?\nA: {}\n\n",
-                w.take(10).replace('\n', " "),
-                w.take(50)
-            );
-        }
-        text += &format!(
-            "Q: Explain {}.\nA: {}\n\n",
-            w.take(8).replace('\n', " "),
-            w.take(500)
-        );
-        for _ in 0..6 {
-            text += &format!(
-                "Q: {}?\nA: {}\n\n",
-                w.take(15).replace('\n', " "),
-                w.take(40)
-            );
+        let mut text = String::new();
+        for (i, (q, a)) in CARDS.iter().enumerate() {
+            let q = w.take(*q).replace('\n', " ");
+            let a = w.take(*a);
+            text += &if i == 6 {
+                format!("Q: Explain {q}.\nA: {a}\n\n")
+            } else {
+                format!("Q: {q}?\nA: {a}\n\n")
+            };
         }
         total += text.len();
         if let Some((_, file)) = files.last_mut() {

@@ -7,7 +7,7 @@ fn main() -> std::process::ExitCode {
 /// first touches is zeroed whole and counted whole: peak RSS at the first frame was 28 MiB,
 /// about 17 MiB without (benches/startup.py). The app is short-lived and interactive, so
 /// it opts out for the whole process (the flag is read at fault time, so arenas already
-/// reserved comply too). The simulator's benchmarks are separate binaries and keep them:
+/// reserved comply too), but for the parsing of a big user deck (`cli::load_user`). The simulator's benchmarks are separate binaries and keep them:
 /// without, the 100-node drain costs 2.0 ms a simulated second instead of 1.5.
 fn no_huge_pages() {
     #[cfg(target_os = "linux")]

@@ -4,7 +4,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Cell, Paragraph, Row, StatefulWidget, Table, TableState, Widget};
+use ratatui::widgets::{Block, Paragraph, Widget};
 
 use std::collections::HashMap;
 
@@ -112,6 +112,58 @@ impl View<'_> {
     }
 }
 
+impl View<'_> {
+    /// The Topics table, laid out by hand as ratatui's `Table` lays out a title column
+    /// that takes the room left and a counts column of fixed width, one space apart, after
+    /// a `> ` selection mark: `Table` solves its column widths with a constraint solver,
+    /// which was a fifth of the first frame's work. Rows scroll as `Table`'s do to keep
+    /// the selected one in view.
+    fn topics(
+        &self,
+        area: Rect,
+        buf: &mut Buffer,
+        header: Line<'_>,
+        rows: Vec<(&str, Line<'_>)>,
+        counts_w: u16,
+    ) {
+        let theme = self.ctx.theme;
+        let block = Block::bordered()
+            .title(Span::styled(" Topics ", theme.title))
+            .border_style(theme.border);
+        let inner = block.inner(area);
+        block.render(area, buf);
+        if inner.is_empty() {
+            return;
+        }
+        const MARK: &str = "> ";
+        let mark_w = MARK.len() as u16;
+        let title_x = inner.x + mark_w;
+        let title_w = inner.width.saturating_sub(mark_w + 1 + counts_w);
+        let counts_x = (title_x + title_w + 1).min(inner.right());
+        let cells = |y: u16, title: Line<'_>, counts: &Line<'_>, buf: &mut Buffer| {
+            title.render(Rect::new(title_x, y, title_w, 1), buf);
+            let room = inner.right().saturating_sub(counts_x).min(counts_w);
+            counts.render(Rect::new(counts_x, y, room, 1), buf);
+        };
+        let row = |y: u16| Rect::new(inner.x, y, inner.width, 1);
+        buf.set_style(row(inner.y), theme.header);
+        cells(inner.y, Line::from("Topic"), &header, buf);
+        let visible = usize::from(inner.height.saturating_sub(1));
+        let selected = self.state.selected.min(rows.len().saturating_sub(1));
+        let first = (selected + 1).saturating_sub(visible);
+        for (i, (title, counts)) in rows.iter().enumerate().skip(first).take(visible) {
+            let y = inner.y + 1 + (i - first) as u16;
+            if i == selected {
+                Line::from(MARK).render(Rect::new(inner.x, y, mark_w, 1), buf);
+            }
+            cells(y, Line::from(*title), counts, buf);
+            if i == selected {
+                buf.set_style(row(y), theme.selected);
+            }
+        }
+    }
+}
+
 impl Widget for &View<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let theme = self.ctx.theme;
@@ -143,11 +195,8 @@ impl Widget for &View<'_> {
         if self.due.is_some() {
             header.extend([("due", 4), ("new", 4)]);
         }
-        // The counts share one column, each padded to its width as a column of its own
-        // would be: ratatui solves a table's column widths with its constraint solver,
-        // a quarter of the first frame's work with eight columns and little with two.
+        // The counts share one column, each padded to its width as a column of its own.
         let counts_w = header.iter().map(|(_, w)| w + 1).sum::<usize>() - 1;
-        let widths = [Constraint::Fill(1), Constraint::Length(counts_w as u16)];
         let padded = |cells: Vec<(String, usize, Style)>| {
             let mut spans = Vec::new();
             for (i, (text, w, style)) in cells.into_iter().enumerate() {
@@ -160,14 +209,11 @@ impl Widget for &View<'_> {
             }
             Line::from(spans)
         };
-        let header = Row::new([
-            Cell::from("Topic"),
-            Cell::from(padded(
-                (header.iter())
-                    .map(|(h, w)| (h.to_string(), *w, Style::default()))
-                    .collect(),
-            )),
-        ]);
+        let header = padded(
+            (header.iter())
+                .map(|(h, w)| (h.to_string(), *w, Style::default()))
+                .collect(),
+        );
         let rows = deck.topics.iter().map(|t| {
             let c = counts(deck, &t.id);
             let total: usize = c.iter().sum();
@@ -181,19 +227,9 @@ impl Widget for &View<'_> {
                 cells.push((d.to_string(), 4, style));
                 cells.push((n.to_string(), 4, Style::default()));
             }
-            Row::new([Cell::from(t.title.clone()), Cell::from(padded(cells))])
+            (t.title.as_str(), padded(cells))
         });
-        let table = Table::new(rows, widths)
-            .header(header.style(theme.header))
-            .row_highlight_style(theme.selected)
-            .highlight_symbol("> ")
-            .block(
-                Block::bordered()
-                    .title(Span::styled(" Topics ", theme.title))
-                    .border_style(theme.border),
-            );
-        let mut ts = TableState::default().with_selected(Some(self.state.selected));
-        StatefulWidget::render(table, top, buf, &mut ts);
+        self.topics(top, buf, header, rows.collect(), counts_w as u16);
 
         let Some(topic) = deck.topics.get(self.state.selected) else {
             return;
@@ -246,5 +282,92 @@ impl Widget for &View<'_> {
             }
         }
         Paragraph::new(lines).render(inner, buf);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::{Topic, shipped};
+    use crate::tui::keymap::Keymap;
+    use crate::tui::settings::Settings;
+    use crate::tui::theme::DEFAULT;
+
+    /// Renders home on a `width` x `height` buffer with `selected` chosen.
+    fn render(deck: &Deck, width: u16, height: u16, selected: usize) -> Buffer {
+        let (settings, keymap, solved) = (Settings::default(), Keymap::default(), HashMap::new());
+        let view = View {
+            ctx: Ctx {
+                deck,
+                settings: &settings,
+                theme: &DEFAULT,
+                keymap: &keymap,
+                solved: &solved,
+                config_warnings: &[],
+            },
+            state: &HomeState { selected },
+            due: None,
+        };
+        let mut buf = Buffer::empty(Rect::new(0, 0, width, height));
+        (&view).render(buf.area, &mut buf);
+        buf
+    }
+
+    fn row_text(buf: &Buffer, y: u16) -> String {
+        (0..buf.area.width).map(|x| buf[(x, y)].symbol()).collect()
+    }
+
+    /// The header and the selected row are styled across the table's whole width, as
+    /// ratatui's Table styled them, and the mark is on the selected row only.
+    #[test]
+    fn the_selected_row_and_the_header_are_styled_across_the_table() {
+        let deck = shipped().deck;
+        let buf = render(&deck, 120, 40, 1);
+        // Patching in the style again changes nothing where it is already applied.
+        let has = |st: Style, want: Style| st.patch(want) == st;
+        for x in 1..119 {
+            assert!(has(buf[(x, 1)].style(), DEFAULT.header), "header at x={x}");
+            assert!(
+                has(buf[(x, 3)].style(), DEFAULT.selected),
+                "selected at x={x}"
+            );
+            assert!(
+                !has(buf[(x, 2)].style(), DEFAULT.selected),
+                "unselected at x={x}"
+            );
+        }
+        assert!(row_text(&buf, 3).starts_with("│> The Control Loop"));
+        assert!(row_text(&buf, 2).starts_with("│  Desired-State"));
+    }
+
+    /// With more topics than rows, the list scrolls just enough to show the selected one.
+    #[test]
+    fn rows_scroll_to_keep_the_selected_topic_in_view() {
+        let mut deck = Deck::default();
+        for i in 0..30 {
+            deck.topics.push(Topic {
+                id: format!("t{i}"),
+                title: format!("Topic number {i}"),
+                part_of: None,
+                summary: None,
+                roadmaps: vec![],
+                file: String::new(),
+            });
+        }
+        // 12 rows: a border, the header, 9 topics, a border.
+        let buf = render(&deck, 80, 12, 20);
+        assert!(
+            row_text(&buf, 2).starts_with("│  Topic number 12 "),
+            "{}",
+            row_text(&buf, 2)
+        );
+        assert!(
+            row_text(&buf, 10).starts_with("│> Topic number 20 "),
+            "{}",
+            row_text(&buf, 10)
+        );
+        let top = render(&deck, 80, 12, 3);
+        assert!(row_text(&top, 2).starts_with("│  Topic number 0 "));
+        assert!(row_text(&top, 5).starts_with("│> Topic number 3 "));
     }
 }
