@@ -1,6 +1,7 @@
 //! Command line: parsing, plain-text subcommands and exit codes. Exit 0 on success, 1 on a
 //! content or input error, 2 on a usage error (clap's own).
 
+mod deck;
 mod paths;
 mod progress;
 mod show;
@@ -13,8 +14,9 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::content::{self, Loaded};
-use crate::sim::catalog::SimCatalog;
+use crate::content;
+
+use deck::{huge_pages, load_all, load_paths, warn_broken};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -214,65 +216,9 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// User files larger than this in all are read and parsed with transparent huge pages on.
-const BIG_DECK: u64 = 1 << 20;
-
-/// The files under `paths` read and loaded over `base`, with transparent huge pages on
-/// from the reading when they are big: main turns them off for the app's memory at its
-/// first frame, but a whole deck's text, tables and strings are then faulted in 4 KiB at
-/// a time, and those faults were a third of the time `check` took on a 4 MB deck (2 MiB
-/// at a time with them). The app turns them off again once loaded; pages already made
-/// keep their size. Small decks keep small pages: a 2 MiB page for a few KiB is slower.
-fn load_paths(base: content::Prebuilt, paths: &[PathBuf]) -> Loaded {
-    let found = content::find_paths(paths);
-    let bytes: u64 = (found.iter().flat_map(|w| &w.files))
-        .filter_map(|f| std::fs::metadata(f).ok())
-        .map(|m| m.len())
-        .sum();
-    if bytes > BIG_DECK {
-        huge_pages(true);
-    }
-    let (sources, read_errors) = content::read_found(found);
-    content::load_over(base, sources, read_errors, &SimCatalog)
-}
-
-fn huge_pages(on: bool) {
-    #[cfg(target_os = "linux")]
-    // SAFETY: prctl with PR_SET_THP_DISABLE takes integer arguments only and touches no
-    // memory of ours; a kernel without it returns an error, which changes nothing.
-    unsafe {
-        libc::prctl(libc::PR_SET_THP_DISABLE, libc::c_ulong::from(!on), 0, 0, 0);
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = on;
-}
-
 /// Colour and bold only for a terminal, and never under NO_COLOR.
 fn styled(stream: &impl IsTerminal) -> bool {
     stream.is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-}
-
-/// Shipped content (parsed when kubedrill was built), then the config folder's
-/// `content/`, then each `--content` folder.
-fn load_all(cli: &Cli) -> Loaded {
-    let mut dirs: Vec<PathBuf> = paths::config_content_dir()
-        .filter(|d| d.is_dir())
-        .into_iter()
-        .collect();
-    dirs.extend(cli.content.iter().cloned());
-    load_paths(content::shipped(), &dirs)
-}
-
-/// For commands that use content: warn about broken files without failing.
-fn warn_broken(loaded: &Loaded) {
-    if loaded.broken_files.is_empty() {
-        return;
-    }
-    eprintln!(
-        "warning: skipped {} content file(s) with problems: {} (run `kubedrill check` for details)",
-        loaded.broken_files.len(),
-        crate::content::text::plain(&loaded.broken_files.join(", "))
-    );
 }
 
 /// An unknown question id on the command line: the error, the nearest id, exit 1.
