@@ -48,17 +48,7 @@ impl Reason {
 pub(super) fn term_matches(term: &Value, labels: &Value, node_name: &str) -> bool {
     let list = |k: &str| term[k].as_array().map(Vec::as_slice).unwrap_or_default();
     let (exprs, fields) = (list("matchExpressions"), list("matchFields"));
-    let values = |e: &Value| -> Vec<String> {
-        e["values"]
-            .as_array()
-            .map(|v| {
-                v.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_string)
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
+    let values = |e: &Value| crate::sim::obj::strings(e.get("values"));
     let exprs_ok = exprs.iter().all(|e| {
         let key = e["key"].as_str().unwrap_or("");
         requirement(e, labels.get(key).and_then(Value::as_str), &values(e))
