@@ -16,7 +16,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::content;
 
-use deck::{huge_pages, load_all, load_paths, warn_broken};
+pub use deck::huge_pages;
+use deck::{load_all, load_paths, warn_broken};
 
 #[derive(Parser, Debug)]
 #[command(

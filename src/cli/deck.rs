@@ -30,17 +30,14 @@ const BIG_DECK: u64 = 1 << 20;
 /// keep their size. Small decks keep small pages: a 2 MiB page for a few KiB is slower.
 pub fn load_paths(base: content::Prebuilt, paths: &[PathBuf]) -> Loaded {
     let found = content::find_paths(paths);
-    let bytes: u64 = (found.iter().flat_map(|w| &w.files))
-        .filter_map(|f| std::fs::metadata(f).ok())
-        .map(|m| m.len())
-        .sum();
-    if bytes > BIG_DECK {
+    if found.iter().map(|w| w.bytes).sum::<u64>() > BIG_DECK {
         huge_pages(true);
     }
     let (sources, read_errors) = content::read_found(found);
     content::load_over(base, sources, read_errors, &SimCatalog)
 }
 
+/// Transparent huge pages on or off for what the process faults in from now on.
 pub fn huge_pages(on: bool) {
     #[cfg(target_os = "linux")]
     // SAFETY: prctl with PR_SET_THP_DISABLE takes integer arguments only and touches no

@@ -54,11 +54,6 @@ impl Loaded {
         self.prebuilt_files.len() + self.sources.len()
     }
 
-    /// The file and 1-based line and column of a place.
-    pub fn locate(&self, place: &Place) -> (&str, usize, usize) {
-        locate(&self.sources, &self.prebuilt_files, place)
-    }
-
     /// Every diagnostic, rendered in order, separated by blank lines.
     pub fn render(&self, styled: bool) -> String {
         let by_name: HashMap<&str, &Source> =
@@ -259,6 +254,7 @@ fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> 
 
 type Seen = HashMap<String, Place>;
 
+/// The file and 1-based line and column of a place.
 fn locate<'a>(
     sources: &'a [Source],
     prebuilt_files: &'a [String],

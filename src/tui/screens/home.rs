@@ -110,9 +110,7 @@ impl View<'_> {
             )
             .render(area, buf);
     }
-}
 
-impl View<'_> {
     /// The Topics table, laid out by hand as ratatui's `Table` lays out a title column
     /// that takes the room left and a counts column of fixed width, one space apart, after
     /// a `> ` selection mark: `Table` solves its column widths with a constraint solver,
@@ -180,7 +178,6 @@ impl Widget for &View<'_> {
 
         // Narrow screens abbreviate the levels so topic titles keep their room.
         let narrow = area.width < 100;
-        let level_w = |full: usize| if narrow { 3 } else { full };
         let mut header: Vec<(&str, usize)> = if narrow {
             vec![("jun", 3), ("mid", 3), ("sen", 3), ("pri", 3)]
         } else {
@@ -196,10 +193,11 @@ impl Widget for &View<'_> {
             header.extend([("due", 4), ("new", 4)]);
         }
         // The counts share one column, each padded to its width as a column of its own.
-        let counts_w = header.iter().map(|(_, w)| w + 1).sum::<usize>() - 1;
-        let padded = |cells: Vec<(String, usize, Style)>| {
+        let widths: Vec<usize> = header.iter().map(|(_, w)| *w).collect();
+        let counts_w = widths.iter().map(|w| w + 1).sum::<usize>() - 1;
+        let padded = |cells: Vec<(String, Style)>| {
             let mut spans = Vec::new();
-            for (i, (text, w, style)) in cells.into_iter().enumerate() {
+            for (i, ((text, style), w)) in cells.into_iter().zip(&widths).enumerate() {
                 if i > 0 {
                     spans.push(Span::raw(" "));
                 }
@@ -211,21 +209,20 @@ impl Widget for &View<'_> {
         };
         let header = padded(
             (header.iter())
-                .map(|(h, w)| (h.to_string(), *w, Style::default()))
+                .map(|(h, _)| (h.to_string(), Style::default()))
                 .collect(),
         );
         let rows = deck.topics.iter().map(|t| {
             let c = counts(deck, &t.id);
             let total: usize = c.iter().sum();
-            let mut cells: Vec<(String, usize, Style)> = (c.iter().zip([6, 6, 6, 9]))
-                .map(|(n, w)| (n.to_string(), level_w(w), Style::default()))
+            let mut cells: Vec<(String, Style)> = (c.iter().chain([&total]))
+                .map(|n| (n.to_string(), Style::default()))
                 .collect();
-            cells.push((total.to_string(), 4, Style::default()));
             if let Some(due) = self.due {
                 let (d, n) = due.get(&t.id).copied().unwrap_or_default();
                 let style = if d > 0 { theme.accent } else { theme.dim };
-                cells.push((d.to_string(), 4, style));
-                cells.push((n.to_string(), 4, Style::default()));
+                cells.push((d.to_string(), style));
+                cells.push((n.to_string(), Style::default()));
             }
             (t.title.as_str(), padded(cells))
         });
