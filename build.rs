@@ -30,10 +30,14 @@ mod content {
     pub mod parse;
     #[path = "../src/content/prebuilt.rs"]
     pub mod prebuilt;
+    #[path = "../src/content/reader.rs"]
+    pub mod reader;
     #[path = "../src/content/source.rs"]
     pub mod source;
     #[path = "../src/content/text.rs"]
     pub mod text;
+    #[path = "../src/content/tree.rs"]
+    pub mod tree;
     #[path = "../src/content/walk.rs"]
     pub mod walk;
 }

@@ -10,10 +10,12 @@ mod load;
 mod model;
 mod parse;
 mod prebuilt;
+pub mod reader;
 pub mod search;
 mod shipped;
 mod source;
 pub mod text;
+pub mod tree;
 mod walk;
 
 pub use catalog::{DemoCatalog, Problem};

@@ -2,14 +2,13 @@
 
 use std::ops::Range;
 
-use toml::de::DeTable;
-
 use super::catalog::DemoCatalog;
 use super::diag::Diagnostic;
 use super::model::{
     Challenge, CodeBlock, Deeper, Demo, Followup, Importance, Level, Pitfall, Question, Tier, Topic,
 };
 use super::source::Source;
+use super::tree;
 use super::walk::{Table, Val, Walker, is_kebab};
 
 const ROOT_KEYS: &[&str] = &["topic", "question"];
@@ -50,12 +49,10 @@ pub struct ParsedFile {
 }
 
 pub fn parse_file(src: &Source, catalog: &dyn DemoCatalog) -> ParsedFile {
-    let root = match DeTable::parse(&src.text) {
+    let root = match tree::parse(&src.text) {
         Ok(root) => root,
         Err(e) => {
-            let span = e.span().unwrap_or(0..0);
-            let msg = e.message().trim().to_string();
-            let d = Diagnostic::at(src, span, format!("invalid TOML: {msg}"))
+            let d = Diagnostic::at(src, e.span, format!("invalid TOML: {}", e.message))
                 .label("TOML syntax error");
             return ParsedFile {
                 topic: None,
@@ -66,7 +63,7 @@ pub fn parse_file(src: &Source, catalog: &dyn DemoCatalog) -> ParsedFile {
     };
     let mut w = Walker::new(src);
     let root = Table {
-        map: root.get_ref(),
+        map: &root,
         start: 0,
         end: 0,
         name: "the file",

@@ -3,20 +3,18 @@
 
 use std::ops::{Range, RangeInclusive};
 
-use toml::Spanned;
-use toml::de::{DeTable, DeValue};
-
 use super::diag::Diagnostic;
 use super::escape;
 use super::source::Source;
 use super::text;
+use super::tree::{Map, Node, Value};
 
-pub type Val<'i> = Spanned<DeValue<'i>>;
+pub type Val<'i> = Node<'i>;
 
 /// A table and how to name it in messages (`[[question]]`, `[question.basics]`).
 #[derive(Clone, Copy)]
 pub struct Table<'t, 'i> {
-    pub map: &'t DeTable<'i>,
+    pub map: &'t Map<'i>,
     /// The header (or inline table) span, where "missing key" errors point.
     pub start: usize,
     pub end: usize,
@@ -34,15 +32,15 @@ pub struct Walker<'s> {
     pub diags: Vec<Diagnostic>,
 }
 
-fn type_name(v: &DeValue<'_>) -> &'static str {
+fn type_name(v: &Value<'_>) -> &'static str {
     match v {
-        DeValue::String(_) => "a string",
-        DeValue::Integer(_) => "an integer",
-        DeValue::Float(_) => "a float",
-        DeValue::Boolean(_) => "a boolean",
-        DeValue::Datetime(_) => "a date-time",
-        DeValue::Array(_) => "an array",
-        DeValue::Table(_) => "a table",
+        Value::String(_) => "a string",
+        Value::Integer(_) => "an integer",
+        Value::Float => "a float",
+        Value::Boolean(_) => "a boolean",
+        Value::Datetime => "a date-time",
+        Value::Array(_) => "an array",
+        Value::Table(_) => "a table",
     }
 }
 
@@ -76,7 +74,7 @@ impl<'s> Walker<'s> {
         name: &'static str,
     ) -> Option<Table<'t, 'i>> {
         match v.get_ref() {
-            DeValue::Table(map) => Some(Table {
+            Value::Table(map) => Some(Table {
                 map,
                 start: v.span().start,
                 end: v.span().end,
@@ -92,7 +90,7 @@ impl<'s> Walker<'s> {
     /// Reports keys not in `allowed`, suggesting the nearest known one.
     pub fn check_keys(&mut self, t: Table<'_, '_>, allowed: &[&str]) {
         for key in t.map.keys() {
-            let k = key.get_ref().as_ref();
+            let k = key.name.as_ref();
             if allowed.contains(&k) {
                 continue;
             }
@@ -115,9 +113,9 @@ impl<'s> Walker<'s> {
         let v = t.map.get(key);
         // A misspelt key is reported once, as unknown with a suggestion, not also as missing.
         let misspelt = || {
-            t.map.keys().any(|k| {
-                k.get_ref().as_ref() != key && strsim::jaro_winkler(k.get_ref(), key) >= 0.8
-            })
+            t.map
+                .keys()
+                .any(|k| k.name != key && strsim::jaro_winkler(&k.name, key) >= 0.8)
         };
         if v.is_none() && required && !misspelt() {
             let d = self.error(
@@ -131,7 +129,7 @@ impl<'s> Walker<'s> {
 
     /// A string value: present, non-blank and free of forbidden characters.
     pub fn string(&mut self, v: &Val<'_>, key: &str) -> Option<String> {
-        let DeValue::String(s) = v.get_ref() else {
+        let Value::String(s) = v.get_ref() else {
             self.type_error(v, key, "a string");
             return None;
         };
@@ -192,7 +190,7 @@ impl<'s> Walker<'s> {
         let Some(v) = self.get(t, key, required) else {
             return Vec::new();
         };
-        let DeValue::Array(items) = v.get_ref() else {
+        let Value::Array(items) = v.get_ref() else {
             self.type_error(v, key, "an array of strings");
             return Vec::new();
         };
@@ -214,12 +212,11 @@ impl<'s> Walker<'s> {
         range: RangeInclusive<i64>,
     ) -> Option<i64> {
         let v = self.get(t, key, required)?;
-        let DeValue::Integer(i) = v.get_ref() else {
+        let Value::Integer(i) = v.get_ref() else {
             self.type_error(v, key, "an integer");
             return None;
         };
-        let n = i64::from_str_radix(i.as_str(), i.radix()).ok();
-        match n {
+        match *i {
             Some(n) if range.contains(&n) => Some(n),
             _ => {
                 let d = self.error(
@@ -239,7 +236,7 @@ impl<'s> Walker<'s> {
     pub fn bool_key(&mut self, t: Table<'_, '_>, key: &str) -> Option<bool> {
         let v = self.get(t, key, false)?;
         match v.get_ref() {
-            DeValue::Boolean(b) => Some(*b),
+            Value::Boolean(b) => Some(*b),
             _ => {
                 self.type_error(v, key, "a boolean");
                 None
@@ -258,7 +255,7 @@ impl<'s> Walker<'s> {
         let Some(v) = self.get(t, key, required) else {
             return Vec::new();
         };
-        let DeValue::Array(items) = v.get_ref() else {
+        let Value::Array(items) = v.get_ref() else {
             self.type_error(v, key, "an array of tables");
             return Vec::new();
         };
