@@ -7,6 +7,7 @@ pub mod complete;
 pub mod config;
 pub mod keymap;
 pub mod line_edit;
+mod rows;
 pub mod screens;
 mod settings;
 mod terminal;

@@ -19,6 +19,7 @@ use crate::study::time::Millis;
 use crate::study::{Progress, Session, Stats};
 
 use super::keymap::{Action, Context, Keymap};
+use super::rows;
 use super::screens::card::{self, CardState};
 use super::screens::demo::Demo;
 use super::screens::demo_view;
@@ -383,14 +384,11 @@ impl App {
     }
 
     fn frame(&self, area: Rect) -> Frame {
-        let banner_h = self.banner_lines().len() as u16;
-        let [banner, title, main, status] = Layout::vertical([
-            Constraint::Length(banner_h),
-            Constraint::Length(1),
-            Constraint::Fill(1),
-            Constraint::Length(1),
-        ])
-        .areas(area);
+        // Warnings above, never at the cost of the title and status lines.
+        let banner_h = (self.banner_lines().len() as u16).min(area.height.saturating_sub(2));
+        let [banner, rest] = rows::top(area, banner_h);
+        let [title, rest] = rows::top(rest, 1);
+        let [main, status] = rows::bottom(rest, 1);
         Frame {
             banner: (banner_h > 0).then_some(banner),
             title,

@@ -1,7 +1,7 @@
 //! Topics with their question counts per level; Enter opens the topic's question list.
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
@@ -10,6 +10,7 @@ use std::collections::HashMap;
 
 use crate::content::{Deck, Level};
 use crate::tui::keymap::{Action, Context};
+use crate::tui::rows;
 use crate::tui::text;
 
 use super::list::ListState;
@@ -173,8 +174,7 @@ impl Widget for &View<'_> {
             return;
         }
         let table_h = (deck.topics.len() as u16 + 3).min(area.height);
-        let [top, rest] =
-            Layout::vertical([Constraint::Length(table_h), Constraint::Fill(1)]).areas(area);
+        let [top, rest] = rows::top(area, table_h);
 
         // Narrow screens abbreviate the levels so topic titles keep their room.
         let narrow = area.width < 100;
@@ -236,8 +236,7 @@ impl Widget for &View<'_> {
         }
         // The modes under the topic's summary, when there is room for both.
         let modes_h = if rest.height >= 11 { 8 } else { 0 };
-        let [rest, modes] =
-            Layout::vertical([Constraint::Fill(1), Constraint::Length(modes_h)]).areas(rest);
+        let [rest, modes] = rows::bottom(rest, modes_h);
         if modes_h > 0 {
             self.modes(modes, buf);
         }
