@@ -166,18 +166,26 @@ struct Reader<'i> {
 /// Bytes TOML allows in comments and literal strings, newlines aside: tab, printable
 /// ASCII and anything non-ASCII (the text is already valid UTF-8).
 fn allowed(b: u8) -> bool {
-    b == b'\t' || (b >= 0x20 && b != 0x7f)
+    (b == b'\t') | ((b >= 0x20) & (b != 0x7f))
 }
 
-/// Whether every byte is allowed or a line feed, in 32-byte blocks the compiler
-/// vectorises: the check that makes a long multi-line string cheap.
-fn plain_lines(bytes: &[u8]) -> bool {
-    let ok = |b: u8| b == b'\n' || allowed(b);
+/// Whether every byte is allowed (`lines`: or a line feed), in 32-byte blocks the
+/// compiler vectorises: the check that makes long strings cheap.
+fn all_allowed(bytes: &[u8], lines: bool) -> bool {
+    let ok = |b: u8| allowed(b) | (lines & (b == b'\n'));
     let mut blocks = bytes.chunks_exact(32);
     let whole = blocks
         .by_ref()
         .all(|block| block.iter().fold(true, |acc, &b| acc & ok(b)));
     whole && blocks.remainder().iter().all(|&b| ok(b))
+}
+
+fn plain(bytes: &[u8]) -> bool {
+    all_allowed(bytes, false)
+}
+
+fn plain_lines(bytes: &[u8]) -> bool {
+    all_allowed(bytes, true)
 }
 
 impl<'i> Reader<'i> {
@@ -330,7 +338,7 @@ impl<'i> Reader<'i> {
         let body_start = self.pos + 1;
         let rest = &self.b[body_start..];
         let len = memchr::memchr(b'\'', rest)?;
-        if !rest[..len].iter().all(|&b| allowed(b)) {
+        if !plain(&rest[..len]) {
             return None;
         }
         self.pos = body_start + len + 1;
@@ -364,14 +372,20 @@ impl<'i> Reader<'i> {
         let mut i = open + 1;
         let mut escaped = false;
         loop {
-            match *self.b.get(i)? {
-                b'"' => break,
-                b'\\' => {
-                    escaped = true;
-                    i += 2;
-                }
-                b if allowed(b) => i += 1,
-                _ => return None,
+            let rest = &self.b[i..];
+            let at = memchr::memchr2(b'"', b'\\', rest)?;
+            if !plain(&rest[..at]) {
+                return None;
+            }
+            i += at;
+            if rest[at] == b'"' {
+                break;
+            }
+            // The escaped character is never the closing quote; toml_parser decodes it.
+            escaped = true;
+            i += 2;
+            if i > self.b.len() {
+                return None;
             }
         }
         self.pos = i + 1;
