@@ -1,5 +1,6 @@
-//! Load + validate decks of realistic questions, beside a plain `toml::from_str` of the
-//! same text (the parser is the floor).
+//! Load + validate decks of realistic questions, beside reading the same text to a tree
+//! with the fast reader (content/reader.rs) and with the toml crate (what it replaced),
+//! and a plain `toml::from_str`.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use kubedrill::content::{self, Origin, Source};
@@ -23,6 +24,26 @@ fn bench(c: &mut Criterion) {
                 }
             })
         });
+        group.bench_with_input(BenchmarkId::new("tree_reader", n), &files, |b, files| {
+            b.iter(|| {
+                for (_, text) in files {
+                    let t = content::reader::read(text).expect("the reader takes deckgen's TOML");
+                    std::hint::black_box(t);
+                }
+            })
+        });
+        group.bench_with_input(
+            BenchmarkId::new("tree_toml_crate", n),
+            &files,
+            |b, files| {
+                b.iter(|| {
+                    for (_, text) in files {
+                        let t = content::tree::parse_with_toml(text).expect("valid");
+                        std::hint::black_box(t);
+                    }
+                })
+            },
+        );
         group.bench_with_input(
             BenchmarkId::new("load_and_validate", n),
             &files,
