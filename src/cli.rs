@@ -16,7 +16,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::content;
 
-pub use deck::huge_pages;
+pub use deck::no_huge_pages;
 use deck::{load_all, load_paths, warn_broken};
 
 #[derive(Parser, Debug)]
@@ -434,8 +434,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
 /// of a mock interview or a quiz; bad arguments are reported before the terminal is taken.
 fn study(cli: &Cli, open: Open) -> Result<ExitCode> {
     let loaded = load_all(cli);
-    // What the app allocates from here on lives as long as it does: small pages.
-    huge_pages(false);
     let deck = &loaded.deck;
     if let Open::Demo(id) = &open
         && deck.question(id).is_none()

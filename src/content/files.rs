@@ -101,8 +101,6 @@ pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
 pub struct Walk {
     /// Sorted, so the load order does not depend on the file system.
     pub files: Vec<PathBuf>,
-    /// Their sizes added up, as the walk saw them.
-    pub bytes: u64,
     pub problems: Vec<Diagnostic>,
 }
 
@@ -137,7 +135,6 @@ pub fn toml_files(path: &Path) -> Walk {
     };
     if meta.is_file() {
         walk.files.push(path.to_path_buf());
-        walk.bytes = meta.len();
         return walk;
     }
     if !meta.is_dir() {
@@ -248,7 +245,6 @@ impl Walker {
                 return;
             }
             self.walk.files.push(p.to_path_buf());
-            self.walk.bytes += meta.len();
             if self.walk.files.len() > MAX_FILES {
                 self.stop(
                     p,
