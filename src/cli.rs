@@ -16,7 +16,6 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::content;
 
-pub use deck::no_huge_pages;
 use deck::{load_all, load_paths, warn_broken};
 
 #[derive(Parser, Debug)]

@@ -24,16 +24,6 @@ pub fn load_paths(base: content::Prebuilt, paths: &[PathBuf]) -> Loaded {
     content::load_over(base, sources, read_errors, &SimCatalog)
 }
 
-/// Turns transparent huge pages off for what the process faults in from now on.
-pub fn no_huge_pages() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: prctl with PR_SET_THP_DISABLE takes integer arguments only and touches no
-    // memory of ours; a kernel without it returns an error, which changes nothing.
-    unsafe {
-        libc::prctl(libc::PR_SET_THP_DISABLE, 1 as libc::c_ulong, 0, 0, 0);
-    }
-}
-
 /// For commands that use content: warn about broken files without failing.
 pub fn warn_broken(loaded: &Loaded) {
     if loaded.broken_files.is_empty() {
