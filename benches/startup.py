@@ -16,7 +16,7 @@ VmHWM at the moment its first frame was seen.
 Cases:
   floor        printf a marker (spawn + polling overhead)
   fresh        kubedrill, shipped content, a data folder that does not exist yet
-  existing     kubedrill, shipped content, a data folder with a progress.db in it
+  existing     kubedrill, shipped content, a progress.db holding one review
   deck-fresh   kubedrill --content DECK (a generated 4 MB deck), fresh data folder
   deck-check   `kubedrill check DECK`, then printf the marker: the load of the same deck
                by the same method, which deck-fresh should be within 5 ms of
@@ -37,6 +37,7 @@ session it starts is killed before it exits.
 """
 
 import argparse
+import json
 import os
 import shlex
 import shutil
@@ -174,8 +175,19 @@ def main():
 def measure(args, binary, peer, work):
     deck, hc_deck = decks(work)
     existing = os.path.join(work, "existing")
-    # A progress.db made the way a user makes one: the app run once.
-    subprocess.run([binary, "--data-dir", existing, "stats"], capture_output=True, check=False)
+    # A progress.db holding one review, made by `import` (a bare run writes nothing: the
+    # store makes its file at the first write).
+    seed = os.path.join(work, "one-review.json")
+    with open(seed, "w") as f:
+        json.dump({"format": "kubedrill-progress", "version": 3, "reviews": [{
+            "question_id": "spec-vs-status", "grade": "good", "reviewed_at": 1764547200000,
+            "took_ms": 1000, "mode": "review", "phase_before": "new", "undone_at": None}],
+            "cards": [], "mock_sessions": [], "solved_challenges": [], "quiz_sessions": [],
+            "review_flags": [], "typed_answers": []}, f)
+    subprocess.run([binary, "--data-dir", existing, "import", seed], capture_output=True,
+                   check=True)
+    if not os.path.exists(os.path.join(existing, "progress.db")):
+        sys.exit(f"{existing}: import made no progress.db")
     q = shlex.quote
     n = [0]
 
@@ -198,8 +210,8 @@ def measure(args, binary, peer, work):
     if args.baseline:
         base = os.path.abspath(args.baseline)
         base_existing = os.path.join(work, "base-existing")
-        subprocess.run([base, "--data-dir", base_existing, "stats"], capture_output=True,
-                       check=False)
+        subprocess.run([base, "--data-dir", base_existing, "import", seed],
+                       capture_output=True, check=False)
         cases["base-fresh"] = lambda: (f"{q(base)} --data-dir {q(fresh_dir())}", "Topics", None)
         cases["base-existing"] = lambda: (
             f"{q(base)} --data-dir {q(base_existing)}", "Topics", None)

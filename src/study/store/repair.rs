@@ -6,7 +6,8 @@
 
 use rusqlite::Connection;
 
-use super::{StoreError, schema, sql};
+use super::schema::{self, Column};
+use super::{StoreError, sql};
 use crate::study::time::{Millis, stamp};
 
 /// Why a file is not a kubedrill progress database, or None when it may be one: checked
@@ -38,13 +39,13 @@ pub fn foreign(conn: &Connection, path: &str) -> Result<Option<String>, StoreErr
 /// The first table or column the migrated schema lacks.
 pub fn missing_schema(conn: &Connection, path: &str) -> Result<Option<String>, StoreError> {
     let err = sql(path);
-    for (table, columns) in expected(path)? {
-        let have = table_columns(conn, table).map_err(&err)?;
+    for (table, columns) in schema::TABLES {
+        let have = column_names(conn, table).map_err(&err)?;
         if have.is_empty() {
             return Ok(Some(format!("it has no table `{table}`")));
         }
-        for c in columns {
-            if !have.iter().any(|h| h.name == c.name) {
+        for c in *columns {
+            if !have.iter().any(|h| h == c.name) {
                 return Ok(Some(format!("table `{table}` has no column `{}`", c.name)));
             }
         }
@@ -62,51 +63,10 @@ fn table_names(conn: &Connection) -> rusqlite::Result<Vec<String>> {
     .collect()
 }
 
-struct Column {
-    name: String,
-    /// Declared type: INTEGER, REAL or TEXT.
-    kind: String,
-    not_null: bool,
-    /// Position in the primary key, 0 when not part of it.
-    pk: i64,
-}
-
-fn table_columns(conn: &Connection, table: &str) -> rusqlite::Result<Vec<Column>> {
+/// The names of a table's columns in a file, none when it has no such table.
+fn column_names(conn: &Connection, table: &str) -> rusqlite::Result<Vec<String>> {
     let mut st = conn.prepare(&format!("PRAGMA table_info(\"{table}\")"))?;
-    st.query_map([], |r| {
-        Ok(Column {
-            name: r.get(1)?,
-            kind: r.get::<_, String>(2)?.to_ascii_uppercase(),
-            not_null: r.get::<_, i64>(3)? != 0 || r.get::<_, i64>(5)? != 0,
-            pk: r.get(5)?,
-        })
-    })?
-    .collect()
-}
-
-type Schema = Vec<(String, Vec<Column>)>;
-
-/// Our schema's tables and columns, read once per process from an in-memory copy made by
-/// the same migrations, so this check can never disagree with them.
-fn expected(path: &str) -> Result<&'static Schema, StoreError> {
-    static SCHEMA: std::sync::OnceLock<Schema> = std::sync::OnceLock::new();
-    if let Some(s) = SCHEMA.get() {
-        return Ok(s);
-    }
-    let err = sql(path);
-    let mem = Connection::open_in_memory().map_err(&err)?;
-    for m in schema::MIGRATIONS {
-        mem.execute_batch(m).map_err(&err)?;
-    }
-    let schema = table_names(&mem)
-        .map_err(&err)?
-        .into_iter()
-        .map(|t| {
-            let cols = table_columns(&mem, &t).map_err(&err)?;
-            Ok((t, cols))
-        })
-        .collect::<Result<Schema, StoreError>>()?;
-    Ok(SCHEMA.get_or_init(|| schema))
+    st.query_map([], |r| r.get(1))?.collect()
 }
 
 /// Conditions beyond the declared types: the words the readers accept, and JSON columns
@@ -145,7 +105,7 @@ fn condition(column: &str, rule: &str) -> String {
 
 /// The type a column's values must have for the readers.
 fn type_condition(c: &Column) -> String {
-    let types = match c.kind.as_str() {
+    let types = match c.kind {
         "INTEGER" => "'integer'",
         "REAL" => "'real', 'integer'",
         _ => "'text'",
@@ -164,8 +124,8 @@ struct BadRow {
 fn bad_rows(conn: &Connection, path: &str) -> Result<Vec<BadRow>, StoreError> {
     let err = sql(path);
     let mut out = Vec::new();
-    for (table, cols) in expected(path)? {
-        let table = table.clone();
+    for (table, cols) in schema::TABLES {
+        let table = table.to_string();
         let mut checks: Vec<(String, String)> = cols
             .iter()
             .map(|c| {
@@ -202,7 +162,7 @@ fn bad_rows(conn: &Connection, path: &str) -> Result<Vec<BadRow>, StoreError> {
             let why: String = r.get(0).map_err(&err)?;
             let mut k = Vec::new();
             for (i, c) in key.iter().enumerate() {
-                k.push((c.name.clone(), r.get(i + 1).map_err(&err)?));
+                k.push((c.name.to_string(), r.get(i + 1).map_err(&err)?));
             }
             out.push(BadRow {
                 table: table.clone(),

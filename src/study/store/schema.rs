@@ -100,3 +100,197 @@ pub const MIGRATIONS: &[&str] = &[
 
 /// The version a fully migrated file is at.
 pub const VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// A column as `PRAGMA table_info` reports it once the migrations have run.
+#[derive(Debug, PartialEq)]
+pub struct Column {
+    pub name: &'static str,
+    /// Declared type: INTEGER, REAL or TEXT.
+    pub kind: &'static str,
+    pub not_null: bool,
+    /// Position in the primary key, 0 when not part of it.
+    pub pk: i64,
+}
+
+const fn col(name: &'static str, kind: &'static str, not_null: bool, pk: i64) -> Column {
+    Column {
+        name,
+        kind,
+        not_null,
+        pk,
+    }
+}
+
+const INT: &str = "INTEGER";
+const REAL: &str = "REAL";
+const TEXT: &str = "TEXT";
+
+/// The tables the migrations make, by name, and their columns in order: what an opened
+/// file is checked against. Written out so that opening a file need not run the
+/// migrations in memory to learn it (that was 4 M instructions of each start with a
+/// progress file); `tables_are_what_the_migrations_make` keeps it equal to them.
+pub const TABLES: &[(&str, &[Column])] = &[
+    (
+        "cards",
+        &[
+            col("question_id", TEXT, true, 1),
+            col("phase", TEXT, true, 0),
+            col("step", INT, true, 0),
+            col("stability", REAL, false, 0),
+            col("difficulty", REAL, false, 0),
+            col("due", INT, true, 0),
+            col("last_review", INT, false, 0),
+            col("interval_days", INT, true, 0),
+            col("reps", INT, true, 0),
+            col("lapses", INT, true, 0),
+            col("buried_until", INT, false, 0),
+        ],
+    ),
+    (
+        "mock_answers",
+        &[
+            col("id", INT, true, 1),
+            col("session_id", INT, true, 0),
+            col("question_id", TEXT, true, 0),
+            col("tier", TEXT, true, 0),
+            col("asked_at", INT, true, 0),
+            col("took_ms", INT, true, 0),
+            col("budget_ms", INT, true, 0),
+            col("keypoints_covered", TEXT, true, 0),
+            col("keypoints_total", INT, true, 0),
+            col("pitfalls_said", TEXT, true, 0),
+            col("followup", TEXT, false, 0),
+            col("score", REAL, true, 0),
+        ],
+    ),
+    (
+        "mock_sessions",
+        &[
+            col("id", INT, true, 1),
+            col("started_at", INT, true, 0),
+            col("finished_at", INT, false, 0),
+            col("level", TEXT, false, 0),
+            col("topic", TEXT, false, 0),
+            col("seed", INT, false, 0),
+            col("strictness", TEXT, false, 0),
+            col("planned", INT, false, 0),
+            col("overall", INT, false, 0),
+            col("scorecard", TEXT, false, 0),
+        ],
+    ),
+    (
+        "quiz_sessions",
+        &[
+            col("id", INT, true, 1),
+            col("started_at", INT, true, 0),
+            col("finished_at", INT, false, 0),
+            col("topic", TEXT, false, 0),
+            col("level", TEXT, false, 0),
+            col("seed", INT, true, 0),
+            col("planned", INT, true, 0),
+            col("answered", INT, true, 0),
+            col("correct", INT, true, 0),
+            col("result", TEXT, true, 0),
+        ],
+    ),
+    (
+        "review_flags",
+        &[
+            col("question_id", TEXT, true, 1),
+            col("flagged_at", INT, true, 0),
+            col("reason", TEXT, true, 0),
+        ],
+    ),
+    (
+        "reviews",
+        &[
+            col("id", INT, true, 1),
+            col("question_id", TEXT, true, 0),
+            col("grade", INT, true, 0),
+            col("reviewed_at", INT, true, 0),
+            col("took_ms", INT, true, 0),
+            col("mode", TEXT, true, 0),
+            col("phase_before", TEXT, true, 0),
+        ],
+    ),
+    (
+        "solved_challenges",
+        &[
+            col("question_id", TEXT, true, 1),
+            col("title", TEXT, true, 2),
+            col("solved_at", INT, true, 0),
+        ],
+    ),
+    (
+        "typed_answers",
+        &[
+            col("id", INT, true, 1),
+            col("question_id", TEXT, true, 0),
+            col("answered_at", INT, true, 0),
+            col("text", TEXT, true, 0),
+            col("keypoints_covered", TEXT, true, 0),
+            col("keypoints_total", INT, true, 0),
+            col("pitfalls_said", TEXT, true, 0),
+            col("grade", INT, true, 0),
+        ],
+    ),
+    (
+        "undos",
+        &[
+            col("review_id", INT, true, 1),
+            col("undone_at", INT, true, 0),
+        ],
+    ),
+];
+
+#[cfg(test)]
+mod tests {
+    use rusqlite::Connection;
+
+    use super::*;
+
+    /// TABLES written out from what the migrations make in a new in-memory database.
+    #[test]
+    fn tables_are_what_the_migrations_make() {
+        let db = Connection::open_in_memory().expect("in-memory database");
+        for m in MIGRATIONS {
+            db.execute_batch(m).expect("migration");
+        }
+        let mut names = db
+            .prepare(
+                "SELECT name FROM sqlite_master WHERE type = 'table' \
+                 AND name NOT LIKE 'sqlite_%' ORDER BY name",
+            )
+            .expect("prepare");
+        let names: Vec<String> = names
+            .query_map([], |r| r.get(0))
+            .expect("query")
+            .collect::<Result<_, _>>()
+            .expect("names");
+        let listed: Vec<&str> = TABLES.iter().map(|(t, _)| *t).collect();
+        assert_eq!(names, listed, "tables (update schema::TABLES)");
+        for (table, columns) in TABLES {
+            let mut st = db
+                .prepare(&format!("PRAGMA table_info(\"{table}\")"))
+                .expect("prepare");
+            let made: Vec<(String, String, bool, i64)> = st
+                .query_map([], |r| {
+                    let pk: i64 = r.get(5)?;
+                    Ok((
+                        r.get(1)?,
+                        r.get::<_, String>(2)?.to_ascii_uppercase(),
+                        r.get::<_, i64>(3)? != 0 || pk != 0,
+                        pk,
+                    ))
+                })
+                .expect("query")
+                .collect::<Result<_, _>>()
+                .expect("columns");
+            let written: Vec<(String, String, bool, i64)> = columns
+                .iter()
+                .map(|c| (c.name.into(), c.kind.into(), c.not_null, c.pk))
+                .collect();
+            assert_eq!(made, written, "columns of {table} (update schema::TABLES)");
+        }
+    }
+}
