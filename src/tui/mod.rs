@@ -25,6 +25,7 @@ use ratatui::crossterm::event::{
     MouseEventKind,
 };
 use ratatui::crossterm::execute;
+use ratatui::crossterm::terminal::{EnterAlternateScreen, enable_raw_mode};
 
 use crate::content::Loaded;
 
@@ -46,16 +47,35 @@ pub fn run_app(mut app: App) -> Result<()> {
     // reverse.
     ratatui::crossterm::style::force_color_output(true);
 
-    // ratatui::init enters raw mode and the alternate screen and installs the panic hook
-    // that leaves them; its terminal writes through stdout's 1 KiB line buffer, a frame
-    // in several writes that a terminal may show half done. Ours sends a frame in one.
-    drop(ratatui::init());
-    let backend = CrosstermBackend::new(BufWriter::with_capacity(FRAME_BUFFER, stdout()));
-    let mut terminal = Terminal::new(backend)?;
-    // A paste arrives as one event, typed into the field in focus, instead of as keys
-    // that would run commands (two pasted lines on `:` deleted three pods).
-    execute!(stdout(), EnableBracketedPaste)?;
-    // ratatui's hook restores the screen; mouse capture and paste are ours to undo.
+    // What ratatui::init does, but for its Terminal: a panic hook that leaves raw mode and
+    // the alternate screen, then both entered. Its Terminal writes through stdout's 1 KiB
+    // line buffer, a frame in several writes that a terminal may show half done; ours
+    // sends a frame in one, and making and dropping its own cost two frame buffers and a
+    // size query before the first frame.
+    let prev = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        ratatui::restore();
+        prev(info);
+    }));
+    let setup = || -> Result<Term> {
+        enable_raw_mode()?;
+        execute!(stdout(), EnterAlternateScreen)?;
+        let backend = CrosstermBackend::new(BufWriter::with_capacity(FRAME_BUFFER, stdout()));
+        let terminal = Terminal::new(backend)?;
+        // A paste arrives as one event, typed into the field in focus, instead of as keys
+        // that would run commands (two pasted lines on `:` deleted three pods).
+        execute!(stdout(), EnableBracketedPaste)?;
+        Ok(terminal)
+    };
+    let mut terminal = match setup() {
+        Ok(t) => t,
+        Err(e) => {
+            let _ = execute!(stdout(), DisableBracketedPaste);
+            ratatui::restore();
+            return Err(e);
+        }
+    };
+    // The hook above restores the screen; this one undoes mouse capture and paste first.
     let prev = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         let _ = execute!(stdout(), DisableMouseCapture, DisableBracketedPaste);
