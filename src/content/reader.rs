@@ -99,31 +99,20 @@ impl<'i> Doc<'i> {
                 let array = Node::new(h.start..h.end, Value::Array(vec![node]));
                 parent.entries.push((h.key, array));
             }
-            // Only an array of tables takes another `[[...]]`; this reader makes no inline
-            // tables, so an array holding a table is one.
-            (
-                true,
-                Some((
-                    _,
-                    Node {
-                        value: Value::Array(items),
-                        ..
-                    },
-                )),
-            ) if matches!(
-                items.last(),
-                Some(Node {
-                    value: Value::Table(_),
-                    ..
-                })
-            ) =>
-            {
-                items.push(node)
-            }
+            (true, Some((_, n))) => match &mut n.value {
+                // Only an array of tables takes another `[[...]]`; this reader makes no
+                // inline tables, so an array ending in a table is one.
+                Value::Array(items) if items.last().is_some_and(is_table) => items.push(node),
+                _ => return None,
+            },
             _ => return None,
         }
         Some(())
     }
+}
+
+fn is_table(n: &Node<'_>) -> bool {
+    matches!(n.value, Value::Table(_))
 }
 
 /// The table a header's path leads to, making implicit tables on the way; the last table
@@ -263,7 +252,7 @@ impl<'i> Reader<'i> {
         {
             body = stripped;
         }
-        if !body.iter().all(|&b| allowed(b)) {
+        if !plain(body) {
             return None;
         }
         self.pos += 1 + body.len();
