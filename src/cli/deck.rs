@@ -20,7 +20,7 @@ pub fn load_all(cli: &Cli) -> Loaded {
 
 /// The files under `paths` read and loaded over `base`.
 pub fn load_paths(base: content::Prebuilt, paths: &[PathBuf]) -> Loaded {
-    let (sources, read_errors) = content::read_found(content::find_paths(paths));
+    let (sources, read_errors) = content::read_paths(paths);
     content::load_over(base, sources, read_errors, &SimCatalog)
 }
 

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::catalog::DemoCatalog;
 use super::diag::Diagnostic;
-use super::files::{ReadError, Walk, read_regular, shown, toml_files};
+use super::files::{ReadError, read_regular, shown, toml_files};
 use super::model::Deck;
 use super::parse::{ParsedFile, parse_file};
 use super::prebuilt::{At, Prebuilt};
@@ -101,19 +101,10 @@ pub fn read_source(path: &Path) -> Result<Source, Box<Diagnostic>> {
 /// Reads every `.toml` file under each path. Unreadable paths become diagnostics; one bad
 /// file or subfolder does not keep the rest of its folder from loading.
 pub fn read_paths(paths: &[PathBuf]) -> (Vec<Source>, Vec<Diagnostic>) {
-    read_found(find_paths(paths))
-}
-
-/// The `.toml` files under each path, found but not read yet.
-pub fn find_paths(paths: &[PathBuf]) -> Vec<Walk> {
-    paths.iter().map(|p| toml_files(p)).collect()
-}
-
-/// Reads what [`find_paths`] found: per path, its problems, then its files in order.
-pub fn read_found(walks: Vec<Walk>) -> (Vec<Source>, Vec<Diagnostic>) {
     let mut sources = Vec::new();
     let mut diags = Vec::new();
-    for walk in walks {
+    for path in paths {
+        let walk = toml_files(path);
         diags.extend(walk.problems);
         for read in par_map(&walk.files, |f| read_source(f)) {
             match read {

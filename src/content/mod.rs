@@ -20,9 +20,7 @@ mod walk;
 
 pub use catalog::{DemoCatalog, Problem};
 pub use diag::Diagnostic;
-pub use load::{
-    Loaded, MAX_FILE_BYTES, Place, find_paths, load, load_over, read_found, read_paths, read_source,
-};
+pub use load::{Loaded, MAX_FILE_BYTES, Place, load, load_over, read_paths, read_source};
 pub use model::{
     Challenge, CodeBlock, Deck, Deeper, Demo, Followup, Importance, Level, Pitfall, Question, Tier,
     Topic,
