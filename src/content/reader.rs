@@ -16,6 +16,7 @@ use std::borrow::Cow;
 
 use toml_parser::decoder::Encoding;
 
+use super::text::all_bytes;
 use super::tree::{Key, Map, Node, Value};
 
 /// Deeper arrays and longer header paths than this go to the toml crate, which has its
@@ -158,23 +159,14 @@ fn allowed(b: u8) -> bool {
     (b == b'\t') | ((b >= 0x20) & (b != 0x7f))
 }
 
-/// Whether every byte is allowed (`lines`: or a line feed), in 32-byte blocks the
-/// compiler vectorises: the check that makes long strings cheap.
-fn all_allowed(bytes: &[u8], lines: bool) -> bool {
-    let ok = |b: u8| allowed(b) | (lines & (b == b'\n'));
-    let mut blocks = bytes.chunks_exact(32);
-    let whole = blocks
-        .by_ref()
-        .all(|block| block.iter().fold(true, |acc, &b| acc & ok(b)));
-    whole && blocks.remainder().iter().all(|&b| ok(b))
-}
-
+/// Whether every byte is allowed, checked in blocks: what makes long strings cheap.
 fn plain(bytes: &[u8]) -> bool {
-    all_allowed(bytes, false)
+    all_bytes(bytes, allowed)
 }
 
+/// [`plain`], line feeds allowed too.
 fn plain_lines(bytes: &[u8]) -> bool {
-    all_allowed(bytes, true)
+    all_bytes(bytes, |b| allowed(b) | (b == b'\n'))
 }
 
 impl<'i> Reader<'i> {

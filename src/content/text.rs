@@ -46,11 +46,15 @@ pub fn find_forbidden(text: &str) -> Option<Forbidden> {
     None
 }
 
-/// Whether every byte is printable ASCII or a newline: most content is. Checked 32 bytes
-/// at a time without an early exit inside a block, which the compiler vectorises (an
-/// `all` over the bytes stops per byte, and was a fifth of `kubedrill check`).
+/// Whether every byte is printable ASCII or a newline: most content is.
 fn printable_ascii(bytes: &[u8]) -> bool {
-    let ok = |b: u8| b.wrapping_sub(0x20) < 0x5f || b == b'\n';
+    all_bytes(bytes, |b| b.wrapping_sub(0x20) < 0x5f || b == b'\n')
+}
+
+/// Whether `ok` holds for every byte, checked 32 bytes at a time without an early exit
+/// inside a block, which the compiler vectorises (an `all` over the bytes stops per byte,
+/// and was a fifth of `kubedrill check`).
+pub(super) fn all_bytes(bytes: &[u8], ok: impl Fn(u8) -> bool) -> bool {
     let mut blocks = bytes.chunks_exact(32);
     for block in &mut blocks {
         if !block.iter().fold(true, |all, &b| all & ok(b)) {
