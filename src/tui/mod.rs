@@ -47,14 +47,14 @@ pub fn run_app(mut app: App) -> Result<()> {
     // reverse.
     ratatui::crossterm::style::force_color_output(true);
 
-    // What ratatui::init does, but for its Terminal: a panic hook that leaves raw mode and
-    // the alternate screen, then both entered. Its Terminal writes through stdout's 1 KiB
-    // line buffer, a frame in several writes that a terminal may show half done; ours
-    // sends a frame in one, and making and dropping its own cost two frame buffers and a
-    // size query before the first frame.
+    // What ratatui::init does, but for its Terminal: a panic hook that leaves the screen
+    // as it was, then raw mode and the alternate screen. Its Terminal writes through
+    // stdout's 1 KiB line buffer, a frame in several writes that a terminal may show half
+    // done; ours sends a frame in one, and making and dropping its own cost two frame
+    // buffers and a size query before the first frame.
     let prev = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        ratatui::restore();
+        leave();
         prev(info);
     }));
     let setup = || -> Result<Term> {
@@ -70,17 +70,10 @@ pub fn run_app(mut app: App) -> Result<()> {
     let mut terminal = match setup() {
         Ok(t) => t,
         Err(e) => {
-            let _ = execute!(stdout(), DisableBracketedPaste);
-            ratatui::restore();
+            leave();
             return Err(e);
         }
     };
-    // The hook above restores the screen; this one undoes mouse capture and paste first.
-    let prev = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        let _ = execute!(stdout(), DisableMouseCapture, DisableBracketedPaste);
-        prev(info);
-    }));
 
     // Input is read from here on, in raw mode, each key as it is pressed.
     let result = terminal::Events::start()
@@ -90,9 +83,15 @@ pub fn run_app(mut app: App) -> Result<()> {
             events.stop();
             r
         });
+    leave();
+    result
+}
+
+/// The terminal as the app found it: mouse capture and bracketed paste off, raw mode off,
+/// the main screen back. Every exit takes this path, a panic included.
+fn leave() {
     let _ = execute!(stdout(), DisableMouseCapture, DisableBracketedPaste);
     ratatui::restore();
-    result
 }
 
 /// Bytes a frame may take before it is written: a full 250x80 frame with colours fits.
