@@ -47,6 +47,9 @@ pub fn run_app(mut app: App) -> Result<()> {
     // reverse.
     ratatui::crossterm::style::force_color_output(true);
 
+    // Caught before the terminal is taken, so a TERM or HUP from here on restores it.
+    let signals = terminal::Signals::catch()?;
+
     // What ratatui::init does, but for its Terminal: a panic hook that leaves the screen
     // as it was, then raw mode and the alternate screen. Its Terminal writes through
     // stdout's 1 KiB line buffer, a frame in several writes that a terminal may show half
@@ -75,16 +78,28 @@ pub fn run_app(mut app: App) -> Result<()> {
         }
     };
 
-    // Input is read from here on, in raw mode, each key as it is pressed.
-    let result = terminal::Events::start()
-        .map_err(Into::into)
-        .and_then(|events| {
-            let r = event_loop(&mut terminal, &mut app, &events);
-            events.stop();
-            r
-        });
+    let mut mouse = false;
+    let result = first_frame(&mut terminal, &mut app, &mut mouse).and_then(|shown| {
+        if !shown {
+            return Ok(());
+        }
+        // Input is read from here on, in raw mode, each key as it is pressed.
+        let events = terminal::Events::start(signals)?;
+        let r = event_loop(&mut terminal, &mut app, &events, &mut mouse);
+        events.stop();
+        r
+    });
     leave();
     result
+}
+
+/// The app sized to the terminal and drawn, before anything else is started; false when
+/// the terminal went away.
+fn first_frame(terminal: &mut Term, app: &mut App, mouse: &mut bool) -> Result<bool> {
+    app.now = crate::study::time::now();
+    let size = terminal.size()?;
+    app.update(Msg::Resize(size.width, size.height));
+    draw(terminal, app, mouse)
 }
 
 /// The terminal as the app found it: mouse capture and bracketed paste off, raw mode off,
@@ -99,17 +114,15 @@ const FRAME_BUFFER: usize = 256 * 1024;
 
 type Term = Terminal<CrosstermBackend<BufWriter<Stdout>>>;
 
-fn event_loop(terminal: &mut Term, app: &mut App, events: &terminal::Events) -> Result<()> {
-    let mut mouse = false;
+/// Waits for an event, updates, draws; until the app quits or the terminal goes away.
+fn event_loop(
+    terminal: &mut Term,
+    app: &mut App,
+    events: &terminal::Events,
+    mouse: &mut bool,
+) -> Result<()> {
     let mut next_tick: Option<Instant> = None;
-    app.now = crate::study::time::now();
-    let size = terminal.size()?;
-    app.update(Msg::Resize(size.width, size.height));
     loop {
-        if let Err(e) = draw(terminal, app, &mut mouse) {
-            // Writing to a terminal that went away fails; that is an exit, not an error.
-            return if terminal::hung_up() { Ok(()) } else { Err(e) };
-        }
         // Wait for the next event or, while a demo plays, its next simulated second;
         // otherwise wake only to check that the terminal is still there.
         // The deadline survives key presses so typing does not hold time back.
@@ -155,11 +168,23 @@ fn event_loop(terminal: &mut Term, app: &mut App, events: &terminal::Events) -> 
         if app.should_quit() {
             return Ok(());
         }
+        if !draw(terminal, app, mouse)? {
+            return Ok(());
+        }
     }
 }
 
-/// One frame, with mouse capture switched to match the settings first.
-fn draw(terminal: &mut Term, app: &App, mouse: &mut bool) -> Result<()> {
+/// One frame, with mouse capture switched to match the settings first; false when the
+/// terminal went away (writing to it fails: that is an exit, not an error).
+fn draw(terminal: &mut Term, app: &App, mouse: &mut bool) -> Result<bool> {
+    match draw_frame(terminal, app, mouse) {
+        Ok(()) => Ok(true),
+        Err(_) if terminal::hung_up() => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+fn draw_frame(terminal: &mut Term, app: &App, mouse: &mut bool) -> Result<()> {
     if app.settings.mouse != *mouse {
         *mouse = app.settings.mouse;
         if *mouse {

@@ -41,11 +41,30 @@ pub struct Events {
     leaving: Arc<AtomicBool>,
 }
 
+/// The signals that end a session, caught from the moment this is made: one that arrives
+/// before [`Events::start`] waits in signal-hook's pipe and is heard as soon as it starts.
+pub struct Signals(#[cfg(unix)] signal_hook::iterator::Signals);
+
+impl Signals {
+    #[cfg(unix)]
+    pub fn catch() -> std::io::Result<Signals> {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+        signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT]).map(Signals)
+    }
+
+    #[cfg(not(unix))]
+    pub fn catch() -> std::io::Result<Signals> {
+        Ok(Signals())
+    }
+}
+
 impl Events {
-    /// Starts the input thread and the signal thread.
-    pub fn start() -> std::io::Result<Events> {
+    /// Starts the input thread and the thread that hears `signals`. Called after the first
+    /// frame is drawn, so making two threads does not hold it back; keys typed before wait
+    /// in the terminal.
+    pub fn start(signals: Signals) -> std::io::Result<Events> {
         let (tx, rx) = mpsc::channel();
-        watch_signals(tx.clone())?;
+        watch_signals(signals, tx.clone())?;
         let leaving = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&leaving);
         std::thread::Builder::new()
@@ -94,9 +113,7 @@ fn read_input(tx: &Sender<Input>, leaving: &AtomicBool) {
 }
 
 #[cfg(unix)]
-fn watch_signals(tx: Sender<Input>) -> std::io::Result<()> {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
-    let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT])?;
+fn watch_signals(Signals(mut signals): Signals, tx: Sender<Input>) -> std::io::Result<()> {
     std::thread::Builder::new()
         .name("signals".into())
         .spawn(move || {
@@ -110,7 +127,7 @@ fn watch_signals(tx: Sender<Input>) -> std::io::Result<()> {
 }
 
 #[cfg(not(unix))]
-fn watch_signals(_tx: Sender<Input>) -> std::io::Result<()> {
+fn watch_signals(_signals: Signals, _tx: Sender<Input>) -> std::io::Result<()> {
     Ok(())
 }
 
