@@ -32,6 +32,8 @@ mod content {
     pub mod prebuilt;
     #[path = "../src/content/reader.rs"]
     pub mod reader;
+    #[path = "../src/content/shared.rs"]
+    pub mod shared;
     #[path = "../src/content/source.rs"]
     pub mod source;
     #[path = "../src/content/text.rs"]

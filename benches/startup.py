@@ -11,7 +11,9 @@ just before the spawn to the first capture of the pane that shows the case's mar
 home screen's "Topics" panel for kubedrill). Polling the pane costs a few milliseconds,
 the same for every case: the `printf` floor measures exactly that overhead, so compare
 cases with each other and with the floor, not with zero. Peak RSS is the process's
-VmHWM at the moment its first frame was seen.
+VmHWM at the moment its first frame was seen, and page faults its minor and major faults
+until then: a count that does not change with the machine's speed, where most of a
+first frame's time goes on a machine whose faults are slow.
 
 Cases:
   floor        printf a marker (spawn + polling overhead)
@@ -63,22 +65,31 @@ def tmux(*args, check=True):
     )
 
 
-def peak_rss_kib(name):
-    """VmHWM of the pane's process (the command runs under `exec`, so it is the pane's)."""
+def memory(name):
+    """The pane's process (the command runs under `exec`, so it is the pane's): its peak RSS
+    in KiB (VmHWM) and its page faults so far (minor and major), or None for either that
+    cannot be read. Faults do not depend on how fast the machine is, so they show a change
+    that milliseconds would hide in noise."""
     pid = tmux("display-message", "-p", "-t", name, "#{pane_pid}", check=False).stdout.strip()
+    peak = faults = None
     try:
         with open(f"/proc/{pid}/status", encoding="ascii") as f:
             for line in f:
                 if line.startswith("VmHWM:"):
-                    return int(line.split()[1])
-    except (OSError, ValueError):
+                    peak = int(line.split()[1])
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            # Fields after the command name, which is in parentheses and may hold spaces:
+            # minflt and majflt are the 10th and 12th fields of the line.
+            rest = f.read().rsplit(")", 1)[1].split()
+            faults = int(rest[7]) + int(rest[9])
+    except (OSError, ValueError, IndexError):
         pass
-    return None
+    return peak, faults
 
 
 def first_frame(name, command, marker, cwd=None):
     """Seconds from spawning `command` in a new session to its pane showing `marker`, and
-    the process's peak RSS (KiB) at that moment."""
+    the process's peak RSS (KiB) and page faults at that moment."""
     start = time.perf_counter()
     cd = ["-c", cwd] if cwd else []
     tmux("new-session", "-d", "-s", name, *cd, "-x", str(WIDTH), "-y", str(HEIGHT),
@@ -88,7 +99,7 @@ def first_frame(name, command, marker, cwd=None):
             out = tmux("capture-pane", "-p", "-t", name, check=False).stdout
             if marker in out:
                 took = time.perf_counter() - start
-                return took, peak_rss_kib(name)
+                return took, *memory(name)
             if time.perf_counter() - start > TIMEOUT_S:
                 raise RuntimeError(f"{name}: no {marker!r} after {TIMEOUT_S}s:\n{out}")
     finally:
@@ -228,27 +239,33 @@ def measure(args, binary, peer, work):
     tmux("new-session", "-d", "-s", "keep", "-x", "20", "-y", "5", "sleep 3600")
     times = {name: [] for name in cases}
     rss = {name: [] for name in cases}
+    faults = {name: [] for name in cases}
     try:
         for r in range(args.rounds):
             for name, make in cases.items():
                 command, marker, cwd = make()
-                took, peak = first_frame(f"{name}-{r}", command, marker, cwd)
+                took, peak, flt = first_frame(f"{name}-{r}", command, marker, cwd)
                 times[name].append(took * 1000)
                 if peak is not None:
                     rss[name].append(peak)
+                if flt is not None:
+                    faults[name].append(flt)
     finally:
         tmux("kill-server", check=False)
     floor = statistics.median(times["floor"])
     print(f"spawn to first frame in tmux, {WIDTH}x{HEIGHT}, {args.rounds} interleaved rounds; "
           f"deck: {dir_bytes(deck):,} bytes")
+    print(f"{'':<47} {'at first frame (medians)':>25}")
     print(f"{'case':<14} {'median':>9} {'min':>9} {'max':>9} {'over floor':>11} "
-          f"{'peak RSS at first frame':>24}")
+          f"{'peak RSS':>12} {'page faults':>12}")
     for name, ms in times.items():
         med = statistics.median(ms)
-        peak = (f"{statistics.median(rss[name]) / 1024:.1f} MiB (median)"
-                if rss[name] and name not in ("floor", "deck-check") else "")
+        # The floor's and check's processes are a shell, not what they measure.
+        own = name not in ("floor", "deck-check")
+        peak = f"{statistics.median(rss[name]) / 1024:.1f} MiB" if rss[name] and own else ""
+        flt = f"{statistics.median(faults[name]):,.0f}" if faults[name] and own else ""
         print(f"{name:<14} {med:>7.1f}ms {min(ms):>7.1f}ms {max(ms):>7.1f}ms "
-              f"{med - floor:>9.1f}ms {peak:>24}")
+              f"{med - floor:>9.1f}ms {peak:>12} {flt:>12}")
     gap = statistics.median(times["deck-fresh"]) - statistics.median(times["deck-check"])
     print(f"deck-fresh - deck-check: {gap:+.1f} ms")
 

@@ -89,7 +89,7 @@ fn open_and_queue(c: &mut Criterion) {
         .map(|(name, text)| Source::new(name.clone(), text.clone(), Origin::User))
         .collect();
     let deck = content::load(sources, vec![], &SimCatalog).deck;
-    let ids: Vec<String> = deck.questions.iter().map(|q| q.id.clone()).collect();
+    let ids: Vec<String> = deck.questions.iter().map(|q| q.id.to_string()).collect();
     let tmp = tempfile::tempdir().expect("tempdir");
     big_store(tmp.path(), &ids);
     let path = tmp.path().join("progress.db");

@@ -292,7 +292,7 @@ fn study(cli: &Cli, open: Open) -> Result<ExitCode> {
                 let mut tags: Vec<&str> = deck
                     .topics
                     .iter()
-                    .flat_map(|t| t.roadmaps.iter().map(String::as_str))
+                    .flat_map(|t| t.roadmaps.iter().map(content::Str::as_str))
                     .collect();
                 tags.sort_unstable();
                 tags.dedup();

@@ -260,7 +260,7 @@ fn the_apkg_read_back_holds_every_question_its_schedule_and_log() {
                 format!("importance::{}", q.importance)
             ]
         );
-        note_question.insert(note.0, q.id.clone());
+        note_question.insert(note.0, q.id.to_string());
     }
     let typed_field = by_guid[anki::guid("spec-vs-status").as_str()]
         .3
@@ -321,7 +321,12 @@ fn the_apkg_read_back_holds_every_question_its_schedule_and_log() {
         let title = deck
             .topic(&q.topic)
             .map_or(q.topic.as_str(), |t| t.title.as_str());
-        assert_eq!(cards[&q.id].deck, anki::deck_name(title), "{}", q.id);
+        assert_eq!(
+            cards[q.id.as_str()].deck,
+            anki::deck_name(title),
+            "{}",
+            q.id
+        );
     }
     let crt_day = crt / 86_400;
     assert_eq!(crt % 86_400, 0, "crt is a UTC midnight");

@@ -26,7 +26,9 @@ fn start(q: &Question) -> Session {
             out.stderr
         );
     }
-    let goals: Vec<String> = q.demo.challenges.iter().map(|c| c.goal.clone()).collect();
+    let goals: Vec<String> = (q.demo.challenges.iter())
+        .map(|c| c.goal.to_string())
+        .collect();
     s.set_goals(&goals).expect("goals parse");
     s
 }
@@ -50,7 +52,7 @@ fn every_challenge_has_a_script_that_meets_it() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/challenges");
     for q in &deck().questions {
         for (i, c) in q.demo.challenges.iter().enumerate() {
-            let path = root.join(&q.id).join(format!("{}.txt", i + 1));
+            let path = root.join(q.id.as_str()).join(format!("{}.txt", i + 1));
             let script = std::fs::read_to_string(&path).unwrap_or_else(|e| {
                 panic!(
                     "{}: no script for `{}` at {}: {e}",

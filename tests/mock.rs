@@ -84,7 +84,7 @@ fn draws_follow_the_documented_weights() {
     }
     for q in &deck.questions {
         let expected = f64::from(weight(q, Level::Senior)) / f64::from(total);
-        let seen = f64::from(*first.get(&q.id).unwrap_or(&0)) / f64::from(runs as u32);
+        let seen = f64::from(*first.get(q.id.as_str()).unwrap_or(&0)) / f64::from(runs as u32);
         assert!(
             (seen - expected).abs() < 0.03,
             "{}: drawn first {seen:.3} of the time, weight share {expected:.3}",
@@ -122,7 +122,7 @@ fn a_junior_mock_never_asks_two_levels_above() {
         .questions
         .iter()
         .filter(|q| matches!(q.level, Level::Junior | Level::Middle))
-        .map(|q| q.id.clone())
+        .map(|q| q.id.to_string())
         .collect();
     assert_eq!(seen, eligible);
 }

@@ -186,22 +186,26 @@ fn the_deck_spans_every_level_and_every_subject() {
 /// Every text of a question a learner can read, lower-cased.
 fn all_text(q: &Question) -> String {
     let mut parts: Vec<String> = vec![
-        q.prompt.clone(),
-        q.basics.text.clone(),
-        q.solid.text.clone(),
+        q.prompt.to_string(),
+        q.basics.text.to_string(),
+        q.solid.text.to_string(),
     ];
-    parts.extend(q.keypoints.iter().cloned());
-    parts.extend(q.analogy.iter().cloned());
-    parts.extend(q.explainer.iter().cloned());
+    parts.extend(q.keypoints.iter().map(ToString::to_string));
+    parts.extend(q.analogy.iter().map(ToString::to_string));
+    parts.extend(q.explainer.iter().map(ToString::to_string));
     for l in Level::ALL {
         parts.extend(q.deeper.at(*l).map(str::to_string));
     }
-    parts.extend(q.code.iter().map(|c| c.text.clone()));
-    parts.extend(q.followups.iter().flat_map(|f| [f.q.clone(), f.a.clone()]));
+    parts.extend(q.code.iter().map(|c| c.text.to_string()));
+    parts.extend(
+        q.followups
+            .iter()
+            .flat_map(|f| [f.q.to_string(), f.a.to_string()]),
+    );
     parts.extend(
         q.pitfalls
             .iter()
-            .flat_map(|p| [p.claim.clone(), p.why.clone()]),
+            .flat_map(|p| [p.claim.to_string(), p.why.to_string()]),
     );
     parts.join("\n").to_lowercase()
 }

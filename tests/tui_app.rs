@@ -28,7 +28,7 @@ fn visible_ids(app: &App) -> Vec<String> {
     list_state(app)
         .visible(&app.deck)
         .iter()
-        .map(|q| q.id.clone())
+        .map(|q| q.id.to_string())
         .collect()
 }
 
@@ -154,7 +154,7 @@ fn search_from_home_covers_every_topic_with_snippets() {
     let deck = loaded().deck;
     let mut want: Vec<String> = kubedrill::content::search::search(&deck, "gitops")
         .iter()
-        .map(|h| h.question.id.clone())
+        .map(|h| h.question.id.to_string())
         .collect();
     let mut shown = visible_ids(&a);
     shown.sort();
@@ -202,7 +202,7 @@ fn search_filters_incrementally_on_every_field() {
     let expected: Vec<String> = kubedrill::content::search::search(&deck, "gitops")
         .iter()
         .filter(|h| h.question.topic == "desired-state-reconciliation")
-        .map(|h| h.question.id.clone())
+        .map(|h| h.question.id.to_string())
         .collect();
     let mut sorted = shown.clone();
     sorted.sort();
@@ -534,7 +534,7 @@ fn g_and_shift_g_jump_to_the_ends_of_the_topics() {
     a.update(key(KeyCode::Enter));
     assert_eq!(
         list_state(&a).topic,
-        Some(loaded().deck.topics[topics - 1].id.clone()),
+        Some(loaded().deck.topics[topics - 1].id.to_string()),
         "G then Enter opens the last topic"
     );
     a.update(key(KeyCode::Esc));
@@ -542,6 +542,6 @@ fn g_and_shift_g_jump_to_the_ends_of_the_topics() {
     a.update(key(KeyCode::Enter));
     assert_eq!(
         list_state(&a).topic,
-        Some(loaded().deck.topics[0].id.clone())
+        Some(loaded().deck.topics[0].id.to_string())
     );
 }

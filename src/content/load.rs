@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use super::catalog::DemoCatalog;
 use super::diag::Diagnostic;
 use super::files::{ReadError, read_regular, shown, toml_files};
-use super::model::Deck;
+use super::model::{Deck, Str};
 use super::parse::{ParsedFile, parse_file};
 use super::prebuilt::{At, Prebuilt};
 use super::source::{Origin, Source};
@@ -243,7 +243,7 @@ fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> 
     all.into_iter().map(|(_, r)| r).collect()
 }
 
-type Seen = HashMap<String, Place>;
+type Seen = HashMap<Str, Place>;
 
 /// The file and 1-based line and column of a place.
 fn locate<'a>(

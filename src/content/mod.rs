@@ -12,6 +12,7 @@ mod parse;
 mod prebuilt;
 pub mod reader;
 pub mod search;
+mod shared;
 mod shipped;
 mod source;
 pub mod text;
@@ -22,8 +23,8 @@ pub use catalog::{DemoCatalog, Problem};
 pub use diag::Diagnostic;
 pub use load::{Loaded, MAX_FILE_BYTES, Place, load, load_over, read_paths, read_source};
 pub use model::{
-    Challenge, CodeBlock, Deck, Deeper, Demo, Followup, Importance, Level, Pitfall, Question, Tier,
-    Topic,
+    Challenge, CodeBlock, Deck, Deeper, Demo, Followup, Importance, Level, Pitfall, Question, Str,
+    Tier, Topic,
 };
 pub use prebuilt::{At, PackError, Prebuilt};
 pub use shipped::{SHIPPED, shipped, shipped_sources};

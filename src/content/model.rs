@@ -2,8 +2,11 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use super::shared::Str;
+
 /// All content that loaded cleanly.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(bound(deserialize = "'de: 'static"))]
 pub struct Deck {
     pub topics: Vec<Topic>,
     pub questions: Vec<Question>,
@@ -24,14 +27,15 @@ impl Deck {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(bound(deserialize = "'de: 'static"))]
 pub struct Topic {
-    pub id: String,
-    pub title: String,
-    pub part_of: Option<String>,
-    pub summary: Option<String>,
-    pub roadmaps: Vec<String>,
+    pub id: Str,
+    pub title: Str,
+    pub part_of: Option<Str>,
+    pub summary: Option<Str>,
+    pub roadmaps: Vec<Str>,
     /// The file it came from, as shown to the user.
-    pub file: String,
+    pub file: Str,
 }
 
 /// Defines a closed set of kebab-case names with `ALL`, `as_str` and `parse`.
@@ -79,18 +83,20 @@ name_enum!(
 
 /// A timed answer tier: what to say and roughly how long saying it takes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(bound(deserialize = "'de: 'static"))]
 pub struct Tier {
     pub seconds: u32,
-    pub text: String,
+    pub text: Str,
 }
 
 /// What each seniority adds to the answer.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(bound(deserialize = "'de: 'static"))]
 pub struct Deeper {
-    pub junior: Option<String>,
-    pub middle: Option<String>,
-    pub senior: Option<String>,
-    pub principal: Option<String>,
+    pub junior: Option<Str>,
+    pub middle: Option<Str>,
+    pub senior: Option<Str>,
+    pub principal: Option<Str>,
 }
 
 impl Deeper {
@@ -105,10 +111,11 @@ impl Deeper {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(bound(deserialize = "'de: 'static"))]
 pub struct CodeBlock {
-    pub lang: String,
-    pub caption: Option<String>,
-    pub text: String,
+    pub lang: Str,
+    pub caption: Option<Str>,
+    pub text: Str,
     /// Each line runs in the question's demo.
     pub runnable: bool,
 }
@@ -121,53 +128,58 @@ impl CodeBlock {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(bound(deserialize = "'de: 'static"))]
 pub struct Followup {
-    pub q: String,
-    pub a: String,
+    pub q: Str,
+    pub a: Str,
 }
 
 /// A claim that costs the candidate the question, with its correction.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(bound(deserialize = "'de: 'static"))]
 pub struct Pitfall {
-    pub claim: String,
-    pub why: String,
+    pub claim: Str,
+    pub why: Str,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(bound(deserialize = "'de: 'static"))]
 pub struct Challenge {
-    pub title: String,
+    pub title: Str,
     /// Steps towards the goal, revealed one at a time: `hints = [...]`, or one `hint`.
-    pub hints: Vec<String>,
+    pub hints: Vec<Str>,
     /// A goal in the simulator's challenge language.
-    pub goal: String,
+    pub goal: Str,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(bound(deserialize = "'de: 'static"))]
 pub struct Demo {
-    pub scenario: String,
-    pub setup: Vec<String>,
+    pub scenario: Str,
+    pub setup: Vec<Str>,
     pub challenges: Vec<Challenge>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(bound(deserialize = "'de: 'static"))]
 pub struct Question {
-    pub id: String,
+    pub id: Str,
     /// The id of the topic whose file holds it.
-    pub topic: String,
-    pub prompt: String,
+    pub topic: Str,
+    pub prompt: Str,
     pub level: Level,
     pub importance: Importance,
     /// Percent of interviews that ask it, only where `frequency_source` says who measured
     /// it: a figure without a source is not shown as data.
     pub frequency: Option<u8>,
     /// Where the figure comes from (free text).
-    pub frequency_source: Option<String>,
-    pub keypoints: Vec<String>,
-    pub analogy: Option<String>,
+    pub frequency_source: Option<Str>,
+    pub keypoints: Vec<Str>,
+    pub analogy: Option<Str>,
     pub basics: Tier,
     pub solid: Tier,
     pub deeper: Deeper,
-    pub explainer: Option<String>,
+    pub explainer: Option<Str>,
     pub code: Vec<CodeBlock>,
     pub followups: Vec<Followup>,
     pub pitfalls: Vec<Pitfall>,

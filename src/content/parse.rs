@@ -5,7 +5,8 @@ use std::ops::Range;
 use super::catalog::DemoCatalog;
 use super::diag::Diagnostic;
 use super::model::{
-    Challenge, CodeBlock, Deeper, Demo, Followup, Importance, Level, Pitfall, Question, Tier, Topic,
+    Challenge, CodeBlock, Deeper, Demo, Followup, Importance, Level, Pitfall, Question, Str, Tier,
+    Topic,
 };
 use super::source::Source;
 use super::tree;
@@ -95,10 +96,10 @@ pub fn parse_file(src: &Source, catalog: &dyn DemoCatalog) -> ParsedFile {
     }
 }
 
-fn id_key(w: &mut Walker<'_>, t: Table<'_, '_>, what: &str) -> (String, Range<usize>) {
+fn id_key(w: &mut Walker<'_>, t: Table<'_, '_>, what: &str) -> (Str, Range<usize>) {
     let span = t.map.get("id").map_or(t.span(), |v| v.span());
     let Some(id) = w.str_key(t, "id", true) else {
-        return (String::new(), span);
+        return (Str::default(), span);
     };
     if !is_kebab(&id) {
         let d = w.error(span.clone(), format!("{what} id `{id}` is not kebab-case"));
@@ -118,7 +119,7 @@ fn topic(w: &mut Walker<'_>, t: Table<'_, '_>) -> (Topic, Range<usize>) {
         part_of: w.str_key(t, "part_of", false),
         summary: w.str_key(t, "summary", false),
         roadmaps: w.str_list(t, "roadmaps", false),
-        file: w.src.name.clone(),
+        file: Str::from(w.src.name.as_str()),
     };
     (topic, span)
 }
@@ -127,7 +128,7 @@ fn tier(w: &mut Walker<'_>, q: Table<'_, '_>, key: &str, name: &'static str, max
     let Some(t) = w.get(q, key, true).and_then(|v| w.as_table(v, key, name)) else {
         return Tier {
             seconds: 0,
-            text: String::new(),
+            text: Str::default(),
         };
     };
     w.check_keys(t, TIER_KEYS);
@@ -209,7 +210,7 @@ fn question(
     let code = code_blocks(w, t, demo.as_ref().map(|d| d.scenario.as_str()), catalog);
     let question = Question {
         id,
-        topic: topic.to_string(),
+        topic: Str::from(topic),
         prompt,
         level: level.unwrap_or(Level::Junior),
         importance: importance.unwrap_or(Importance::NiceToKnow),
@@ -225,7 +226,7 @@ fn question(
         followups,
         pitfalls,
         demo: demo.unwrap_or(Demo {
-            scenario: String::new(),
+            scenario: Str::default(),
             setup: Vec::new(),
             challenges: Vec::new(),
         }),
@@ -235,7 +236,7 @@ fn question(
 
 /// `frequency` and `frequency_source` come together or not at all: a percentage nobody
 /// measured would read as data.
-fn frequency(w: &mut Walker<'_>, t: Table<'_, '_>) -> (Option<u8>, Option<String>) {
+fn frequency(w: &mut Walker<'_>, t: Table<'_, '_>) -> (Option<u8>, Option<Str>) {
     let number = w.int_key(t, "frequency", false, 0..=100).map(|n| n as u8);
     let source = w.str_key(t, "frequency_source", false);
     let span = |w: &mut Walker<'_>, key: &str| w.get(t, key, false).map(|v| v.span());

@@ -10,6 +10,7 @@ use super::model::Deck;
 
 /// A deck that loaded cleanly, with where its ids came from.
 #[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(bound(deserialize = "'de: 'static"))]
 pub struct Prebuilt {
     pub deck: Deck,
     /// The files it was loaded from, as shown to the user.
@@ -74,8 +75,8 @@ impl Prebuilt {
         Ok(postcard::to_allocvec(self)?)
     }
 
-    /// Decodes what [`Self::pack`] made.
-    pub fn unpack(bytes: &[u8]) -> Result<Prebuilt, postcard::Error> {
+    /// Decodes what [`Self::pack`] made, its strings borrowed from `bytes`.
+    pub fn unpack(bytes: &'static [u8]) -> Result<Prebuilt, postcard::Error> {
         postcard::from_bytes(bytes)
     }
 }

@@ -5,6 +5,7 @@ use std::ops::{Range, RangeInclusive};
 
 use super::diag::Diagnostic;
 use super::escape;
+use super::model::Str;
 use super::source::Source;
 use super::text;
 use super::tree::{Map, Node, Value};
@@ -128,7 +129,7 @@ impl<'s> Walker<'s> {
     }
 
     /// A string value: present, non-blank and free of forbidden characters.
-    pub fn string(&mut self, v: &Val<'_>, key: &str) -> Option<String> {
+    pub fn string(&mut self, v: &Val<'_>, key: &str) -> Option<Str> {
         let Value::String(s) = v.get_ref() else {
             self.type_error(v, key, "a string");
             return None;
@@ -154,7 +155,7 @@ impl<'s> Walker<'s> {
             });
             return None;
         }
-        Some(s.to_string())
+        Some(Str::from(&**s))
     }
 
     /// The source span of a byte range inside a string value, or the whole value.
@@ -167,13 +168,13 @@ impl<'s> Walker<'s> {
         }
     }
 
-    pub fn str_key(&mut self, t: Table<'_, '_>, key: &str, required: bool) -> Option<String> {
+    pub fn str_key(&mut self, t: Table<'_, '_>, key: &str, required: bool) -> Option<Str> {
         let v = self.get(t, key, required)?;
         self.string(v, key)
     }
 
     /// An array of strings; with `required`, it must exist and hold at least one.
-    pub fn str_list(&mut self, t: Table<'_, '_>, key: &str, required: bool) -> Vec<String> {
+    pub fn str_list(&mut self, t: Table<'_, '_>, key: &str, required: bool) -> Vec<Str> {
         self.spanned_str_list(t, key, required)
             .into_iter()
             .map(|(s, _)| s)
@@ -186,7 +187,7 @@ impl<'s> Walker<'s> {
         t: Table<'t, 'i>,
         key: &str,
         required: bool,
-    ) -> Vec<(String, &'t Val<'i>)> {
+    ) -> Vec<(Str, &'t Val<'i>)> {
         let Some(v) = self.get(t, key, required) else {
             return Vec::new();
         };

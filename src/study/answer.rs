@@ -83,7 +83,7 @@ impl AnswerCheck {
                 .collect::<Vec<_>>()
         };
         TypedAnswerRecord {
-            question_id: q.id.clone(),
+            question_id: q.id.to_string(),
             answered_at: at,
             text: self.text.clone(),
             keypoints_covered: u32s(&self.covered),

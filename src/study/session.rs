@@ -84,10 +84,10 @@ pub fn due_by_topic(
     let end_of_day = next_day_start(now);
     let mut out: HashMap<String, (usize, usize)> = HashMap::new();
     for q in &deck.questions {
-        let e = out.entry(q.topic.clone()).or_default();
-        match cards.get(&q.id) {
+        let e = out.entry(q.topic.to_string()).or_default();
+        match cards.get(q.id.as_str()) {
             Some(c) if c.is_buried(now) => {}
-            _ if flags.contains_key(&q.id) => e.0 += 1,
+            _ if flags.contains_key(q.id.as_str()) => e.0 += 1,
             None => e.1 += 1,
             Some(c) if c.phase == Phase::New => e.1 += 1,
             Some(c) if c.due < end_of_day => e.0 += 1,
@@ -146,7 +146,7 @@ impl CramFilter {
                         .is_some_and(|t| t.roadmaps.iter().any(|r| r == tag))
                 })
             })
-            .map(|q| q.id.clone())
+            .map(|q| q.id.to_string())
             .collect()
     }
 }
@@ -235,11 +235,11 @@ impl Session {
         let mut new = Vec::new();
         // Removed questions keep their cards in the store but are not shown.
         for q in deck.questions.iter().filter(|q| in_scope(&q.id)) {
-            let card = cards.get(&q.id);
+            let card = cards.get(q.id.as_str());
             if card.is_some_and(|c| c.is_buried(now)) {
                 continue;
             }
-            if let Some(at) = flagged.get(&q.id) {
+            if let Some(at) = flagged.get(q.id.as_str()) {
                 forward.push((*at, &q.id));
                 continue;
             }
@@ -251,10 +251,10 @@ impl Session {
                 }
                 Some(c) if matches!(c.phase, Phase::Learning | Phase::Relearning) => {
                     if c.due < end_of_day {
-                        learning.push((c.due, q.id.clone()));
+                        learning.push((c.due, q.id.to_string()));
                     }
                 }
-                _ => new.push(q.id.clone()),
+                _ => new.push(q.id.to_string()),
             }
         }
         forward.sort();

@@ -187,7 +187,7 @@ impl Stats {
         let in_deck: Vec<&CardState> = deck
             .questions
             .iter()
-            .filter_map(|q| cards.get(&q.id))
+            .filter_map(|q| cards.get(q.id.as_str()))
             .filter(|c| c.phase != Phase::New)
             .collect();
         let due_today = in_deck
@@ -204,7 +204,11 @@ impl Stats {
         let new_in_deck = deck
             .questions
             .iter()
-            .filter(|q| cards.get(&q.id).is_none_or(|c| c.phase == Phase::New))
+            .filter(|q| {
+                cards
+                    .get(q.id.as_str())
+                    .is_none_or(|c| c.phase == Phase::New)
+            })
             .count();
         let started = store.new_cards_started(today * DAY_MS)?;
         let new_available_today =
@@ -217,7 +221,7 @@ impl Stats {
                     .questions
                     .iter()
                     .filter(|q| q.level == *l)
-                    .map(|q| cards.get(&q.id))
+                    .map(|q| cards.get(q.id.as_str()))
                     .collect();
                 mastery(l.to_string(), &cs)
             })
@@ -226,9 +230,11 @@ impl Stats {
             .topics
             .iter()
             .map(|t| {
-                let cs: Vec<Option<&CardState>> =
-                    deck.questions_in(&t.id).map(|q| cards.get(&q.id)).collect();
-                mastery(t.id.clone(), &cs)
+                let cs: Vec<Option<&CardState>> = deck
+                    .questions_in(&t.id)
+                    .map(|q| cards.get(q.id.as_str()))
+                    .collect();
+                mastery(t.id.to_string(), &cs)
             })
             .collect();
 

@@ -21,7 +21,7 @@ pub fn markdown(card: &Scorecard, deck: &Deck, date: Option<&str>) -> String {
     let topic = match &setup.topic {
         Some(t) => deck
             .topic(t)
-            .map_or_else(|| format!("`{t}`"), |topic| topic.title.clone()),
+            .map_or_else(|| format!("`{t}`"), |topic| topic.title.to_string()),
         None => "all topics".to_string(),
     };
     let _ = writeln!(

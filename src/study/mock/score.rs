@@ -121,7 +121,7 @@ impl QuestionResult {
     /// A result for `q` with nothing covered yet and the given answering time.
     pub fn blank(q: &Question, time: Duration) -> Self {
         QuestionResult {
-            question_id: q.id.clone(),
+            question_id: q.id.to_string(),
             level: q.level,
             keypoints_total: q.keypoints.len(),
             covered: Vec::new(),

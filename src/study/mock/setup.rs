@@ -199,7 +199,7 @@ pub fn draw<'d>(
     {
         return Err(SetupError::UnknownTopic {
             topic: topic.clone(),
-            known: deck.topics.iter().map(|t| t.id.clone()).collect(),
+            known: deck.topics.iter().map(|t| t.id.to_string()).collect(),
         });
     }
     let mut pool: Vec<(&Question, u32)> = deck

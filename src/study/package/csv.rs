@@ -50,23 +50,23 @@ fn row(q: &Question, schedule: &Schedule) -> Vec<String> {
         rfc3339(card.due)
     };
     vec![
-        q.id.clone(),
-        q.topic.clone(),
+        q.id.to_string(),
+        q.topic.to_string(),
         q.level.as_str().to_string(),
         q.importance.as_str().to_string(),
-        q.prompt.clone(),
+        q.prompt.to_string(),
         lines(q.keypoints.iter().map(|k| format!("- {k}"))),
-        q.basics.text.clone(),
+        q.basics.text.to_string(),
         q.basics.seconds.to_string(),
-        q.solid.text.clone(),
+        q.solid.text.to_string(),
         q.solid.seconds.to_string(),
         lines(
             super::deeper(q)
                 .into_iter()
                 .map(|(l, t)| format!("{}: {t}", l.as_str())),
         ),
-        q.explainer.clone().unwrap_or_default(),
-        q.analogy.clone().unwrap_or_default(),
+        q.explainer.as_deref().unwrap_or_default().to_string(),
+        q.analogy.as_deref().unwrap_or_default().to_string(),
         lines(
             q.pitfalls
                 .iter()

@@ -117,17 +117,17 @@ pub fn pitfall_or_fact(questions: &[&Question], n: usize, rng: &mut ChaCha8Rng) 
         for p in q.pitfalls.iter().filter(|p| seen.insert(p.claim.as_str())) {
             pitfalls.push(Item {
                 kind: RoundKind::PitfallOrFact,
-                question_id: q.id.clone(),
+                question_id: q.id.to_string(),
                 stem: as_claim(&p.claim),
                 options: vec![TRUE.into(), FALSE.into()],
                 answer: 1,
-                explanation: p.why.clone(),
+                explanation: p.why.to_string(),
             });
         }
         for k in q.keypoints.iter().filter(|k| seen.insert(k.as_str())) {
             facts.push(Item {
                 kind: RoundKind::PitfallOrFact,
-                question_id: q.id.clone(),
+                question_id: q.id.to_string(),
                 stem: as_claim(k),
                 options: vec![TRUE.into(), FALSE.into()],
                 answer: 0,
@@ -170,8 +170,8 @@ pub fn which_question(
         if let Some((options, answer)) = choices(&q.prompt, &q.topic, &others, rng) {
             items.push(Item {
                 kind: RoundKind::WhichQuestion,
-                question_id: q.id.clone(),
-                stem: q.basics.text.clone(),
+                question_id: q.id.to_string(),
+                stem: q.basics.text.to_string(),
                 options,
                 answer,
                 explanation: format!("The one-liner of \"{}\"", q.prompt),
@@ -213,8 +213,8 @@ pub fn followup_recall(
         if let Some((options, answer)) = choices(&f.a, &q.topic, &others, rng) {
             items.push(Item {
                 kind: RoundKind::FollowupRecall,
-                question_id: q.id.clone(),
-                stem: f.q.clone(),
+                question_id: q.id.to_string(),
+                stem: f.q.to_string(),
                 options,
                 answer,
                 explanation: format!("A follow-up to \"{}\"", q.prompt),

@@ -131,7 +131,7 @@ impl Quiz {
         {
             return Err(QuizError::UnknownTopic {
                 topic: topic.clone(),
-                known: deck.topics.iter().map(|t| t.id.clone()).collect(),
+                known: deck.topics.iter().map(|t| t.id.to_string()).collect(),
             });
         }
         let questions: Vec<&Question> = deck

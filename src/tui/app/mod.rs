@@ -281,7 +281,11 @@ impl App {
             }
             Action::Cram | Action::CramReschedule => {
                 let ids: Vec<String> = match self.screen() {
-                    Screen::List(l) => l.visible(&self.deck).iter().map(|q| q.id.clone()).collect(),
+                    Screen::List(l) => l
+                        .visible(&self.deck)
+                        .iter()
+                        .map(|q| q.id.to_string())
+                        .collect(),
                     _ => return false,
                 };
                 if ids.is_empty() {

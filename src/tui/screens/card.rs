@@ -266,7 +266,7 @@ fn section_lines(
                 if i > 0 {
                     out.push(Line::default());
                 }
-                let mut head = c.lang.clone();
+                let mut head = c.lang.to_string();
                 if let Some(cap) = &c.caption {
                     head = format!("{head}: {cap}");
                 }

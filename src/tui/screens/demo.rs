@@ -121,7 +121,9 @@ impl Demo {
                 ));
             }
         }
-        let goals: Vec<String> = q.demo.challenges.iter().map(|c| c.goal.clone()).collect();
+        let goals: Vec<String> = (q.demo.challenges.iter())
+            .map(|c| c.goal.to_string())
+            .collect();
         session
             .set_goals(&goals)
             .map_err(|e| format!("{}: a challenge goal does not parse: {e}", q.id))?;
@@ -135,14 +137,14 @@ impl Demo {
             .challenges
             .iter()
             .map(|c| Challenge {
-                title: c.title.clone(),
-                hints: c.hints.clone(),
+                title: c.title.to_string(),
+                hints: c.hints.iter().map(ToString::to_string).collect(),
                 shown: 0,
-                solved_before: solved.contains(&c.title),
+                solved_before: solved.iter().any(|t| *t == c.title),
             })
             .collect();
         let mut d = Demo {
-            id: q.id.clone(),
+            id: q.id.to_string(),
             session,
             challenges,
             chosen: 0,

@@ -219,7 +219,7 @@ impl Widget for &View<'_> {
                 .map(|n| (n.to_string(), Style::default()))
                 .collect();
             if let Some(due) = self.due {
-                let (d, n) = due.get(&t.id).copied().unwrap_or_default();
+                let (d, n) = due.get(t.id.as_str()).copied().unwrap_or_default();
                 let style = if d > 0 { theme.accent } else { theme.dim };
                 cells.push((d.to_string(), style));
                 cells.push((n.to_string(), Style::default()));
@@ -342,12 +342,12 @@ mod tests {
         let mut deck = Deck::default();
         for i in 0..30 {
             deck.topics.push(Topic {
-                id: format!("t{i}"),
-                title: format!("Topic number {i}"),
+                id: format!("t{i}").into(),
+                title: format!("Topic number {i}").into(),
                 part_of: None,
                 summary: None,
                 roadmaps: vec![],
-                file: String::new(),
+                file: Default::default(),
             });
         }
         // 12 rows: a border, the header, 9 topics, a border.

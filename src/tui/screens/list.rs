@@ -67,7 +67,9 @@ impl ListState {
     pub fn title(&self, deck: &Deck) -> String {
         match &self.topic {
             None => "all topics".into(),
-            Some(t) => deck.topic(t).map_or_else(|| t.clone(), |t| t.title.clone()),
+            Some(t) => deck
+                .topic(t)
+                .map_or_else(|| t.clone(), |t| t.title.to_string()),
         }
     }
 
@@ -333,7 +335,7 @@ impl Widget for &View<'_> {
             } else {
                 text::flat(&q.prompt)
             };
-            let mut cells = vec![q.id.clone(), q.level.to_string()];
+            let mut cells = vec![q.id.to_string(), q.level.to_string()];
             if wide {
                 cells.push(q.importance.to_string());
                 cells.push(q.frequency.map_or(String::new(), |f| format!("{f:>3}%")));

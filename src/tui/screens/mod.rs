@@ -56,7 +56,7 @@ impl Ctx<'_> {
             .demo
             .challenges
             .iter()
-            .filter(|c| titles.is_some_and(|t| t.contains(&c.title)))
+            .filter(|c| titles.is_some_and(|t| t.iter().any(|s| *s == c.title)))
             .count();
         (total > 0).then_some((solved, total))
     }

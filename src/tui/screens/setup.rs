@@ -51,7 +51,7 @@ fn bump(n: usize, range: &std::ops::RangeInclusive<usize>, forward: bool) -> usi
 /// `None` (every topic) then each topic id.
 fn topics(deck: &Deck) -> Vec<Option<String>> {
     std::iter::once(None)
-        .chain(deck.topics.iter().map(|t| Some(t.id.clone())))
+        .chain(deck.topics.iter().map(|t| Some(t.id.to_string())))
         .collect()
 }
 
@@ -134,8 +134,7 @@ impl SetupState {
             None => "all topics".to_string(),
             Some(id) => deck
                 .topic(id)
-                .map(|t| t.title.clone())
-                .unwrap_or_else(|| id.clone()),
+                .map_or_else(|| id.clone(), |t| t.title.to_string()),
         };
         match &self.kind {
             SetupKind::Mock(m) => {

@@ -85,7 +85,7 @@ fn gauge_rows(rows: &[Mastery], width: usize, ctx: &Ctx<'_>) -> Vec<Line<'static
     let name = |m: &Mastery| -> String {
         ctx.deck
             .topic(&m.name)
-            .map_or_else(|| m.name.clone(), |t| t.title.clone())
+            .map_or_else(|| m.name.clone(), |t| t.title.to_string())
     };
     // Name, a space, the bar, then " 100% 99/99 seen" (16 columns).
     let longest = rows
