@@ -268,6 +268,12 @@ def measure(args, binary, peer, work):
               f"{med - floor:>9.1f}ms {peak:>12} {flt:>12}")
     gap = statistics.median(times["deck-fresh"]) - statistics.median(times["deck-check"])
     print(f"deck-fresh - deck-check: {gap:+.1f} ms")
+    if "vocage" in times:
+        # Rounds run the cases back to back, so a round's pair saw the same machine.
+        diffs = [f - v for f, v in zip(times["fresh"], times["vocage"])]
+        ahead = sum(d <= 0 for d in diffs)
+        print(f"fresh - vocage, round by round: median {statistics.median(diffs):+.1f} ms; "
+              f"fresh no slower in {ahead} of {len(diffs)} rounds")
 
     if "hashcards" not in peer:
         return
