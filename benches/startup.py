@@ -17,14 +17,15 @@ first frame's time goes on a machine whose faults are slow.
 
 Cases:
   floor        printf a marker (spawn + polling overhead)
-  fresh        kubedrill, shipped content, a data folder that does not exist yet
+  fresh        a bare `kubedrill` (folders from KUBEDRILL_DATA_DIR and KUBEDRILL_CONFIG_DIR),
+               shipped content, a data folder that does not exist yet
+  vocage       vocage 1.1.0 on a generated 10,000-card TSV deck, right after fresh
   existing     kubedrill, shipped content, a progress.db holding one review
   deck-fresh   kubedrill --content DECK (a generated 4 MB deck), fresh data folder
   deck-check   `kubedrill check DECK`, then printf the marker: the load of the same deck
                by the same method, which deck-fresh should be within 5 ms of
   base-*       fresh and existing with another kubedrill binary (--baseline), say one
                built from an earlier commit, to measure a change in one run
-  vocage       vocage 1.1.0 on a generated 10,000-card TSV deck
   carddown     carddown 0.4.1 `revise` on a generated, scanned 10,000-card vault
 
 Then, outside tmux, `kubedrill check DECK` and `hashcards check` on a Markdown deck of
@@ -77,6 +78,9 @@ def memory(name):
             for line in f:
                 if line.startswith("VmHWM:"):
                     peak = int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    try:
         with open(f"/proc/{pid}/stat", encoding="ascii") as f:
             # Fields after the command name, which is in parentheses and may hold spaces:
             # minflt and majflt are the 10th and 12th fields of the line.
@@ -87,12 +91,13 @@ def memory(name):
     return peak, faults
 
 
-def first_frame(name, command, marker, cwd=None):
+def first_frame(name, command, marker, cwd=None, env=None):
     """Seconds from spawning `command` in a new session to its pane showing `marker`, and
     the process's peak RSS (KiB) and page faults at that moment."""
     start = time.perf_counter()
     cd = ["-c", cwd] if cwd else []
-    tmux("new-session", "-d", "-s", name, *cd, "-x", str(WIDTH), "-y", str(HEIGHT),
+    env_args = [a for k, v in (env or {}).items() for a in ("-e", f"{k}={v}")]
+    tmux("new-session", "-d", "-s", name, *cd, *env_args, "-x", str(WIDTH), "-y", str(HEIGHT),
          "exec " + command)
     try:
         while True:
@@ -206,34 +211,44 @@ def measure(args, binary, peer, work):
         n[0] += 1
         return os.path.join(work, f"fresh-{n[0]}")
 
-    # name -> () -> (command, marker, cwd)
+    # kubedrill's folders come from the environment, so `fresh` is a bare `kubedrill` as a
+    # person types it (no arguments: clap is skipped) and no config of the user's is read.
+    no_config = os.path.join(work, "no-config")
+
+    def folders(data):
+        return {"KUBEDRILL_DATA_DIR": data, "KUBEDRILL_CONFIG_DIR": no_config}
+
+    # name -> () -> (command, marker, cwd, environment). In this order each round: vocage
+    # right after fresh, so that pair sees the machine in the same state.
     cases = {
         "floor": lambda: (f"sh -c \"printf 'floor-ready\\n'; sleep {TIMEOUT_S}\"",
-                          "floor-ready", None),
-        "fresh": lambda: (f"{q(binary)} --data-dir {q(fresh_dir())}", "Topics", None),
-        "existing": lambda: (f"{q(binary)} --data-dir {q(existing)}", "Topics", None),
+                          "floor-ready", None, None),
+        "fresh": lambda: (q(binary), "Topics", None, folders(fresh_dir())),
+    }
+    if "vocage" in peer:
+        tsv = vocage_deck(work)
+        cases["vocage"] = lambda: (
+            f"{q(peer['vocage'])} {q(tsv)}", "Use: q to quit", None, None)
+    cases.update({
+        "existing": lambda: (q(binary), "Topics", None, folders(existing)),
         "deck-fresh": lambda: (
-            f"{q(binary)} --data-dir {q(fresh_dir())} --content {q(deck)}", "Topics", None),
+            f"{q(binary)} --content {q(deck)}", "Topics", None, folders(fresh_dir())),
         "deck-check": lambda: (
             f"sh -c \"{q(binary)} check {q(deck)} >/dev/null && printf 'check-done\\n'; "
-            f"sleep {TIMEOUT_S}\"", "check-done", None),
-    }
+            f"sleep {TIMEOUT_S}\"", "check-done", None, None),
+    })
     if args.baseline:
         base = os.path.abspath(args.baseline)
         base_existing = os.path.join(work, "base-existing")
         subprocess.run([base, "--data-dir", base_existing, "import", seed],
                        capture_output=True, check=False)
-        cases["base-fresh"] = lambda: (f"{q(base)} --data-dir {q(fresh_dir())}", "Topics", None)
-        cases["base-existing"] = lambda: (
-            f"{q(base)} --data-dir {q(base_existing)}", "Topics", None)
-    if "vocage" in peer:
-        tsv = vocage_deck(work)
-        cases["vocage"] = lambda: (f"{q(peer['vocage'])} {q(tsv)}", "Use: q to quit", None)
+        cases["base-fresh"] = lambda: (q(base), "Topics", None, folders(fresh_dir()))
+        cases["base-existing"] = lambda: (q(base), "Topics", None, folders(base_existing))
     if "carddown" in peer:
         vault = carddown_vault(work, peer["carddown"])
         # --force: a revise killed by the measurement leaves its lock behind.
         cases["carddown"] = lambda: (
-            f"{q(peer['carddown'])} --force revise", "Revise Cards", vault)
+            f"{q(peer['carddown'])} --force revise", "Revise Cards", vault, None)
 
     # A keep-alive session, so no case pays for starting the tmux server.
     tmux("new-session", "-d", "-s", "keep", "-x", "20", "-y", "5", "sleep 3600")
@@ -243,8 +258,8 @@ def measure(args, binary, peer, work):
     try:
         for r in range(args.rounds):
             for name, make in cases.items():
-                command, marker, cwd = make()
-                took, peak, flt = first_frame(f"{name}-{r}", command, marker, cwd)
+                command, marker, cwd, env = make()
+                took, peak, flt = first_frame(f"{name}-{r}", command, marker, cwd, env)
                 times[name].append(took * 1000)
                 if peak is not None:
                     rss[name].append(peak)
@@ -269,7 +284,7 @@ def measure(args, binary, peer, work):
     gap = statistics.median(times["deck-fresh"]) - statistics.median(times["deck-check"])
     print(f"deck-fresh - deck-check: {gap:+.1f} ms")
     if "vocage" in times:
-        # Rounds run the cases back to back, so a round's pair saw the same machine.
+        # Each round runs vocage right after fresh, so a round's pair saw the same machine.
         diffs = [f - v for f, v in zip(times["fresh"], times["vocage"])]
         ahead = sum(d <= 0 for d in diffs)
         print(f"fresh - vocage, round by round: median {statistics.median(diffs):+.1f} ms; "

@@ -26,7 +26,10 @@ fn start(q: &Question) -> Session {
             out.stderr
         );
     }
-    let goals: Vec<String> = (q.demo.challenges.iter())
+    let goals: Vec<String> = q
+        .demo
+        .challenges
+        .iter()
         .map(|c| c.goal.to_string())
         .collect();
     s.set_goals(&goals).expect("goals parse");

@@ -128,7 +128,9 @@ impl Serialize for Str {
 
 /// Only from input that lives as long as the program (the deck built into the binary),
 /// which the strings then borrow. Types holding a `Str` say so with
-/// `#[serde(bound(deserialize = "'de: 'static"))]`.
+/// `#[serde(bound(deserialize = "'de: 'static"))]`; none of them is `DeserializeOwned`, so
+/// none is read from a file at run time this way (content files go through the walker,
+/// and progress exports hold no `Str`).
 impl<'de: 'static> Deserialize<'de> for Str {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Str, D::Error> {
         struct StrVisitor;

@@ -74,17 +74,17 @@ impl Progress {
 /// Per topic id: (cards due by the end of today, including learning steps and questions a
 /// quiz put forward; questions never studied). Buried cards count in neither. For the
 /// home screen, so one read of the cards.
-pub fn due_by_topic(
-    deck: &Deck,
+pub fn due_by_topic<'d>(
+    deck: &'d Deck,
     progress: &Progress,
     now: Millis,
-) -> Result<HashMap<String, (usize, usize)>, StudyError> {
+) -> Result<HashMap<&'d str, (usize, usize)>, StudyError> {
     let cards = progress.store.cards()?;
     let flags = progress.store.flags()?;
     let end_of_day = next_day_start(now);
-    let mut out: HashMap<String, (usize, usize)> = HashMap::new();
+    let mut out: HashMap<&str, (usize, usize)> = HashMap::new();
     for q in &deck.questions {
-        let e = out.entry(q.topic.to_string()).or_default();
+        let e = out.entry(q.topic.as_str()).or_default();
         match cards.get(q.id.as_str()) {
             Some(c) if c.is_buried(now) => {}
             _ if flags.contains_key(q.id.as_str()) => e.0 += 1,

@@ -47,7 +47,8 @@ pub fn run_app(mut app: App) -> Result<()> {
     // reverse.
     ratatui::crossterm::style::force_color_output(true);
 
-    // Caught before the terminal is taken, so a TERM or HUP from here on restores it.
+    // Heard before the terminal is taken, so a TERM or HUP from here on restores it and a
+    // resize during the first frame is not missed.
     let signals = terminal::Signals::catch()?;
 
     // What ratatui::init does, but for its Terminal: a panic hook that leaves the screen
@@ -149,6 +150,12 @@ fn event_loop(
                 None if terminal::hung_up() => return Ok(()),
                 None => continue,
                 Some(Input::Gone | Input::Stop) => return Ok(()),
+                // Heard from the signal, and again from crossterm's reader once it runs:
+                // a second frame of the same size writes nothing.
+                Some(Input::Resized) => {
+                    let size = terminal.size()?;
+                    Event::Resize(size.width, size.height)
+                }
                 Some(Input::Event(e)) => e,
             };
             match event {

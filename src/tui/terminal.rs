@@ -5,7 +5,7 @@
 //! reader loops without end on a tty that reads end-of-file (its inner `read` loop stops
 //! only on `WouldBlock`), so the loop that called it would never run again. Here the event
 //! loop asks the tty itself whether it has hung up each time it wakes, and leaves.
-//! SIGTERM, SIGHUP, SIGINT and SIGQUIT arrive on the same channel.
+//! SIGTERM, SIGHUP, SIGINT and SIGQUIT arrive on the same channel, and so does SIGWINCH.
 
 use std::io::Write;
 use std::sync::Arc;
@@ -19,6 +19,8 @@ use ratatui::crossterm::event::{self, Event};
 #[derive(Debug)]
 pub enum Input {
     Event(Event),
+    /// The terminal changed size (SIGWINCH): read the new size from it.
+    Resized,
     /// The terminal hung up or can no longer be read.
     Gone,
     /// A signal asked the app to end.
@@ -41,30 +43,30 @@ pub struct Events {
     leaving: Arc<AtomicBool>,
 }
 
-/// The signals that end a session, caught from the moment this is made: one that arrives
-/// before [`Events::start`] waits in signal-hook's pipe and is heard as soon as it starts.
-pub struct Signals(#[cfg(unix)] signal_hook::iterator::Signals);
+/// The signals that end a session and the terminal's changes of size, heard on a thread
+/// of their own from the moment this is made, before the terminal is taken: a TERM while
+/// the first frame's write is stuck on a frozen terminal still restores it, and a resize
+/// while the first frame is drawn is not lost (crossterm listens for SIGWINCH only once
+/// its reader is first polled, which [`Events::start`] begins).
+pub struct Signals {
+    tx: Sender<Input>,
+    rx: Receiver<Input>,
+}
 
 impl Signals {
-    #[cfg(unix)]
     pub fn catch() -> std::io::Result<Signals> {
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
-        signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT]).map(Signals)
-    }
-
-    #[cfg(not(unix))]
-    pub fn catch() -> std::io::Result<Signals> {
-        Ok(Signals())
+        let (tx, rx) = mpsc::channel();
+        watch_signals(tx.clone())?;
+        Ok(Signals { tx, rx })
     }
 }
 
 impl Events {
-    /// Starts the input thread and the thread that hears `signals`. Called after the first
-    /// frame is drawn, so making two threads does not hold it back; keys typed before wait
-    /// in the terminal.
+    /// Starts the input thread, on the channel `signals` already sends to. Called after
+    /// the first frame is drawn, so making the thread does not hold it back; keys typed
+    /// before wait in the terminal.
     pub fn start(signals: Signals) -> std::io::Result<Events> {
-        let (tx, rx) = mpsc::channel();
-        watch_signals(signals, tx.clone())?;
+        let Signals { tx, rx } = signals;
         let leaving = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&leaving);
         std::thread::Builder::new()
@@ -113,11 +115,19 @@ fn read_input(tx: &Sender<Input>, leaving: &AtomicBool) {
 }
 
 #[cfg(unix)]
-fn watch_signals(Signals(mut signals): Signals, tx: Sender<Input>) -> std::io::Result<()> {
+fn watch_signals(tx: Sender<Input>) -> std::io::Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGWINCH};
+    let mut signals =
+        signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGWINCH])?;
     std::thread::Builder::new()
         .name("signals".into())
         .spawn(move || {
-            if signals.forever().next().is_some() {
+            for signal in signals.forever() {
+                if signal == SIGWINCH {
+                    // Nobody listening: the app is on its way out.
+                    let _ = tx.send(Input::Resized);
+                    continue;
+                }
                 let _ = tx.send(Input::Stop);
                 std::thread::sleep(GRACE);
                 last_resort_exit();
@@ -127,7 +137,7 @@ fn watch_signals(Signals(mut signals): Signals, tx: Sender<Input>) -> std::io::R
 }
 
 #[cfg(not(unix))]
-fn watch_signals(_signals: Signals, _tx: Sender<Input>) -> std::io::Result<()> {
+fn watch_signals(_tx: Sender<Input>) -> std::io::Result<()> {
     Ok(())
 }
 
@@ -162,4 +172,26 @@ pub fn hung_up() -> bool {
 #[cfg(not(unix))]
 pub fn hung_up() -> bool {
     false
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::time::Duration;
+
+    use super::{Input, Signals};
+
+    /// The first frame is drawn before the key reader starts, and crossterm hears SIGWINCH
+    /// only from its reader's first poll: a resize in between must still arrive. (Leaves
+    /// this test process's TERM, HUP, INT and QUIT caught, as in the app.)
+    #[test]
+    fn a_resize_before_the_reader_starts_is_heard() {
+        let signals = Signals::catch().expect("signal handlers install");
+        // SAFETY: raise only sends SIGWINCH to this process; its handler, signal-hook's,
+        // writes to a pipe (and the signal is ignored by default anyway).
+        unsafe {
+            libc::raise(libc::SIGWINCH);
+        }
+        let heard = signals.rx.recv_timeout(Duration::from_secs(10));
+        assert!(matches!(heard, Ok(Input::Resized)), "{heard:?}");
+    }
 }

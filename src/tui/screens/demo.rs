@@ -121,7 +121,10 @@ impl Demo {
                 ));
             }
         }
-        let goals: Vec<String> = (q.demo.challenges.iter())
+        let goals: Vec<String> = q
+            .demo
+            .challenges
+            .iter()
             .map(|c| c.goal.to_string())
             .collect();
         session

@@ -56,7 +56,7 @@ pub struct View<'a> {
     pub ctx: Ctx<'a>,
     pub state: &'a HomeState,
     /// Per topic id: (due today, never studied); `None` without a progress store.
-    pub due: Option<&'a HashMap<String, (usize, usize)>>,
+    pub due: Option<&'a HashMap<&'a str, (usize, usize)>>,
 }
 
 impl View<'_> {
