@@ -150,12 +150,13 @@ fn event_loop(
                 None if terminal::hung_up() => return Ok(()),
                 None => continue,
                 Some(Input::Gone | Input::Stop) => return Ok(()),
-                // Heard from the signal, and again from crossterm's reader once it runs:
-                // a second frame of the same size writes nothing.
-                Some(Input::Resized) => {
-                    let size = terminal.size()?;
-                    Event::Resize(size.width, size.height)
-                }
+                // Heard from the signal, and again from crossterm's reader once it runs
+                // (a second frame of the same size writes nothing). A size that cannot be
+                // read is a terminal going away, which the next wake finds hung up.
+                Some(Input::Resized) => match terminal.size() {
+                    Ok(size) => Event::Resize(size.width, size.height),
+                    Err(_) => continue,
+                },
                 Some(Input::Event(e)) => e,
             };
             match event {
