@@ -19,13 +19,8 @@ fn met_after(id: &str, script: &[&str]) -> Vec<bool> {
     for l in &q.demo.setup {
         s.run_line(l);
     }
-    let goals: Vec<String> = q
-        .demo
-        .challenges
-        .iter()
-        .map(|c| c.goal.to_string())
-        .collect();
-    s.set_goals(&goals).unwrap();
+    let goals = q.demo.challenges.iter().map(|c| c.goal.as_str());
+    s.set_goals(goals).unwrap();
     for l in script {
         s.run_line(l);
     }

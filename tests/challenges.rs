@@ -26,13 +26,8 @@ fn start(q: &Question) -> Session {
             out.stderr
         );
     }
-    let goals: Vec<String> = q
-        .demo
-        .challenges
-        .iter()
-        .map(|c| c.goal.to_string())
-        .collect();
-    s.set_goals(&goals).expect("goals parse");
+    let goals = q.demo.challenges.iter().map(|c| c.goal.as_str());
+    s.set_goals(goals).expect("goals parse");
     s
 }
 

@@ -215,10 +215,13 @@ impl Session {
 
     /// Sets the challenge goals to check (each already validated by `check`). The learner
     /// takes over here: `reset` comes back to this state.
-    pub fn set_goals(&mut self, goals: &[String]) -> Result<(), GoalError> {
+    pub fn set_goals<'g>(
+        &mut self,
+        goals: impl IntoIterator<Item = &'g str>,
+    ) -> Result<(), GoalError> {
         self.goals = goals
-            .iter()
-            .map(|g| goal::parse(g))
+            .into_iter()
+            .map(goal::parse)
             .collect::<Result<_, _>>()?;
         self.met = vec![false; self.goals.len()];
         self.met_by = vec![None; self.goals.len()];

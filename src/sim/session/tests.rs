@@ -109,8 +109,7 @@ fn resuming_a_writer_that_is_off_says_how_to_start_it() {
 #[test]
 fn a_goal_that_held_only_while_kubectl_waited_is_met() {
     let mut s = Session::new("self-healing", 1).unwrap();
-    s.set_goals(&["pods(\"terminating\") >= 1".to_string()])
-        .unwrap();
+    s.set_goals(["pods(\"terminating\") >= 1"]).unwrap();
     let pod = s.run_line("kubectl get pods -o name").stdout;
     let pod = pod.lines().next().unwrap().to_string();
     let t0 = s.now();
@@ -149,8 +148,7 @@ fn a_restored_snapshot_replays_the_same_future() {
 #[test]
 fn reset_keeps_what_met_each_challenge_and_the_replay_skips_it() {
     let mut s = Session::new("self-healing", 1).unwrap();
-    s.set_goals(&["deploy.spec.replicas == 5".to_string()])
-        .unwrap();
+    s.set_goals(["deploy.spec.replicas == 5"]).unwrap();
     s.run_line("tick 2");
     s.run_line("k scale deploy web --replicas=5");
     let met = Some(Met {

@@ -121,14 +121,9 @@ impl Demo {
                 ));
             }
         }
-        let goals: Vec<String> = q
-            .demo
-            .challenges
-            .iter()
-            .map(|c| c.goal.to_string())
-            .collect();
+        let goals = q.demo.challenges.iter().map(|c| c.goal.as_str());
         session
-            .set_goals(&goals)
+            .set_goals(goals)
             .map_err(|e| format!("{}: a challenge goal does not parse: {e}", q.id))?;
         let selected = if q.demo.scenario == "self-healing" {
             Component::ReplicaSet
