@@ -20,8 +20,7 @@ pub fn top(area: Rect, h: u16) -> [Rect; 2] {
 
 /// The rest and the bottom `h` rows (at most all of them).
 pub fn bottom(area: Rect, h: u16) -> [Rect; 2] {
-    let [upper, lower] = top(area, area.height - h.min(area.height));
-    [upper, lower]
+    top(area, area.height - h.min(area.height))
 }
 
 #[cfg(test)]
